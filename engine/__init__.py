@@ -1,0 +1,83 @@
+"""The attention engine: pure numpy, float64, every intermediate returned as data."""
+
+from engine import presets
+from engine.attention import (
+    SCALE_MODES,
+    AttentionResult,
+    MultiHeadResult,
+    allowed_positions,
+    attention,
+    divisor_for,
+    multi_head_attention,
+)
+from engine.derivation import DotTerms, dot_terms, projection_terms, weighted_sum_terms
+from engine.errors import EngineInputError
+from engine.peakedness import VERDICTS, peakedness_verdict
+from engine.pipeline import MAX_TOKENS, PipelineResult, embed, pipeline, positional_encoding, tokenize
+from engine.projection import Movement, TopAttended, movement, top_attended
+from engine.scaling import (
+    DIVISORS,
+    RandomWalks,
+    ScalingExperiment,
+    SoftmaxThreeWays,
+    random_walks,
+    row_entropy,
+    scaling_experiment,
+    softmax_three_ways,
+)
+from engine.scenario import (
+    Scenario,
+    check_token_name,
+    lesson_scenario,
+    parse_number,
+    random_scenario,
+    same_numbers,
+)
+from engine.softmax import NaiveNormalization, SoftmaxSteps, naive_normalize, softmax, softmax_steps
+
+__all__ = [
+    "DIVISORS",
+    "MAX_TOKENS",
+    "SCALE_MODES",
+    "AttentionResult",
+    "DotTerms",
+    "EngineInputError",
+    "Movement",
+    "MultiHeadResult",
+    "NaiveNormalization",
+    "PipelineResult",
+    "RandomWalks",
+    "ScalingExperiment",
+    "Scenario",
+    "SoftmaxSteps",
+    "SoftmaxThreeWays",
+    "TopAttended",
+    "VERDICTS",
+    "allowed_positions",
+    "attention",
+    "check_token_name",
+    "divisor_for",
+    "dot_terms",
+    "embed",
+    "lesson_scenario",
+    "movement",
+    "multi_head_attention",
+    "naive_normalize",
+    "parse_number",
+    "peakedness_verdict",
+    "pipeline",
+    "positional_encoding",
+    "presets",
+    "projection_terms",
+    "random_scenario",
+    "random_walks",
+    "row_entropy",
+    "same_numbers",
+    "scaling_experiment",
+    "softmax",
+    "softmax_steps",
+    "softmax_three_ways",
+    "tokenize",
+    "top_attended",
+    "weighted_sum_terms",
+]

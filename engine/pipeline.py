@@ -1,0 +1,127 @@
+"""From a sentence to contextualised vectors: tokens, embeddings, positional encoding, attention."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import unicodedata
+from dataclasses import dataclass
+
+import numpy as np
+
+from engine.attention import AttentionResult, attention
+from engine.errors import EngineInputError
+from engine.presets import LESSON_D_MODEL, LESSON_TOKENS, LESSON_W_K, LESSON_W_Q, LESSON_W_V, LESSON_X, random_weights
+
+MAX_TOKENS = 64
+_TOKEN_PATTERN = re.compile(r"\w+|[^\w\s]", re.UNICODE)
+
+
+def tokenize(sentence: str) -> list[str]:
+    """Lower-cased words and single punctuation marks or symbols (emoji included), in order."""
+    text = unicodedata.normalize("NFC", str(sentence)).lower()
+    return _TOKEN_PATTERN.findall(text)
+
+
+def positional_encoding(n: int, d: int) -> np.ndarray:
+    """The sinusoidal encoding of "Attention Is All You Need": sin on even columns, cos on odd.  (n, d)"""
+    pos = np.arange(n, dtype=np.float64)[:, None]  # (n, 1)
+    pair = np.arange(d, dtype=np.float64)[None, :] // 2  # (1, d) index i of the (sin, cos) pair
+    angle = pos / np.power(10000.0, 2.0 * pair / d)  # (n, d)
+    return np.where(np.arange(d) % 2 == 0, np.sin(angle), np.cos(angle))
+
+
+# Embeddings chosen so that embedding + PE gives the lesson's x for "el perro come" at d_model = 4:
+# the sentence typed on the pipeline page and the walkthrough tell one story.
+LESSON_VOCABULARY: dict[str, np.ndarray] = {
+    token: LESSON_X[i] - positional_encoding(len(LESSON_TOKENS), LESSON_D_MODEL)[i]
+    for i, token in enumerate(LESSON_TOKENS)
+}
+
+
+def _token_seed(token: str, d: int) -> int:
+    # blake2b, not hash(): Python salts str hashes per process, and an embedding must not change between runs.
+    digest = hashlib.blake2b(f"{d}:{token}".encode("utf-8"), digest_size=8).digest()
+    return int.from_bytes(digest, "little")
+
+
+def embed(tokens, d: int) -> np.ndarray:
+    """A deterministic vector per token (the same on every machine and run).  (n, d)"""
+    rows = []
+    for token in tokens:
+        if d == LESSON_D_MODEL and token in LESSON_VOCABULARY:
+            rows.append(LESSON_VOCABULARY[token])
+        else:
+            rows.append(np.random.default_rng(_token_seed(token, d)).normal(0.0, 0.5, size=d))
+    return np.array(rows, dtype=np.float64).reshape(len(rows), d)
+
+
+@dataclass(frozen=True)
+class PipelineResult:
+    """Every stage from sentence to attention output."""
+
+    sentence: str
+    tokens: tuple[str, ...]  # at most max_tokens of them
+    dropped: int  # tokens cut because the sentence was longer than max_tokens
+    embeddings: np.ndarray  # (n, d_model)
+    positional: np.ndarray  # (n, d_model)
+    x: np.ndarray  # (n, d_model)  embeddings + positional
+    w_q: np.ndarray  # (d_model, d_k)
+    w_k: np.ndarray  # (d_model, d_k)
+    w_v: np.ndarray  # (d_model, d_k)
+    attention: AttentionResult
+
+
+def pipeline_weights(d_model: int, d_k: int, weights: str, seed: int):
+    """W_Q, W_K, W_V for the pipeline: the lesson's (d_model = d_k = 4 only) or seeded random ones."""
+    if weights == "lesson":
+        if d_model != LESSON_D_MODEL or d_k != LESSON_D_MODEL:
+            raise EngineInputError(
+                "lesson_weights_shape",
+                f"the lesson's weights are {LESSON_D_MODEL}×{LESSON_D_MODEL}; got d_model={d_model}, d_k={d_k}",
+                d_model=d_model,
+                d_k=d_k,
+            )
+        return LESSON_W_Q, LESSON_W_K, LESSON_W_V
+    if weights == "random":
+        return random_weights(d_model, d_k, seed)
+    raise EngineInputError("bad_weights", f"weights must be 'lesson' or 'random', got {weights!r}")
+
+
+def pipeline(
+    sentence: str,
+    d_model: int = LESSON_D_MODEL,
+    *,
+    weights: str = "lesson",
+    seed: int = 0,
+    d_k: int | None = None,
+    causal: bool = False,
+    scale="sqrt",
+    temperature: float = 1.0,
+    max_tokens: int = MAX_TOKENS,
+) -> PipelineResult:
+    """Run a sentence through tokenizer, embedding, positional encoding and self-attention."""
+    all_tokens = tokenize(sentence)
+    if not all_tokens:
+        raise EngineInputError("empty_sentence", "the sentence has no tokens")
+    tokens = tuple(all_tokens[:max_tokens])
+    d_k = d_model if d_k is None else d_k
+    w_q, w_k, w_v = pipeline_weights(d_model, d_k, weights, seed)
+    embeddings = embed(tokens, d_model)  # (n, d_model)
+    positional = positional_encoding(len(tokens), d_model)  # (n, d_model)
+    x = embeddings + positional  # (n, d_model)
+    result = attention(
+        x, w_q, w_k, w_v, scale=scale, mask="causal" if causal else None, temperature=temperature
+    )
+    return PipelineResult(
+        sentence=sentence,
+        tokens=tokens,
+        dropped=len(all_tokens) - len(tokens),
+        embeddings=embeddings,
+        positional=positional,
+        x=x,
+        w_q=w_q,
+        w_k=w_k,
+        w_v=w_v,
+        attention=result,
+    )

@@ -1,0 +1,131 @@
+"""Why divide by √d_k: the spread of q·k for random vectors, random walks, and how peaked softmax gets."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Sequence
+
+import numpy as np
+
+from engine.attention import divisor_for
+from engine.softmax import softmax
+
+DIVISORS: tuple[str, ...] = ("none", "sqrt", "dk")  # the lesson's three-divisor table, in its order
+_CHUNK_ELEMENTS = 1 << 22  # random numbers drawn at once (32 MB of float64) so d_k = 4096 fits in memory
+
+
+@dataclass(frozen=True)
+class ScalingExperiment:
+    """Measured spread of q·k per d_k, and how peaked softmax rows of those scores get per divisor."""
+
+    dks: np.ndarray  # (m,) the d_k values tried
+    samples: int  # dot products drawn per d_k
+    row_length: int  # scores per softmax row (the n of the peakedness columns)
+    spread: np.ndarray  # (m,) std of q·k, q and k with unit-variance entries
+    sqrt_dk: np.ndarray  # (m,) √d_k, what the spread should be
+    scaled_spread: np.ndarray  # (m,) std of q·k / √d_k, about 1 whatever d_k
+    max_weight: np.ndarray  # (m, 3) mean largest softmax weight per row, columns in DIVISORS order
+    entropy: np.ndarray  # (m, 3) mean entropy (nats) of softmax rows, columns in DIVISORS order
+    uniform_entropy: float  # ln(row_length), the entropy of a perfectly flat row
+
+
+def random_dot_products(d_k: int, samples: int, rng: np.random.Generator) -> np.ndarray:
+    """`samples` values of q·k with q, k ~ N(0, 1)^d_k, drawn in chunks to bound memory."""
+    out = np.empty(samples)  # (samples,)
+    per_chunk = max(1, _CHUNK_ELEMENTS // d_k)
+    for start in range(0, samples, per_chunk):
+        stop = min(samples, start + per_chunk)
+        q = rng.standard_normal((stop - start, d_k))  # (chunk, d_k)
+        k = rng.standard_normal((stop - start, d_k))  # (chunk, d_k)
+        out[start:stop] = np.einsum("ij,ij->i", q, k)
+    return out
+
+
+def row_entropy(weights: np.ndarray) -> np.ndarray:
+    """Shannon entropy in nats of each row of weights (0 · log 0 taken as 0)."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        terms = np.where(weights > 0, weights * np.log(weights), 0.0)
+    return -terms.sum(axis=-1)
+
+
+def scaling_experiment(dks: Sequence[int], samples: int, seed: int, row_length: int = 8) -> ScalingExperiment:
+    """For each d_k: spread of q·k against √d_k, and softmax peakedness with no divisor, ÷√d_k and ÷d_k."""
+    dks_arr = np.asarray(sorted(set(int(d) for d in dks)), dtype=np.int64)
+    if dks_arr.size == 0 or dks_arr[0] < 1:
+        raise ValueError("dks must hold at least one d_k >= 1")
+    if samples < row_length or row_length < 2:
+        raise ValueError(f"need samples >= row_length >= 2, got samples={samples}, row_length={row_length}")
+    rng = np.random.default_rng(seed)
+    m = dks_arr.size
+    spread, max_weight, entropy = np.empty(m), np.empty((m, len(DIVISORS))), np.empty((m, len(DIVISORS)))
+    usable = samples - samples % row_length
+    for i, d_k in enumerate(dks_arr):
+        dots = random_dot_products(int(d_k), samples, rng)  # (samples,)
+        spread[i] = dots.std()
+        rows = dots[:usable].reshape(-1, row_length)  # (samples // n, n): independent rows of scores
+        for j, mode in enumerate(DIVISORS):
+            w = softmax(rows / divisor_for(mode, int(d_k)), axis=-1)
+            max_weight[i, j] = w.max(axis=-1).mean()
+            entropy[i, j] = row_entropy(w).mean()
+    sqrt_dk = np.sqrt(dks_arr.astype(np.float64))
+    return ScalingExperiment(
+        dks=dks_arr,
+        samples=int(samples),
+        row_length=row_length,
+        spread=spread,
+        sqrt_dk=sqrt_dk,
+        scaled_spread=spread / sqrt_dk,
+        max_weight=max_weight,
+        entropy=entropy,
+        uniform_entropy=float(np.log(row_length)),
+    )
+
+
+@dataclass(frozen=True)
+class SoftmaxThreeWays:
+    """One random row of scores at a given d_k, turned into weights with each divisor."""
+
+    d_k: int
+    scores: np.ndarray  # (n,) q·k_j for one random q and n random keys
+    weights: np.ndarray  # (3, n) rows in DIVISORS order
+    max_weight: np.ndarray  # (3,)
+    entropy: np.ndarray  # (3,)
+    uniform_entropy: float
+
+
+def softmax_three_ways(d_k: int, row_length: int, seed: int) -> SoftmaxThreeWays:
+    """The lesson's three-divisor table for one concrete row: saturated, balanced, flat."""
+    rng = np.random.default_rng(seed)
+    q = rng.standard_normal(d_k)  # (d_k,)
+    keys = rng.standard_normal((row_length, d_k))  # (n, d_k)
+    scores = keys @ q  # (n,)
+    weights = np.stack([softmax(scores / divisor_for(mode, d_k)) for mode in DIVISORS])  # (3, n)
+    return SoftmaxThreeWays(
+        d_k=d_k,
+        scores=scores,
+        weights=weights,
+        max_weight=weights.max(axis=-1),
+        entropy=row_entropy(weights),
+        uniform_entropy=float(np.log(row_length)),
+    )
+
+
+@dataclass(frozen=True)
+class RandomWalks:
+    """Walks of ±1 steps: where each one is after every step, and the spread across walks."""
+
+    positions: np.ndarray  # (walks, steps + 1), starting at 0
+    spread: np.ndarray  # (steps + 1,) std of position across walks after each step
+    sqrt_steps: np.ndarray  # (steps + 1,) √step, what the spread should follow
+
+
+def random_walks(walks: int, steps: int, seed: int) -> RandomWalks:
+    """`walks` random walks of `steps` ±1 steps each, reproducible from the seed."""
+    rng = np.random.default_rng(seed)
+    moves = rng.choice(np.array([-1.0, 1.0]), size=(walks, steps))  # (walks, steps)
+    positions = np.concatenate([np.zeros((walks, 1)), np.cumsum(moves, axis=1)], axis=1)
+    return RandomWalks(
+        positions=positions,
+        spread=positions.std(axis=0),
+        sqrt_steps=np.sqrt(np.arange(steps + 1, dtype=np.float64)),
+    )

@@ -1,0 +1,129 @@
+"""Softmax, its step-by-step arithmetic, and the naive "divide by the sum" it replaces."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from engine.errors import EngineInputError
+
+
+def _as_float_array(x, name: str) -> np.ndarray:
+    arr = np.asarray(x, dtype=np.float64)
+    if np.isnan(arr).any():
+        raise EngineInputError("nan_input", f"{name} contains NaN; softmax is undefined for it", name=name)
+    return arr
+
+
+def _check_temperature(temperature: float) -> float:
+    t = float(temperature)
+    if not np.isfinite(t) or t <= 0:
+        raise EngineInputError(
+            "bad_temperature", f"temperature must be a finite number > 0, got {temperature!r}", value=t
+        )
+    return t
+
+
+def softmax(x, axis: int = -1, temperature: float = 1.0) -> np.ndarray:
+    """exp(x / T) normalised along `axis`, computed stably by shifting by the maximum first.
+
+    A slice that is entirely -inf (fully masked) gives zeros. Entries equal to +inf share the whole
+    weight equally (the limit of the formula), so no NaN ever comes out of finite or infinite input.
+    """
+    x = _as_float_array(x, "scores")
+    t = _check_temperature(temperature)
+    if x.size == 0:
+        return x.copy()
+    m = np.max(x, axis=axis, keepdims=True)
+    finite_max = np.where(np.isfinite(m), m, 0.0)
+    with np.errstate(over="ignore", invalid="ignore"):
+        # Shift before dividing by T: every shifted value is <= 0, so exp never overflows.
+        shifted = (x - finite_max) / t
+        e = np.exp(shifted)
+    e = np.where(np.isposinf(m), np.isposinf(x).astype(np.float64), e)
+    total = np.sum(e, axis=axis, keepdims=True)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(total > 0, e / np.where(total > 0, total, 1.0), 0.0)
+
+
+@dataclass(frozen=True)
+class SoftmaxSteps:
+    """Every number the lesson prints when it works a softmax out by hand, for one row of scores."""
+
+    scores: np.ndarray  # (n,) the input
+    temperature: float
+    tempered: np.ndarray  # (n,) scores / T
+    naive_exps: np.ndarray  # (n,) e^(scores/T) without the shift; may overflow to inf
+    naive_total: float  # their sum; inf when they overflow
+    overflow: bool  # True when the unshifted form overflows (the shift is what saves it)
+    shift: float  # max of tempered scores, subtracted before exp
+    shifted: np.ndarray  # (n,) tempered - shift, all <= 0
+    shifted_exps: np.ndarray  # (n,) e^(shifted), all in (0, 1]
+    shifted_total: float  # their sum, >= 1
+    weights: np.ndarray  # (n,) the softmax, sums to 1
+    weights_sum: float  # the check the lesson prints: sum of weights
+
+
+def softmax_steps(scores, temperature: float = 1.0) -> SoftmaxSteps:
+    """The intermediate values of softmax for one row: e^x, their total, each share, the check."""
+    s = _as_float_array(scores, "scores").reshape(-1)
+    t = _check_temperature(temperature)
+    if s.size == 0 or not np.isfinite(s).all():
+        raise EngineInputError("not_finite", "softmax_steps needs a non-empty row of finite scores")
+    with np.errstate(over="ignore"):
+        tempered = s / t
+        naive = np.exp(tempered)
+        naive_total = float(np.sum(naive))
+    overflow = not np.isfinite(naive_total)
+    shift = float(np.max(tempered))
+    shifted = tempered - shift
+    shifted_exps = np.exp(shifted)
+    shifted_total = float(np.sum(shifted_exps))
+    weights = shifted_exps / shifted_total
+    return SoftmaxSteps(
+        scores=s,
+        temperature=t,
+        tempered=tempered,
+        naive_exps=naive,
+        naive_total=naive_total,
+        overflow=overflow,
+        shift=shift,
+        shifted=shifted,
+        shifted_exps=shifted_exps,
+        shifted_total=shifted_total,
+        weights=weights,
+        weights_sum=float(np.sum(weights)),
+    )
+
+
+@dataclass(frozen=True)
+class NaiveNormalization:
+    """The "divide each score by the sum" attempt, and what is wrong with it where it fails."""
+
+    scores: np.ndarray  # (n,)
+    total: float
+    shares: np.ndarray | None  # (n,) scores / total, or None when the total is zero
+    problems: tuple[str, ...]  # codes: "sum_zero", "sum_negative", "negative_entries"
+
+    @property
+    def valid(self) -> bool:
+        """True when the shares form a probability distribution (all in [0, 1], summing to 1)."""
+        return not self.problems
+
+
+def naive_normalize(scores) -> NaiveNormalization:
+    """Divide each score by the sum, and report every way that fails to give probabilities."""
+    s = _as_float_array(scores, "scores").reshape(-1)
+    if not np.isfinite(s).all():
+        raise EngineInputError("not_finite", "naive_normalize needs finite scores")
+    total = float(np.sum(s))
+    problems = []
+    if np.any(s < 0):
+        problems.append("negative_entries")
+    if total == 0:
+        problems.append("sum_zero")
+    elif total < 0:
+        problems.append("sum_negative")
+    shares = None if total == 0 else s / total
+    return NaiveNormalization(scores=s, total=total, shares=shares, problems=tuple(problems))

@@ -1,0 +1,96 @@
+"""Softmax playground: edit scores and temperature; softmax beside the naive division, with the arithmetic."""
+
+import streamlit as st
+
+from engine import naive_normalize, softmax_steps
+from ui import charts, state
+from ui.derivation import softmax_ui
+from ui.editors import errors_ui, number_list_editor_ui
+from ui.format import general, plain, vector
+from ui.i18n import t
+from ui.layout import page_header
+
+SCORES_KEY = "softmax_scores"
+PRESETS = {"lesson": [2.0, 5.0, 1.0], "negative": [2.0, -1.0, -3.0], "huge": [1000.0, 1001.0]}
+
+page_header("softmax.title", "softmax.lead")
+
+left, right = st.columns([1, 2])
+with left:
+    st.subheader(t("softmax.scores"))
+    preset_columns = st.columns(len(PRESETS))
+    for column, (name, values) in zip(preset_columns, PRESETS.items()):
+        column.button(
+            t(f"softmax.preset.{name}"), on_click=state.set_list, args=(SCORES_KEY, values), key=f"preset_{name}"
+        )
+    scores = number_list_editor_ui(SCORES_KEY, PRESETS["lesson"], t("softmax.score_column"))
+    errors_ui()
+    temperature = st.slider(
+        t("softmax.temperature"),
+        min_value=0.1,
+        max_value=5.0,
+        step=0.1,
+        help=t("softmax.temperature_help"),
+        **state.persistent("softmax_temperature", 1.0),
+    )
+
+steps = softmax_steps(scores, temperature)
+naive = naive_normalize(scores)
+labels = [f"#{i + 1}" for i in range(scores.size)]
+
+with right:
+    groups = {t("softmax.chart.softmax"): steps.weights}
+    if naive.shares is not None:
+        groups[t("softmax.chart.naive")] = naive.shares
+    charts.show(charts.bars(groups, labels, title=t("softmax.chart.title"), y_title=t("softmax.chart.y")), "bars")
+    soft_col, naive_col = st.columns(2)
+    with soft_col:
+        st.markdown(f"**{t('softmax.softmax.title')}**")
+        st.code(vector(steps.weights, sign=False), language=None)
+        st.caption(t("softmax.check", total=plain(steps.weights_sum)))
+    with naive_col:
+        st.markdown(f"**{t('softmax.naive.title')}**")
+        st.caption(t("softmax.total", total=general(naive.total)))
+        if naive.shares is not None:
+            st.code(vector(naive.shares), language=None)
+        for problem in naive.problems:
+            st.error(t(f"softmax.naive.problem.{problem}"))
+        if naive.valid:
+            st.info(t("softmax.naive.ok"))
+
+st.header(t("softmax.formula.title"))
+st.markdown(t("softmax.formula.body"))
+st.latex(r"\mathrm{softmax}(x_i) = \frac{e^{x_i / T}}{\sum_j e^{x_j / T}}")
+
+st.header(t("softmax.steps.title"))
+st.markdown(t("softmax.steps.body"))
+if temperature != 1.0:
+    st.caption(t("softmax.steps.tempered", t=f"{temperature:g}"))
+if steps.overflow:
+    st.warning(t("softmax.steps.shifted", shift=general(steps.shift)))
+softmax_ui(steps, labels)
+
+negative_example = PRESETS["negative"]
+negative = naive_normalize(negative_example)
+huge_example = PRESETS["huge"]
+huge = softmax_steps(huge_example)
+with st.container(border=True):
+    st.subheader(t("softmax.negative.title"))
+    st.markdown(
+        t(
+            "softmax.negative.body",
+            scores=vector(negative_example, 1),
+            total=general(negative.total),
+            weights=vector(softmax_steps(negative_example).weights, sign=False),
+        )
+    )
+with st.container(border=True):
+    st.subheader(t("softmax.huge.title"))
+    st.markdown(
+        t(
+            "softmax.huge.body",
+            scores=vector(huge_example, 0),
+            naive=general(huge.naive_exps[0]),
+            weights=vector(huge.weights, sign=False),
+        )
+    )

@@ -1,0 +1,240 @@
+"""Step by step: the five sub-steps of self-attention on the shared scenario, one at a time."""
+
+import streamlit as st
+
+from engine import dot_terms, lesson_scenario, projection_terms, same_numbers, softmax, softmax_steps
+from engine import weighted_sum_terms
+from ui import charts, state
+from ui.charts import Panel
+from ui.derivation import dot_ui, softmax_ui, tex_text, vector_latex
+from ui.format import general, percent, plain, signed, vector
+from ui.i18n import t
+from ui.layout import page_header
+from ui.scenario_controls import token_select_ui
+
+STEPS = 5
+STEP_KEY = "step"  # also the URL query parameter: ?step=3 opens step 3
+
+
+def _move(delta: int) -> None:
+    st.session_state[STEP_KEY] = min(STEPS, max(1, st.session_state.get(STEP_KEY, 1) + delta))
+
+
+def sub(name: str, token: str) -> str:
+    """Q_{\\text{perro}} and the like, with the token name as literal text."""
+    return f"{name}_{{{tex_text(token)}}}"
+
+
+def step_controls_ui() -> int:
+    """Previous / next buttons (also ← / →), the step picker bound to the URL, and the progress bar."""
+    prev_col, picker_col, next_col = st.columns([1, 4, 1], vertical_alignment="bottom")
+    step = picker_col.segmented_control(
+        t("walk.step"),
+        options=list(range(1, STEPS + 1)),
+        default=1,
+        required=True,
+        key=STEP_KEY,
+        bind="query-params",
+        width="stretch",
+    )
+    prev_col.button(
+        t("walk.prev"), on_click=_move, args=(-1,), disabled=step <= 1, shortcut="Left", icon="⬅️", width="stretch"
+    )
+    next_col.button(
+        t("walk.next"),
+        on_click=_move,
+        args=(1,),
+        disabled=step >= STEPS,
+        shortcut="Right",
+        icon="➡️",
+        width="stretch",
+        type="primary",
+    )
+    st.progress(step / STEPS, text=t("walk.progress", step=step, total=STEPS, name=t(f"walk.name.{step}")))
+    return step
+
+
+def step_1_ui(scenario, result, token: str) -> None:
+    st.markdown(t("walk.1.body"))
+    st.latex(r"Q = x \cdot W_Q \qquad K = x \cdot W_K \qquad V = x \cdot W_V")
+    dims = [t("matrix.dim", j=j) for j in range(scenario.d_k)]
+    charts.show(
+        charts.heatmaps(
+            [
+                Panel(result.q, scenario.tokens, dims, title=t("matrix.q")),
+                Panel(result.k, scenario.tokens, dims, title=t("matrix.k")),
+                Panel(
+                    result.v, scenario.tokens, [t("matrix.dim", j=j) for j in range(scenario.d_v)], title=t("matrix.v")
+                ),
+            ]
+        ),
+        "walk_qkv",
+    )
+    i = scenario.tokens.index(token)
+    for tab, (role, w, values) in zip(
+        st.tabs(["Q", "K", "V"]),
+        (("Q", scenario.w_q, result.q), ("K", scenario.w_k, result.k), ("V", scenario.w_v, result.v)),
+    ):
+        with tab:
+            st.markdown(t("walk.1.derivation", role=role, token=token))
+            st.latex(vector_latex(sub("x", token), scenario.x[i]))
+            for j, terms in enumerate(projection_terms(scenario.x[i], w)):
+                dot_ui(f"{sub(role, token)}[{j}]", terms)
+            st.latex(vector_latex(sub(role, token), values[i]))
+    st.caption(t("walk.1.repeat", count=3 * len(scenario.tokens)))
+
+
+def step_2_ui(scenario, result, token: str, other: str) -> None:
+    n = len(scenario.tokens)
+    st.markdown(t("walk.2.body", n=n, n2=n * n))
+    st.latex(r"S = Q \cdot K^{\top}, \qquad S_{ij} = Q_i \cdot K_j")
+    charts.show(
+        charts.heatmap(
+            result.scores, scenario.tokens, scenario.tokens, title=t("matrix.scores"), row_title=t("matrix.rows_query")
+        ),
+        "walk_scores",
+    )
+    i, j = scenario.tokens.index(token), scenario.tokens.index(other)
+    st.markdown(t("walk.2.pair", q=token, k=other))
+    st.latex(vector_latex(sub("Q", token), result.q[i]) + r"\qquad " + vector_latex(sub("K", other), result.k[j]))
+    dot_ui(rf"\mathrm{{score}}({tex_text(token)} \to {tex_text(other)})", dot_terms(result.q[i], result.k[j]))
+    row = result.scores[i]
+    st.info(
+        t(
+            "walk.2.reading",
+            token=token,
+            best=scenario.tokens[row.argmax()],
+            best_score=signed(row.max()),
+            worst=scenario.tokens[row.argmin()],
+            worst_score=signed(row.min()),
+        )
+    )
+
+
+def step_3_ui(scenario, result, token: str) -> None:
+    if scenario.scale == "sqrt":
+        st.markdown(t("walk.3.body", dk=scenario.d_k, divisor=general(result.divisor)))
+    else:
+        st.markdown(t("walk.3.body_mode", divisor=general(result.divisor)))
+    st.latex(r"\mathrm{score}'_{ij} = \frac{Q_i \cdot K_j}{\sqrt{d_k}}")
+    st.markdown(t("walk.3.why"))
+    i = scenario.tokens.index(token)
+    st.markdown(t("walk.3.row", token=token))
+    lines = [
+        rf"{tex_text(token)} \to {tex_text(other)}: &\quad {signed(s)} \div {general(result.divisor)} = {signed(s2)}"
+        for other, s, s2 in zip(scenario.tokens, result.scores[i], result.scaled_scores[i])
+    ]
+    st.latex(r"\begin{aligned}" + r" \\ ".join(lines) + r"\end{aligned}")
+    charts.show(
+        charts.heatmaps(
+            [
+                Panel(result.scores, scenario.tokens, scenario.tokens, title=t("matrix.scores")),
+                Panel(
+                    result.scaled_scores,
+                    scenario.tokens,
+                    scenario.tokens,
+                    title=t("matrix.scaled", divisor=general(result.divisor)),
+                ),
+            ],
+            row_title=t("matrix.rows_query"),
+        ),
+        "walk_scaled",
+    )
+
+
+def step_4_ui(scenario, result, token: str) -> None:
+    st.markdown(t("walk.4.body"))
+    st.latex(r"\alpha_{ij} = \frac{e^{\,\mathrm{score}'_{ij}}}{\sum_{m} e^{\,\mathrm{score}'_{im}}}")
+    charts.show(
+        charts.heatmap(
+            result.weights,
+            scenario.tokens,
+            scenario.tokens,
+            kind="weights",
+            title=t("matrix.weights"),
+            row_title=t("matrix.rows_query"),
+        ),
+        "walk_weights",
+    )
+    i = scenario.tokens.index(token)
+    allowed = result.allowed[i]
+    labels = [name for name, ok in zip(scenario.tokens, allowed) if ok]
+    if not allowed.all():
+        st.caption(t("walk.4.masked", token=token, allowed=", ".join(labels)))
+    st.markdown(t("walk.4.row", token=token))
+    softmax_ui(softmax_steps(result.scaled_scores[i][allowed], scenario.temperature), labels)
+    st.markdown(t("walk.4.compare"))
+    unscaled = softmax(result.scores[i][allowed], temperature=scenario.temperature)
+    with_col, without_col = st.columns(2)
+    with_col.metric(t("walk.4.with", divisor=general(result.divisor)), vector(result.weights[i][allowed], sign=False))
+    without_col.metric(t("walk.4.without"), vector(unscaled, sign=False))
+    shares = ", ".join(f"{name} {percent(w)}" for name, w in zip(labels, result.weights[i][allowed]))
+    st.info(t("walk.4.reading", token=token, shares=shares))
+
+
+def step_5_ui(scenario, result, token: str) -> None:
+    st.markdown(t("walk.5.body"))
+    st.latex(r"\mathrm{output}_i = \sum_j \alpha_{ij}\, V_j")
+    st.markdown(t("walk.5.mix"))
+    scalar = dot_terms([0.3, 0.4, 0.3], [10.0, 20.0, 30.0])
+    st.markdown(t("walk.5.scalar", values="10, 20, 30", weights="0.3, 0.4, 0.3", result=general(scalar.total)))
+    i = scenario.tokens.index(token)
+    st.markdown(t("walk.5.derivation", token=token))
+    st.latex(r"\alpha = [" + ", ".join(plain(w) for w in result.weights[i]) + "]")
+    for d, terms in enumerate(weighted_sum_terms(result.weights[i], result.v)):
+        dot_ui(rf"\mathrm{{output}}_{{{tex_text(token)}}}[{d}]", terms)
+    before, after = st.columns(2)
+    with before.container(border=True):
+        st.markdown(t("walk.5.before", token=token))
+        st.code(vector(scenario.x[i]), language=None)
+    with after.container(border=True):
+        st.markdown(t("walk.5.after", token=token))
+        st.code(vector(result.output[i]), language=None)
+    charts.show(
+        charts.heatmaps(
+            [
+                Panel(
+                    scenario.x,
+                    scenario.tokens,
+                    [t("matrix.dim", j=j) for j in range(scenario.d_model)],
+                    title=t("matrix.x"),
+                ),
+                Panel(
+                    result.output,
+                    scenario.tokens,
+                    [t("matrix.dim", j=j) for j in range(scenario.d_v)],
+                    title=t("matrix.output"),
+                ),
+            ]
+        ),
+        "walk_output",
+    )
+    st.success(t("walk.5.closing", token=token))
+
+
+page_header("walk.title", "walk.lead")
+scenario = state.get_scenario()
+result = scenario.run()
+if not same_numbers(scenario, lesson_scenario()):
+    st.info(t("scenario.edited"))
+step = step_controls_ui()
+st.caption(t("walk.keys_hint"))
+st.header(f"{step}. {t(f'walk.name.{step}')}")
+with st.expander(t("walk.inputs")):
+    charts.show(
+        charts.heatmap(
+            scenario.x, scenario.tokens, [t("matrix.dim", j=j) for j in range(scenario.d_model)], title=t("matrix.x")
+        ),
+        "walk_x",
+    )
+token = token_select_ui(state.FOCUS_QUERY, "perro", t("scenario.query_token"))
+if step == 1:
+    step_1_ui(scenario, result, token)
+elif step == 2:
+    step_2_ui(scenario, result, token, token_select_ui(state.FOCUS_KEY, "come", t("scenario.key_token")))
+elif step == 3:
+    step_3_ui(scenario, result, token)
+elif step == 4:
+    step_4_ui(scenario, result, token)
+else:
+    step_5_ui(scenario, result, token)

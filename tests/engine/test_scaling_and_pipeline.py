@@ -1,0 +1,296 @@
+"""Why √d_k (scaling experiments, random walks) and the sentence → attention pipeline."""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import subprocess
+import sys
+import unicodedata
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from engine import (
+    DIVISORS,
+    MAX_TOKENS,
+    EngineInputError,
+    embed,
+    pipeline,
+    positional_encoding,
+    random_walks,
+    row_entropy,
+    scaling_experiment,
+    softmax_three_ways,
+    tokenize,
+)
+
+ROOT = Path(__file__).resolve().parents[2]
+DKS = [4, 16, 64, 256]
+NONE, SQRT, DK = (DIVISORS.index(mode) for mode in ("none", "sqrt", "dk"))
+
+
+@pytest.fixture(scope="module")
+def experiment():
+    return scaling_experiment(DKS, samples=20000, seed=7)
+
+
+# --- scaling_experiment -----------------------------------------------------------------------------
+
+
+def test_divisors_are_in_the_lesson_table_order():
+    assert DIVISORS == ("none", "sqrt", "dk")
+
+
+def test_scaling_experiment_is_reproducible_from_seed():
+    a = scaling_experiment([4, 16], samples=2000, seed=3)
+    b = scaling_experiment([4, 16], samples=2000, seed=3)
+    c = scaling_experiment([4, 16], samples=2000, seed=4)
+    for name in ("spread", "scaled_spread", "max_weight", "entropy"):
+        np.testing.assert_array_equal(getattr(a, name), getattr(b, name))
+        assert not np.array_equal(getattr(a, name), getattr(c, name)), name
+
+
+def test_scaling_experiment_reports_its_inputs(experiment):
+    np.testing.assert_array_equal(experiment.dks, DKS)
+    assert experiment.samples == 20000
+    assert experiment.row_length == 8
+    assert experiment.uniform_entropy == pytest.approx(math.log(8), abs=1e-15)
+    np.testing.assert_allclose(experiment.sqrt_dk, [math.sqrt(d) for d in DKS], rtol=0, atol=1e-15)
+    assert experiment.max_weight.shape == (len(DKS), 3)
+    assert experiment.entropy.shape == (len(DKS), 3)
+
+
+def test_scaled_spread_is_about_one_for_every_dk(experiment):
+    assert np.all(np.abs(experiment.scaled_spread - 1.0) < 0.05), experiment.scaled_spread
+    np.testing.assert_allclose(experiment.scaled_spread, experiment.spread / experiment.sqrt_dk, rtol=1e-15)
+
+
+def test_spread_of_dot_products_follows_sqrt_dk_within_5_percent(experiment):
+    relative = np.abs(experiment.spread - np.sqrt(DKS)) / np.sqrt(DKS)
+    assert np.all(relative < 0.05), experiment.spread
+    assert np.all(np.diff(experiment.spread) > 0)  # bigger d_k, bigger scores
+
+
+def test_max_weight_ordering_none_above_sqrt_above_dk_for_large_dk(experiment):
+    row = experiment.max_weight[DKS.index(256)]
+    assert row[NONE] > row[SQRT] > row[DK]
+    assert row[NONE] > 0.9  # without scaling softmax saturates on one token
+    assert row[DK] < 0.2  # dividing by d_k flattens it (uniform would be 1/8)
+
+
+def test_entropy_ordering_is_reversed_for_large_dk(experiment):
+    row = experiment.entropy[DKS.index(256)]
+    assert row[NONE] < row[SQRT] < row[DK]
+    assert row[DK] > 0.95 * experiment.uniform_entropy
+
+
+def test_entropy_never_exceeds_log_row_length(experiment):
+    assert np.all(experiment.entropy >= 0)
+    assert np.all(experiment.entropy <= experiment.uniform_entropy + 1e-12)
+    three = softmax_three_ways(64, row_length=10, seed=1)
+    assert np.all(three.entropy <= math.log(10) + 1e-12)
+
+
+def test_row_entropy_of_uniform_and_one_hot_rows():
+    np.testing.assert_allclose(row_entropy(np.full((2, 5), 0.2)), math.log(5), rtol=1e-14)
+    np.testing.assert_array_equal(row_entropy(np.array([[0.0, 1.0, 0.0]])), [0.0])
+
+
+def test_scaling_experiment_refuses_bad_arguments():
+    with pytest.raises(ValueError):
+        scaling_experiment([], samples=100, seed=0)
+    with pytest.raises(ValueError):
+        scaling_experiment([0, 4], samples=100, seed=0)
+    with pytest.raises(ValueError):
+        scaling_experiment([4], samples=4, seed=0, row_length=8)
+
+
+def test_random_walks_spread_is_about_sqrt_n():
+    walks = random_walks(walks=4000, steps=400, seed=11)
+    assert walks.positions.shape == (4000, 401)
+    np.testing.assert_array_equal(walks.positions[:, 0], 0.0)
+    assert set(np.unique(np.diff(walks.positions, axis=1))) <= {-1.0, 1.0}
+    assert abs(walks.spread[400] - math.sqrt(400)) < 0.10 * math.sqrt(400)
+    np.testing.assert_allclose(walks.sqrt_steps, np.sqrt(np.arange(401)), rtol=0, atol=0)
+    # Not linear growth: after 400 steps the walkers are nowhere near 400 steps away on average.
+    assert walks.spread[400] < 0.1 * 400
+
+
+def test_random_walks_are_reproducible_from_seed():
+    np.testing.assert_array_equal(random_walks(50, 30, 5).positions, random_walks(50, 30, 5).positions)
+    assert not np.array_equal(random_walks(50, 30, 5).positions, random_walks(50, 30, 6).positions)
+
+
+def test_softmax_three_ways_shapes_and_rows_sum_to_one():
+    three = softmax_three_ways(d_k=256, row_length=6, seed=2)
+    assert three.d_k == 256
+    assert three.scores.shape == (6,)
+    assert three.weights.shape == (3, 6)
+    assert three.max_weight.shape == (3,)
+    assert three.entropy.shape == (3,)
+    np.testing.assert_allclose(three.weights.sum(axis=1), 1.0, rtol=0, atol=1e-12)
+    np.testing.assert_array_equal(three.max_weight, three.weights.max(axis=1))
+    assert three.uniform_entropy == pytest.approx(math.log(6))
+    # Dividing by √d_k then d_k only flattens the row further.
+    assert three.max_weight[NONE] >= three.max_weight[SQRT] >= three.max_weight[DK]
+
+
+# --- positional encoding ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("n", "d"), [(1, 1), (3, 4), (7, 6), (5, 7), (64, 16)])
+def test_positional_encoding_shape(n, d):
+    assert positional_encoding(n, d).shape == (n, d)
+
+
+@pytest.mark.parametrize("d", [2, 4, 7, 16])
+def test_positional_encoding_first_row_is_0_1_0_1(d):
+    expected = [0.0 if j % 2 == 0 else 1.0 for j in range(d)]
+    np.testing.assert_array_equal(positional_encoding(4, d)[0], expected)
+
+
+@pytest.mark.parametrize(("n", "d"), [(10, 4), (12, 7), (20, 16)])
+def test_positional_encoding_is_sin_on_even_cos_on_odd_columns(n, d):
+    pe = positional_encoding(n, d)
+    for pos in range(n):
+        for j in range(d):
+            i = j // 2
+            angle = pos / 10000 ** (2 * i / d)
+            expected = math.sin(angle) if j % 2 == 0 else math.cos(angle)
+            assert pe[pos, j] == pytest.approx(expected, abs=1e-12), (pos, j)
+
+
+# --- embeddings and tokens --------------------------------------------------------------------------
+
+
+def test_embed_is_deterministic_across_calls():
+    tokens = ["perro", "gato", "🐶", "ñandú"]
+    a, b = embed(tokens, 6), embed(tokens, 6)
+    np.testing.assert_array_equal(a, b)
+    assert a.shape == (4, 6)
+    np.testing.assert_array_equal(embed(["gato"], 6)[0], a[1])  # a token's vector does not depend on its neighbours
+    assert not np.array_equal(a[0], a[1])
+
+
+def test_embed_is_deterministic_across_processes_with_different_hash_seeds():
+    tokens = ["perro", "gato", "🐶", "ñandú", "el"]
+    code = (
+        "import json, sys; from engine import embed; "
+        f"print(json.dumps([embed({tokens!r}, 6).tolist(), embed({tokens!r}, 4).tolist()]))"
+    )
+    outputs = []
+    for hash_seed in ("1", "4242"):
+        env = {**os.environ, "PYTHONHASHSEED": hash_seed}
+        done = subprocess.run(
+            [sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, timeout=60, check=True
+        )
+        outputs.append(json.loads(done.stdout))
+    assert outputs[0] == outputs[1]
+    assert outputs[0] == [embed(tokens, 6).tolist(), embed(tokens, 4).tolist()]
+
+
+def test_tokenize_keeps_accents_and_enye():
+    assert tokenize("Ñandú comió pingüino") == ["ñandú", "comió", "pingüino"]
+
+
+def test_tokenize_composes_decomposed_accents():
+    decomposed = unicodedata.normalize("NFD", "Ñandú comió pingüino")
+    assert decomposed != "Ñandú comió pingüino"
+    assert tokenize(decomposed) == ["ñandú", "comió", "pingüino"]
+
+
+def test_tokenize_splits_punctuation():
+    assert tokenize("hola, mundo!") == ["hola", ",", "mundo", "!"]
+    assert tokenize("¿Quién come?") == ["¿", "quién", "come", "?"]
+
+
+def test_tokenize_makes_emoji_tokens():
+    assert tokenize("el perro 🐶 come 🍖") == ["el", "perro", "🐶", "come", "🍖"]
+    assert tokenize("🐶🐱") == ["🐶", "🐱"]
+
+
+@pytest.mark.parametrize("sentence", ["", " ", "   \t\n  "])
+def test_tokenize_empty_or_whitespace_sentence_gives_no_tokens(sentence):
+    assert tokenize(sentence) == []
+
+
+# --- pipeline ---------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("sentence", ["", "   ", "\n\t"])
+def test_pipeline_of_empty_sentence_raises_empty_sentence(sentence):
+    with pytest.raises(EngineInputError) as info:
+        pipeline(sentence)
+    assert info.value.code == "empty_sentence"
+
+
+def test_pipeline_of_300_words_keeps_64_tokens_and_reports_236_dropped():
+    sentence = " ".join(f"palabra{i}" for i in range(300))
+    run = pipeline(sentence, d_model=4)
+    assert MAX_TOKENS == 64
+    assert len(run.tokens) == 64
+    assert run.tokens[-1] == "palabra63"
+    assert run.dropped == 236
+    assert run.x.shape == (64, 4)
+    assert run.attention.weights.shape == (64, 64)
+    assert np.all(np.isfinite(run.attention.output))
+
+
+def test_pipeline_with_lesson_weights_and_other_d_model_raises_lesson_weights_shape():
+    with pytest.raises(EngineInputError) as info:
+        pipeline("el perro come", d_model=6, weights="lesson")
+    assert info.value.code == "lesson_weights_shape"
+    assert info.value.params == {"d_model": 6, "d_k": 6}
+
+
+def test_pipeline_with_unknown_weights_raises_bad_weights():
+    with pytest.raises(EngineInputError) as info:
+        pipeline("el perro come", weights="learned")
+    assert info.value.code == "bad_weights"
+
+
+def test_pipeline_with_random_weights_is_reproducible_from_seed():
+    a = pipeline("el gato duerme en la alfombra", d_model=6, weights="random", seed=5)
+    b = pipeline("el gato duerme en la alfombra", d_model=6, weights="random", seed=5)
+    c = pipeline("el gato duerme en la alfombra", d_model=6, weights="random", seed=6)
+    for name in ("w_q", "w_k", "w_v", "x"):
+        np.testing.assert_array_equal(getattr(a, name), getattr(b, name))
+    np.testing.assert_array_equal(a.attention.output, b.attention.output)
+    assert not np.array_equal(a.w_q, c.w_q)
+    assert a.w_q.shape == (6, 6)
+
+
+def test_pipeline_stages_add_up():
+    run = pipeline("Un perro, dos gatos.", d_model=8, weights="random", seed=1, d_k=3, causal=True)
+    assert run.tokens == ("un", "perro", ",", "dos", "gatos", ".")
+    np.testing.assert_array_equal(run.positional, positional_encoding(6, 8))
+    np.testing.assert_array_equal(run.embeddings, embed(run.tokens, 8))
+    np.testing.assert_array_equal(run.x, run.embeddings + run.positional)
+    assert run.w_q.shape == (8, 3)
+    assert np.all(np.triu(run.attention.weights, k=1) == 0)
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "el perro 🐶 come 🍖🔥",
+        "مرحبا بالعالم، القط يأكل",
+        "שלום עולם! הכלב אוכל",
+        "<img src=x onerror=alert(1)>",
+        "$\\frac{a}{b}$",
+        "a" * 500,
+        "e\u0301\u200d\ufe0f ⁂ ∑ 𝔘𝔫𝔦𝔠𝔬𝔡𝔢",
+    ],
+)
+@pytest.mark.parametrize("weights", ["lesson", "random"])
+def test_pipeline_outputs_finite_for_odd_sentences(sentence, weights):
+    run = pipeline(sentence, d_model=4, weights=weights, seed=3)
+    assert len(run.tokens) >= 1
+    for name in ("x", "embeddings", "positional"):
+        assert np.all(np.isfinite(getattr(run, name))), name
+    for name in ("q", "k", "v", "scores", "weights", "output"):
+        assert np.all(np.isfinite(getattr(run.attention, name))), name
+    np.testing.assert_allclose(run.attention.weights.sum(axis=1), 1.0, rtol=0, atol=1e-12)

@@ -1,0 +1,1 @@
+"""Streamlit and plotly helpers shared by the pages: strings, state, heatmaps, editors, derivations."""

@@ -1,0 +1,257 @@
+"""English strings."""
+
+STRINGS: dict[str, str] = {
+    # --- shell ---
+    "app.title": "Self-attention, number by number",
+    "sidebar.presentation": "Presentation mode",
+    "sidebar.presentation_help": "Larger type and charts for a projector; editors are folded away.",
+    "page.home": "Home",
+    "page.softmax": "Softmax",
+    "page.walkthrough": "Step by step",
+    "page.builder": "Q/K/V builder",
+    "page.scaling": "The √d_k experiment",
+    "page.pipeline": "From sentence to vectors",
+    # --- home ---
+    "home.title": "Self-attention, number by number",
+    "home.lead": (
+        "This is the piece that turns isolated words into words **in context**. Here you can see, and change, "
+        "every number involved: nothing is precomputed, the engine works everything out live."
+    ),
+    "home.problem.title": "The problem: every word is on its own",
+    "home.problem.body": (
+        "After the embedding and the positional encoding, each token has a vector of its own, but that vector "
+        "knows nothing about its neighbours. Look at this (Spanish) sentence, \"the dog eats meat because it is "
+        "hungry\":"
+    ),
+    "home.problem.sentence": "el perro come carne porque tiene hambre",
+    "home.problem.question": (
+        "Who is hungry? You know at once it is the **dog** (perro), not the meat. But for the model, \"tiene\" "
+        "sits four words after \"perro\" and, without a mechanism to connect them, nothing links the two. "
+        "Self-attention is that mechanism: every token looks at all the others and keeps what helps it make "
+        "sense of itself."
+    ),
+    "home.search.title": "An analogy: the search engine",
+    "home.search.body": "When you search the web, three different things are at play:",
+    "home.search.query.title": "Query: what you look for",
+    "home.search.query.body": "Your question, say *“gluten-free pasta recipes”*.",
+    "home.search.key.title": "Key: what each page advertises",
+    "home.search.key.body": "Its tags: *pasta*, *Italian*, *gluten-free*. The sign the search engine sees.",
+    "home.search.value.title": "Value: what you take away",
+    "home.search.value.body": "The actual content: the full recipe, pictures and all.",
+    "home.search.match": (
+        "The search engine compares your query with every page's key; where they match well it hands you that "
+        "page's value, and what does not match is left out. Attention does the same, but instead of picking one "
+        "page it blends the values of all of them, each in proportion to how well it matched."
+    ),
+    "home.self.title": "The twist: every token is all three",
+    "home.self.body": (
+        "With a search engine, you are the question and the pages are the answers. In self-attention there is "
+        "nobody outside: every token builds its own query, shows its own key and offers its own value. When "
+        "\"perro\" asks, it looks at the keys of **all** tokens, its own included; when \"come\" asks, the key "
+        "of \"perro\" is among the candidates. The sentence attends to itself: hence *self*."
+    ),
+    "home.map.title": "The route",
+    "home.map.softmax": "Softmax: how to turn arbitrary scores into shares that add up to 1.",
+    "home.map.walkthrough": "Step by step: the algorithm's five steps on \"el perro come\", every sum in view.",
+    "home.map.builder": "Q/K/V builder: your own case; edit x and the W matrices and watch what changes.",
+    "home.map.scaling": "The √d_k experiment: why scores are divided by √d_k, measured live.",
+    "home.map.pipeline": "From sentence to vectors: type a sentence and follow it to contextualised vectors.",
+    "home.formula": "The whole formula, which we will take apart piece by piece:",
+    # --- softmax playground ---
+    "softmax.title": "Softmax: from scores to shares",
+    "softmax.lead": (
+        "You have a list of unconstrained scores and you want shares: numbers between 0 and 1 that add up to "
+        "exactly 1. Edit the scores (add, delete, go negative) and move the temperature."
+    ),
+    "softmax.scores": "Scores",
+    "softmax.score_column": "score",
+    "softmax.temperature": "Temperature T",
+    "softmax.temperature_help": "Softmax uses e^(x/T): a small T sharpens differences, a large T flattens them.",
+    "softmax.preset.lesson": "Example: 2, 5, 1",
+    "softmax.preset.negative": "With negatives",
+    "softmax.preset.huge": "Huge: 1000, 1001",
+    "softmax.naive.title": "Naive attempt: divide by the sum",
+    "softmax.softmax.title": "Softmax",
+    "softmax.chart.title": "Shares: softmax against the naive division",
+    "softmax.chart.softmax": "softmax",
+    "softmax.chart.naive": "divide by the sum",
+    "softmax.chart.y": "share",
+    "softmax.total": "Sum of the scores: {total}",
+    "softmax.naive.ok": "It works here, but notice it does not widen the gaps: 5 weighs only 2.5 times as much as 2.",
+    "softmax.naive.problem.sum_zero": "The sum is 0: you cannot divide by zero. The naive division gives no result at all.",
+    "softmax.naive.problem.sum_negative": "The sum is negative: signs flip and the highest score ends up with the lowest share.",
+    "softmax.naive.problem.negative_entries": "Some scores are negative: out come negative “shares”, meaningless as probabilities.",
+    "softmax.formula.title": "The recipe",
+    "softmax.formula.body": (
+        "Softmax fixes all of this with the exponential: apply e^x to each score (always positive), then divide "
+        "each result by the sum of them all. Positivity guarantees valid shares, and the exponential widens the "
+        "gaps between scores."
+    ),
+    "softmax.steps.title": "The arithmetic, step by step",
+    "softmax.steps.body": "1) e^x of each score, 2) their sum, 3) each divided by the sum, and the check.",
+    "softmax.steps.tempered": "With T = {t}, each score is first divided by T.",
+    "softmax.steps.shifted": (
+        "These scores are so large that e^x overflows (it is ∞ in float64). So the arithmetic subtracts the "
+        "maximum, {shift}, first: the result is identical, because e^(x−m) / Σ e^(x−m) = e^x / Σ e^x."
+    ),
+    "softmax.negative.title": "What about negative scores?",
+    "softmax.negative.body": (
+        "With {scores} the sum is {total}. Dividing by the sum breaks; softmax instead gives {weights}: all "
+        "positive, summing to 1, order kept."
+    ),
+    "softmax.huge.title": "What about huge scores?",
+    "softmax.huge.body": (
+        "With {scores}, plain e^x overflows: e^1000 no longer fits in a float64 and gives {naive}. Subtracting "
+        "the maximum first (e^(x−1001)) leaves small numbers and the result comes out right: {weights}."
+    ),
+    "softmax.check": "Check: they add up to {total}",
+    # --- scenario, walkthrough and builder ---
+    "scenario.reset": "Back to the lesson's example",
+    "scenario.random": "Random numbers",
+    "scenario.seed": "Seed",
+    "scenario.scale": "Divide the scores by",
+    "scenario.scale.none": "nothing",
+    "scenario.scale.sqrt": "√d_k",
+    "scenario.scale.dk": "d_k",
+    "scenario.temperature": "Softmax temperature",
+    "scenario.causal": "Causal mask",
+    "scenario.causal_help": "Each token looks only at earlier tokens and itself, as when generating text.",
+    "scenario.edited": "You are looking at your own scenario, not the lesson's: the numbers follow your edits.",
+    "scenario.query_token": "Token asking",
+    "scenario.key_token": "Token looked at",
+    "walk.title": "Step by step: \"el perro come\"",
+    "walk.lead": (
+        "The algorithm's five steps, one at a time, every sum in view. Everything is computed live from the "
+        "shared scenario: change W_Q in the builder and the arithmetic here changes with it."
+    ),
+    "walk.step": "Step",
+    "walk.prev": "Previous",
+    "walk.next": "Next",
+    "walk.progress": "Step {step} of {total}: {name}",
+    "walk.keys_hint": "Tip: the ← and → keys change steps too.",
+    "walk.inputs": "The input vectors x (embedding + position, from step 3)",
+    "walk.name.1": "Q, K and V for each token",
+    "walk.name.2": "Scores: Q · Kᵀ",
+    "walk.name.3": "Divide by √d_k",
+    "walk.name.4": "Softmax of each row",
+    "walk.name.5": "Weighted sum of the values",
+    "walk.1.body": (
+        "Each token builds three vectors from its x by multiplying it by three weight matrices: Q = x · W_Q "
+        "(what it looks for), K = x · W_K (what it offers to be found by) and V = x · W_V (what it hands over if "
+        "chosen). In a real model the W are learned; here they are made up, but the mechanics are the same."
+    ),
+    "walk.1.derivation": (
+        "Each dimension j of the result is the dot product of x with **column j** of the matrix. This is "
+        "how {role} of “{token}” comes out, dimension by dimension:"
+    ),
+    "walk.1.repeat": "The same for the other matrices and tokens: {count} vector × matrix products in all.",
+    "walk.2.body": (
+        "Now every query is compared with every key by a dot product: the larger, the better they match. "
+        "With {n} tokens that is {n2} products, arranged in a matrix S = Q · Kᵀ: each **row** is a token "
+        "asking and each **column** a token being looked at."
+    ),
+    "walk.2.pair": "The whole product for “{q}” → “{k}”:",
+    "walk.2.reading": (
+        "In the row of “{token}”, the best match is “{best}” ({best_score}) and the worst “{worst}” "
+        "({worst_score}). Careful: these are not percentages yet; scaling and softmax come next."
+    ),
+    "walk.3.body": (
+        "Before softmax, every score is divided by √d_k, where d_k is the length of the keys (here {dk}, so "
+        "the divisor is {divisor})."
+    ),
+    "walk.3.body_mode": "With the option chosen in the builder, the divisor is {divisor}.",
+    "walk.3.why": (
+        "Why? A dot product adds up d_k terms, some positive and some negative, that partly cancel: its typical "
+        "size grows like √d_k, not like d_k (like a random walker, who after n steps is about √n from the "
+        "start). Without the division, long vectors make the scores huge and softmax puts nearly everything on "
+        "one token; dividing by √d_k brings them back to a scale near 1, where softmax still tells tokens apart "
+        "without saturating. The √d_k experiment shows it in numbers."
+    ),
+    "walk.3.row": "The row of “{token}”, before and after:",
+    "walk.4.body": (
+        "Softmax turns each row of scaled scores into shares that add up to 1: how much attention that token "
+        "pays to each of the others (itself included)."
+    ),
+    "walk.4.row": "The arithmetic for the row of “{token}”:",
+    "walk.4.masked": "With the causal mask, “{token}” can only look at {allowed}; the rest stays at 0.",
+    "walk.4.compare": "The same row without dividing by √d_k, beside it:",
+    "walk.4.with": "dividing by {divisor}",
+    "walk.4.without": "without dividing",
+    "walk.4.reading": "“{token}” spreads its attention like this: {shares}.",
+    "walk.5.body": (
+        "The last step: each token's new vector is a blend of everyone's values, each entering the blend with "
+        "the attention weight it got."
+    ),
+    "walk.5.mix": (
+        "Think of a smoothie: lots of banana and a little mango, and it tastes mostly of banana. Here the "
+        "ingredients are the V vectors and the proportions are the softmax weights, which add up to 1."
+    ),
+    "walk.5.scalar": (
+        "With one number per token it is plain to see: values {values} with weights {weights} give {result}. "
+        "Neither the smallest nor the largest: an average pulled towards the heavier ones."
+    ),
+    "walk.5.derivation": "Now with vectors: the output of “{token}”, dimension by dimension:",
+    "walk.5.before": "Before: x of “{token}” (just itself and its position)",
+    "walk.5.after": "After: output of “{token}” (with the sentence's context)",
+    "walk.5.closing": (
+        "The vector changed: it no longer stands for “{token}” in the abstract but for “{token}” in this "
+        "sentence. That is what self-attention adds: context. Step 5 of the series, multi-head attention, "
+        "repeats this several times in parallel with different matrices, to catch several kinds of relation "
+        "at once."
+    ),
+    "matrix.x": "x",
+    "matrix.q": "Q = x · W_Q",
+    "matrix.k": "K = x · W_K",
+    "matrix.v": "V = x · W_V",
+    "matrix.scores": "Scores Q · Kᵀ",
+    "matrix.scaled": "Scores ÷ {divisor}",
+    "matrix.weights": "Weights (softmax)",
+    "matrix.output": "Output = weights · V",
+    "matrix.rows_query": "who asks",
+    "matrix.rows_token": "token",
+    "matrix.dim": "d{j}",
+    # --- builder ---
+    "builder.title": "Q/K/V builder",
+    "builder.lead": (
+        "Your own test case: edit the tokens and their x vectors, the W_Q, W_K and W_V matrices, and the "
+        "options. Every heatmap is recomputed at once, and the step-by-step page uses these same numbers."
+    ),
+    "builder.edit": "Edit the scenario",
+    "builder.x": "Tokens and x vectors (add, delete and rename rows)",
+    "builder.weights": "Weight matrices (rows: dimensions of x; columns: output dimensions)",
+    "builder.options": "Options",
+    "builder.projections": "Q, K and V",
+    "builder.attention": "Scores, scaling and weights",
+    "builder.output": "Output",
+    "builder.cell": "One cell, end to end",
+    "builder.cell.score": "Score:",
+    "builder.cell.scaled": "Scaled: {score} ÷ {divisor} = {scaled}",
+    "builder.cell.masked": "The causal mask stops “{q}” from looking at “{k}”, which comes later: its weight is 0.",
+    "builder.cell.weight": "Attention weight from “{q}” to “{k}”: {weight} ({percent}) of its row.",
+    "builder.learned.title": "What is learned?",
+    "builder.learned.body": (
+        "In a trained Transformer, x comes from the earlier steps and what gets adjusted is W_Q, W_K and W_V "
+        "(together with the embeddings). Learning W_Q and W_K is learning **what each word asks and what each "
+        "word advertises**, so that useful pairs (a verb and its subject, a pronoun and what it stands for) get "
+        "high scores. Learning W_V is learning **what information is worth passing on** when someone attends to "
+        "you. The divisor, the mask and softmax are not learned: they are the fixed part of the recipe."
+    ),
+    # --- scaling experiment (pages/scaling_experiment.py) ---
+    # --- full pipeline (pages/full_pipeline.py) ---
+    # --- editors and errors ---
+    "editor.token": "token",
+    "editor.d_model": "d_model (size of x)",
+    "editor.d_k": "d_k (columns of W)",
+    "editor.refused": "A change was not applied:",
+    "error.not_a_number": "“{value}” is not a number; cell {where} keeps its previous value.",
+    "error.empty_or_nan": "Cell {where} was left empty or NaN; it keeps its previous value.",
+    "error.infinite": "“{value}” is infinite; cell {where} keeps its previous value.",
+    "error.too_large": "{value} is too large (the limit is ±{limit}); cell {where} keeps its previous value.",
+    "error.empty_token": "A token name cannot be empty; {where} keeps its name.",
+    "error.duplicate_token": "There is already a token called “{name}”; {where} keeps its name.",
+    "error.token_too_long": "Token names have at most {limit} characters; {where} keeps its name.",
+    "error.too_many_tokens": "This scenario takes up to {limit} tokens.",
+    "error.no_tokens": "At least one token must remain.",
+    "error.too_many_scores": "The list takes up to {limit} scores.",
+    "error.no_scores": "At least one score must remain.",
+}

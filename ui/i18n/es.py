@@ -1,0 +1,257 @@
+"""Textos en español rioplatense (el idioma por defecto)."""
+
+STRINGS: dict[str, str] = {
+    # --- shell ---
+    "app.title": "Self-attention, número por número",
+    "sidebar.presentation": "Modo presentación",
+    "sidebar.presentation_help": "Letra y gráficos más grandes para proyectar; los editores quedan plegados.",
+    "page.home": "Inicio",
+    "page.softmax": "Softmax",
+    "page.walkthrough": "Paso a paso",
+    "page.builder": "Constructor Q/K/V",
+    "page.scaling": "Experimento √d_k",
+    "page.pipeline": "De la frase al vector",
+    # --- home ---
+    "home.title": "Self-attention, número por número",
+    "home.lead": (
+        "Esta es la pieza que convierte palabras sueltas en palabras **con contexto**. Acá podés ver, y "
+        "cambiar, cada número que interviene: nada está precalculado, todo lo calcula el motor en vivo."
+    ),
+    "home.problem.title": "El problema: cada palabra está sola",
+    "home.problem.body": (
+        "Después del embedding y de la codificación posicional, cada token tiene un vector propio, pero ese "
+        "vector no sabe nada de sus vecinos. Mirá esta frase:"
+    ),
+    "home.problem.sentence": "el perro come carne porque tiene hambre",
+    "home.problem.question": (
+        "¿Quién tiene hambre? Vos sabés al instante que es el **perro**, no la carne. Pero para el modelo, "
+        "\"tiene\" está cuatro palabras más allá de \"perro\" y, sin un mecanismo que los conecte, no hay forma "
+        "de unirlos. Self-attention es ese mecanismo: cada token mira a todos los demás y se queda con lo que "
+        "le sirve para entenderse."
+    ),
+    "home.search.title": "Una analogía: el buscador",
+    "home.search.body": "Cuando buscás algo en la web entran en juego tres cosas distintas:",
+    "home.search.query.title": "Query: lo que buscás",
+    "home.search.query.body": "Tu pregunta, por ejemplo *«recetas de pasta sin gluten»*.",
+    "home.search.key.title": "Key: lo que cada página anuncia",
+    "home.search.key.body": "Sus etiquetas: *pasta*, *italiana*, *sin gluten*. Es el cartel que ve el buscador.",
+    "home.search.value.title": "Value: lo que te llevás",
+    "home.search.value.body": "El contenido de verdad: la receta completa, con fotos y todo.",
+    "home.search.match": (
+        "El buscador compara tu query con la key de cada página; donde coinciden bien, te trae su value, y "
+        "lo que no coincide queda afuera. La atención hace lo mismo, pero en vez de elegir una sola página "
+        "mezcla los values de todas, cada uno en proporción a qué tan bien coincidió."
+    ),
+    "home.self.title": "La vuelta de tuerca: cada token es las tres cosas",
+    "home.self.body": (
+        "En el buscador, vos sos la pregunta y las páginas son las respuestas. En self-attention no hay nadie "
+        "afuera: cada token arma su propia query, muestra su propia key y ofrece su propio value. Cuando "
+        "\"perro\" pregunta, mira las keys de **todos** los tokens, incluida la suya; cuando pregunta "
+        "\"come\", la key de \"perro\" está entre las candidatas. La frase se atiende a sí misma: de ahí el "
+        "*self*."
+    ),
+    "home.map.title": "El recorrido",
+    "home.map.softmax": "Softmax: cómo convertir puntajes cualesquiera en proporciones que suman 1.",
+    "home.map.walkthrough": "Paso a paso: los cinco pasos del algoritmo con \"el perro come\", cada cuenta a la vista.",
+    "home.map.builder": "Constructor Q/K/V: tu propio caso; editá x y las matrices W y mirá qué cambia.",
+    "home.map.scaling": "Experimento √d_k: por qué se divide por √d_k, medido en vivo.",
+    "home.map.pipeline": "De la frase al vector: escribí una oración y seguila hasta los vectores con contexto.",
+    "home.formula": "La fórmula completa, que vamos a desarmar pieza por pieza:",
+    # --- softmax playground ---
+    "softmax.title": "Softmax: de puntajes a proporciones",
+    "softmax.lead": (
+        "Tenés una lista de puntajes sin ninguna restricción y querés proporciones: números entre 0 y 1 que "
+        "sumen exactamente 1. Editá los puntajes (podés agregar, borrar y usar negativos) y mové la temperatura."
+    ),
+    "softmax.scores": "Puntajes",
+    "softmax.score_column": "puntaje",
+    "softmax.temperature": "Temperatura T",
+    "softmax.temperature_help": "Softmax usa e^(x/T): T chica agudiza las diferencias, T grande las aplana.",
+    "softmax.preset.lesson": "Ejemplo: 2, 5, 1",
+    "softmax.preset.negative": "Con negativos",
+    "softmax.preset.huge": "Enormes: 1000, 1001",
+    "softmax.naive.title": "Intento ingenuo: dividir por la suma",
+    "softmax.softmax.title": "Softmax",
+    "softmax.chart.title": "Proporciones: softmax frente a la división ingenua",
+    "softmax.chart.softmax": "softmax",
+    "softmax.chart.naive": "dividir por la suma",
+    "softmax.chart.y": "proporción",
+    "softmax.total": "Suma de los puntajes: {total}",
+    "softmax.naive.ok": "Acá funciona, pero fijate que no agranda las diferencias: 5 pesa apenas 2,5 veces más que 2.",
+    "softmax.naive.problem.sum_zero": "La suma da 0: no se puede dividir por cero. La división ingenua no da ningún resultado.",
+    "softmax.naive.problem.sum_negative": "La suma es negativa: los signos se dan vuelta y el puntaje más alto termina con la proporción más baja.",
+    "softmax.naive.problem.negative_entries": "Hay puntajes negativos: salen «proporciones» negativas, que no tienen sentido como probabilidades.",
+    "softmax.formula.title": "La receta",
+    "softmax.formula.body": (
+        "Softmax resuelve todo con la exponencial: a cada puntaje le aplicás e^x (que siempre da positivo), "
+        "y después dividís cada resultado por la suma de todos. Los positivos garantizan proporciones "
+        "válidas, y la exponencial agranda las diferencias entre puntajes."
+    ),
+    "softmax.steps.title": "La cuenta, paso a paso",
+    "softmax.steps.body": "1) e^x de cada puntaje, 2) la suma, 3) cada uno dividido por la suma, y la verificación.",
+    "softmax.steps.tempered": "Con T = {t}, cada puntaje se divide primero por T.",
+    "softmax.steps.shifted": (
+        "Estos puntajes son tan grandes que e^x se desborda (da ∞ en float64). Por eso la cuenta se hace "
+        "restando antes el máximo, {shift}: el resultado es idéntico, porque e^(x−m) / Σ e^(x−m) = e^x / Σ e^x."
+    ),
+    "softmax.negative.title": "¿Y con puntajes negativos?",
+    "softmax.negative.body": (
+        "Con {scores} la suma da {total}. Dividir por la suma falla; softmax, en cambio, da {weights}: todo "
+        "positivo, suma 1 y respeta el orden."
+    ),
+    "softmax.huge.title": "¿Y con puntajes enormes?",
+    "softmax.huge.body": (
+        "Con {scores}, e^x directo se desborda: e^1000 ya no entra en un float64 y da {naive}. Restando el "
+        "máximo antes (e^(x−1001)) quedan números chicos y el resultado sale bien: {weights}."
+    ),
+    "softmax.check": "Verificación: suman {total}",
+    # --- scenario, walkthrough and builder ---
+    "scenario.reset": "Volver al ejemplo de la lección",
+    "scenario.random": "Números al azar",
+    "scenario.seed": "Semilla",
+    "scenario.scale": "Dividir los scores por",
+    "scenario.scale.none": "nada",
+    "scenario.scale.sqrt": "√d_k",
+    "scenario.scale.dk": "d_k",
+    "scenario.temperature": "Temperatura del softmax",
+    "scenario.causal": "Máscara causal",
+    "scenario.causal_help": "Cada token mira sólo a los anteriores y a sí mismo, como al generar texto.",
+    "scenario.edited": "Estás viendo tu propio escenario, no el de la lección: los números cambian con tus ediciones.",
+    "scenario.query_token": "Token que pregunta",
+    "scenario.key_token": "Token al que mira",
+    "walk.title": "Paso a paso: \"el perro come\"",
+    "walk.lead": (
+        "Los cinco pasos del algoritmo, uno por vez, con cada cuenta a la vista. Todo se calcula en vivo a "
+        "partir del escenario compartido: si cambiás W_Q en el constructor, las cuentas de acá cambian con él."
+    ),
+    "walk.step": "Paso",
+    "walk.prev": "Anterior",
+    "walk.next": "Siguiente",
+    "walk.progress": "Paso {step} de {total}: {name}",
+    "walk.keys_hint": "Tip: las flechas ← y → del teclado también cambian de paso.",
+    "walk.inputs": "Los vectores de entrada x (embedding + posición, del paso 3)",
+    "walk.name.1": "Q, K y V de cada token",
+    "walk.name.2": "Scores: Q · Kᵀ",
+    "walk.name.3": "Dividir por √d_k",
+    "walk.name.4": "Softmax de cada fila",
+    "walk.name.5": "Suma ponderada de los values",
+    "walk.1.body": (
+        "Cada token arma tres vectores a partir de su x, multiplicándolo por tres matrices de pesos: "
+        "Q = x · W_Q (lo que busca), K = x · W_K (lo que ofrece para ser encontrado) y V = x · W_V (lo que "
+        "entrega si lo eligen). En un modelo real las W se aprenden; acá están inventadas, pero la mecánica es "
+        "la misma."
+    ),
+    "walk.1.derivation": (
+        "Cada dimensión j del resultado es el producto punto entre x y la **columna j** de la matriz. "
+        "Así se calcula {role} de «{token}», dimensión por dimensión:"
+    ),
+    "walk.1.repeat": "Lo mismo con las otras matrices y los otros tokens: {count} productos vector × matriz en total.",
+    "walk.2.body": (
+        "Ahora cada query se compara con cada key mediante un producto punto: cuanto más grande, mejor "
+        "coinciden. Con {n} tokens son {n2} productos, que se ordenan en una matriz S = Q · Kᵀ: cada **fila** es "
+        "un token que pregunta y cada **columna** un token al que se mira."
+    ),
+    "walk.2.pair": "El producto completo para «{q}» → «{k}»:",
+    "walk.2.reading": (
+        "En la fila de «{token}», el mejor match es con «{best}» ({best_score}) y el peor con «{worst}» "
+        "({worst_score}). Ojo: todavía no son porcentajes; falta escalar y aplicar softmax."
+    ),
+    "walk.3.body": (
+        "Antes del softmax, cada score se divide por √d_k, donde d_k es el largo de las keys (acá {dk}, así "
+        "que se divide por {divisor})."
+    ),
+    "walk.3.body_mode": "Con la opción elegida en el constructor, el divisor es {divisor}.",
+    "walk.3.why": (
+        "¿Por qué? Un producto punto suma d_k términos, unos positivos y otros negativos, que en parte se "
+        "cancelan: su tamaño típico crece como √d_k, no como d_k (como quien camina al azar: tras n pasos "
+        "queda a unos √n del origen). Sin la división, con vectores largos los scores se hacen enormes y el "
+        "softmax pone casi todo en un solo token; dividiendo por √d_k vuelven a una escala cercana a 1, donde "
+        "el softmax todavía distingue sin saturarse. El experimento √d_k lo muestra con números."
+    ),
+    "walk.3.row": "La fila de «{token}», antes y después:",
+    "walk.4.body": (
+        "Softmax convierte cada fila de scores escalados en proporciones que suman 1: cuánta atención le "
+        "presta ese token a cada uno de los demás (a sí mismo incluido)."
+    ),
+    "walk.4.row": "La cuenta para la fila de «{token}»:",
+    "walk.4.masked": "Con la máscara causal, «{token}» sólo puede mirar a {allowed}; el resto queda en 0.",
+    "walk.4.compare": "La misma fila sin dividir por √d_k, al lado:",
+    "walk.4.with": "dividiendo por {divisor}",
+    "walk.4.without": "sin dividir",
+    "walk.4.reading": "«{token}» reparte su atención así: {shares}.",
+    "walk.5.body": (
+        "El último paso: el nuevo vector de cada token es una mezcla de los values de todos, y cada uno entra "
+        "en la mezcla según el peso de atención que le tocó."
+    ),
+    "walk.5.mix": (
+        "Pensalo como un licuado: si ponés mucho de banana y poquito de mango, sabe sobre todo a banana. Acá "
+        "los ingredientes son los vectores V y las proporciones son los pesos del softmax, que suman 1."
+    ),
+    "walk.5.scalar": (
+        "Con un solo número por token se ve clarito: values {values} con pesos {weights} dan {result}. No es "
+        "ni el más chico ni el más grande: es un promedio tirado hacia los que pesan más."
+    ),
+    "walk.5.derivation": "Ahora con vectores: el output de «{token}», dimensión por dimensión:",
+    "walk.5.before": "Antes: x de «{token}» (sólo él y su posición)",
+    "walk.5.after": "Después: output de «{token}» (con el contexto de la frase)",
+    "walk.5.closing": (
+        "El vector cambió: ya no representa a «{token}» en abstracto sino a «{token}» en esta frase. Eso es lo "
+        "que agrega self-attention: contexto. El paso 5 de la serie, multi-head attention, repite esto varias "
+        "veces en paralelo, con matrices distintas, para captar varios tipos de relación a la vez."
+    ),
+    "matrix.x": "x",
+    "matrix.q": "Q = x · W_Q",
+    "matrix.k": "K = x · W_K",
+    "matrix.v": "V = x · W_V",
+    "matrix.scores": "Scores Q · Kᵀ",
+    "matrix.scaled": "Scores ÷ {divisor}",
+    "matrix.weights": "Pesos (softmax)",
+    "matrix.output": "Output = pesos · V",
+    "matrix.rows_query": "quién pregunta",
+    "matrix.rows_token": "token",
+    "matrix.dim": "d{j}",
+    # --- builder ---
+    "builder.title": "Constructor Q/K/V",
+    "builder.lead": (
+        "Tu propio caso de prueba: editá los tokens y sus vectores x, las matrices W_Q, W_K y W_V, y las "
+        "opciones. Todos los mapas de calor se recalculan al instante, y el paso a paso usa estos mismos números."
+    ),
+    "builder.edit": "Editar el escenario",
+    "builder.x": "Tokens y vectores x (podés agregar, borrar y renombrar filas)",
+    "builder.weights": "Matrices de pesos (filas: dimensiones de x; columnas: dimensiones de salida)",
+    "builder.options": "Opciones",
+    "builder.projections": "Q, K y V",
+    "builder.attention": "Scores, escala y pesos",
+    "builder.output": "Salida",
+    "builder.cell": "Una celda, de punta a punta",
+    "builder.cell.score": "Score:",
+    "builder.cell.scaled": "Escalado: {score} ÷ {divisor} = {scaled}",
+    "builder.cell.masked": "La máscara causal no deja que «{q}» mire a «{k}», que viene después: su peso es 0.",
+    "builder.cell.weight": "Peso de atención de «{q}» hacia «{k}»: {weight} ({percent}) de su fila.",
+    "builder.learned.title": "¿Qué se aprende?",
+    "builder.learned.body": (
+        "En un Transformer entrenado, x viene de los pasos anteriores y las que se ajustan son W_Q, W_K y W_V "
+        "(junto con los embeddings). Aprender W_Q y W_K es aprender **qué preguntas hace cada palabra y qué "
+        "anuncia cada una**, de modo que las parejas útiles (un verbo y su sujeto, un pronombre y a quién "
+        "reemplaza) den scores altos. Aprender W_V es aprender **qué información conviene pasar** cuando alguien "
+        "te presta atención. El divisor, la máscara y el softmax no se aprenden: son la parte fija de la receta."
+    ),
+    # --- scaling experiment (pages/scaling_experiment.py) ---
+    # --- full pipeline (pages/full_pipeline.py) ---
+    # --- editors and errors ---
+    "editor.token": "token",
+    "editor.d_model": "d_model (tamaño de x)",
+    "editor.d_k": "d_k (columnas de W)",
+    "editor.refused": "No se aplicó un cambio:",
+    "error.not_a_number": "«{value}» no es un número; la celda {where} conserva su valor anterior.",
+    "error.empty_or_nan": "La celda {where} quedó vacía o con NaN; conserva su valor anterior.",
+    "error.infinite": "«{value}» es infinito; la celda {where} conserva su valor anterior.",
+    "error.too_large": "{value} es demasiado grande (el límite es ±{limit}); la celda {where} conserva su valor anterior.",
+    "error.empty_token": "Un token no puede tener nombre vacío; {where} conserva su nombre.",
+    "error.duplicate_token": "Ya hay un token que se llama «{name}»; {where} conserva su nombre.",
+    "error.token_too_long": "Los nombres de token tienen como máximo {limit} caracteres; {where} conserva su nombre.",
+    "error.too_many_tokens": "Este escenario admite hasta {limit} tokens.",
+    "error.no_tokens": "Tiene que quedar al menos un token.",
+    "error.too_many_scores": "La lista admite hasta {limit} puntajes.",
+    "error.no_scores": "Tiene que quedar al menos un puntaje.",
+}

@@ -1,0 +1,126 @@
+"""The one owner of session state. Every key the app keeps lives here, with what it holds.
+
+Keys:
+- "lang": "es" or "en", set by the sidebar's language switch.
+- "presentation": bool, the sidebar's presentation-mode toggle.
+- "scenario": the engine's `Scenario` every lesson page works on (tokens, x, W_Q, W_K, W_V, options).
+- "scenario_rev": int, bumped on every scenario change so data editors are rebuilt from it
+  (an editor is never fed its own output: that loses every second edit).
+- "scenario_errors": list of (code, params) from the last edit that was refused, shown once.
+- "focus_query", "focus_key": the token names chosen for derivations, kept across pages.
+- "softmax_scores" (+ "_rev"): the softmax playground's own list of scores.
+- "_w_<key>": a widget's own state for a value kept under <key> (see `persistent`).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import streamlit as st
+
+from engine import Scenario, lesson_scenario, random_scenario
+from ui.i18n import DEFAULT_LANGUAGE, LANGUAGES
+
+LANG = "lang"
+PRESENTATION = "presentation"
+SCENARIO = "scenario"
+SCENARIO_REV = "scenario_rev"
+SCENARIO_ERRORS = "scenario_errors"
+FOCUS_QUERY = "focus_query"
+FOCUS_KEY = "focus_key"
+
+
+def current_language() -> str:
+    lang = st.session_state.get(LANG, DEFAULT_LANGUAGE)
+    return lang if lang in LANGUAGES else DEFAULT_LANGUAGE
+
+
+def presentation_mode() -> bool:
+    return bool(st.session_state.get(PRESENTATION, False))
+
+
+def get_scenario() -> Scenario:
+    """The shared scenario, created as the lesson's example on first use."""
+    if SCENARIO not in st.session_state:
+        st.session_state[SCENARIO] = lesson_scenario()
+        st.session_state[SCENARIO_REV] = 0
+    return st.session_state[SCENARIO]
+
+
+def scenario_rev() -> int:
+    get_scenario()
+    return st.session_state[SCENARIO_REV]
+
+
+OPTION_WIDGETS = ("opt_scale", "opt_causal", "opt_temperature")  # widget keys of the scenario's options
+
+
+def set_scenario(scenario: Scenario) -> None:
+    """Replace the shared scenario (call from widget callbacks); editors and option widgets follow it."""
+    st.session_state[SCENARIO] = scenario
+    st.session_state[SCENARIO_REV] = st.session_state.get(SCENARIO_REV, 0) + 1
+    for key in OPTION_WIDGETS:
+        st.session_state.pop(key, None)
+
+
+def reset_scenario() -> None:
+    set_scenario(lesson_scenario())
+
+
+def randomize_scenario(seed: int) -> None:
+    """Seeded random x and weights, keeping the current token names and sizes."""
+    current = get_scenario()
+    set_scenario(random_scenario(seed, current.tokens, current.d_model, current.d_k))
+
+
+def report_errors(errors: list[tuple[str, dict]]) -> None:
+    st.session_state[SCENARIO_ERRORS] = list(errors)
+
+
+def pop_errors() -> list[tuple[str, dict]]:
+    return st.session_state.pop(SCENARIO_ERRORS, [])
+
+
+def focus_token(key: str, default: str) -> str:
+    """The token chosen for derivations under `key`, or `default` if it is gone from the scenario."""
+    tokens = get_scenario().tokens
+    chosen = st.session_state.get(key)
+    if chosen in tokens:
+        return chosen
+    return default if default in tokens else tokens[min(1, len(tokens) - 1)]
+
+
+def persistent(state_key: str, default, valid=None) -> dict:
+    """Keyword arguments binding a widget to a value that outlives the page it is drawn on.
+
+    Streamlit drops a widget's state when its page is left; the value is kept under `state_key` instead
+    and copied into the widget's own key ("_w_" + state_key) each time it is drawn. `valid` (a predicate)
+    replaces a stored value that no longer fits the widget's options with `default`.
+    """
+    widget_key = "_w_" + state_key
+    value = st.session_state.get(state_key, default)
+    if valid is not None and not valid(value):
+        value = default
+    st.session_state[state_key] = value
+    if widget_key not in st.session_state or (valid is not None and not valid(st.session_state[widget_key])):
+        st.session_state[widget_key] = value
+
+    def _copy_back() -> None:
+        st.session_state[state_key] = st.session_state[widget_key]
+
+    return {"key": widget_key, "on_change": _copy_back}
+
+
+def get_list(state_key: str, default) -> np.ndarray:
+    """A page's own editable list of numbers (e.g. the softmax scores), created from `default`."""
+    if state_key not in st.session_state:
+        st.session_state[state_key] = np.asarray(default, dtype=np.float64)
+    return st.session_state[state_key]
+
+
+def set_list(state_key: str, values) -> None:
+    st.session_state[state_key] = np.asarray(values, dtype=np.float64)
+    st.session_state[state_key + "_rev"] = list_rev(state_key) + 1
+
+
+def list_rev(state_key: str) -> int:
+    return st.session_state.get(state_key + "_rev", 0)
