@@ -41,7 +41,7 @@ LESSON_VOCABULARY: dict[str, np.ndarray] = {
 
 def _token_seed(token: str, d: int) -> int:
     # blake2b, not hash(): Python salts str hashes per process, and an embedding must not change between runs.
-    digest = hashlib.blake2b(f"{d}:{token}".encode("utf-8"), digest_size=8).digest()
+    digest = hashlib.blake2b(f"{d}:{token}".encode(), digest_size=8).digest()
     return int.from_bytes(digest, "little")
 
 

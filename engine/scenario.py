@@ -12,7 +12,7 @@ from engine.errors import EngineInputError
 from engine.presets import LESSON_TOKENS, LESSON_W_K, LESSON_W_Q, LESSON_W_V, LESSON_X, random_inputs, random_weights
 
 MAX_ABS_VALUE = 1e6  # larger entries are refused: Q·Kᵀ of such numbers is no longer a readable lesson
-MAX_TOKEN_CHARS = 24
+MAX_TOKEN_CHARS = 32
 MAX_SCENARIO_TOKENS = 16  # the editable scenario; the pipeline page takes longer sentences
 D_MODEL_RANGE = (2, 8)
 D_K_RANGE = (1, 8)

@@ -1,1 +1,281 @@
-"""Placeholder while the page is built."""
+"""From a sentence to contextualised vectors: tokens, embeddings, positional encoding, attention, and what it did."""
+
+import pandas as pd
+import streamlit as st
+
+from engine import (
+    MAX_TOKENS,
+    EngineInputError,
+    PipelineResult,
+    TopAttended,
+    movement,
+    pipeline,
+    positional_encoding,
+    top_attended,
+)
+from engine.presets import LESSON_D_MODEL, LESSON_SENTENCE, LESSON_TOKENS
+from ui import charts, state
+from ui.format import percent, signed, vector
+from ui.i18n import t
+from ui.layout import page_header
+from ui.text import md_literal
+
+SENTENCE_KEY = "pipeline_sentence"
+AMBIGUOUS_SENTENCE = "el perro come carne porque tiene hambre"
+EXAMPLES = {"lesson": LESSON_SENTENCE, "ambiguity": AMBIGUOUS_SENTENCE}
+D_MODEL_OPTIONS = tuple(range(2, 9))
+WEIGHT_OPTIONS = ("lesson", "random")  # the lesson's made-up 4×4 matrices, or seeded random ones
+MAX_SEED = 2**32 - 1
+PE_POSITIONS = 64  # the PE line plot runs this far, past the sentence, to show the waves
+AMBIGUITY_ASKER = "tiene"
+AMBIGUITY_CANDIDATES = ("perro", "carne", "hambre")  # who could be the one that "tiene hambre"
+
+
+def use_example(widget_key: str, sentence: str) -> None:
+    st.session_state[widget_key] = sentence
+    st.session_state[SENTENCE_KEY] = sentence
+
+
+def dims(d: int) -> list[str]:
+    return [str(j) for j in range(d)]
+
+
+def rows_as_text(name: str, tokens, matrix) -> str:
+    """One line per token, `name_token = [+0.500, ...]`, so the numbers can be read and searched as text."""
+    width = max(len(token) for token in tokens)
+    return "\n".join(f"{name}_{token:<{width}} = {vector(row)}" for token, row in zip(tokens, matrix, strict=True))
+
+
+def controls_ui() -> tuple[str, int, str, int, bool]:
+    """Sentence, examples, d_model, weights and mask; every choice survives a page switch."""
+    sentence_widget = state.persistent(SENTENCE_KEY, LESSON_SENTENCE, lambda value: isinstance(value, str))
+    sentence = st.text_input(
+        t("pipeline.sentence"), help=t("pipeline.sentence_help", limit=MAX_TOKENS), **sentence_widget
+    )
+    example_cols = st.columns(len(EXAMPLES))
+    for column, (name, example) in zip(example_cols, EXAMPLES.items(), strict=True):
+        column.button(
+            t(f"pipeline.example.{name}"),
+            on_click=use_example,
+            args=(sentence_widget["key"], example),
+            key=f"pipeline_example_{name}",
+            width="stretch",
+        )
+    size_col, weights_col, seed_col, mask_col = st.columns(4)
+    d_model = size_col.selectbox(
+        t("pipeline.d_model"),
+        D_MODEL_OPTIONS,
+        help=t("pipeline.d_model_help"),
+        **state.persistent("pipeline_d_model", LESSON_D_MODEL, lambda value: value in D_MODEL_OPTIONS),
+    )
+    if d_model == LESSON_D_MODEL:
+        # labels fixed now, in the page's language, not looked up later when the option is formatted
+        weight_labels = {option: t(f"pipeline.weights.{option}") for option in WEIGHT_OPTIONS}
+        weights = weights_col.radio(
+            t("pipeline.weights"),
+            WEIGHT_OPTIONS,
+            format_func=weight_labels.get,
+            **state.persistent("pipeline_weights", "lesson", lambda value: value in WEIGHT_OPTIONS),
+        )
+    else:
+        weights = "random"
+        weights_col.caption(t("pipeline.weights.only_random", d=LESSON_D_MODEL))
+    seed = 0
+    if weights == "random":
+        seed = seed_col.number_input(
+            t("pipeline.seed"),
+            min_value=0,
+            max_value=MAX_SEED,
+            step=1,
+            **state.persistent("pipeline_seed", 0, lambda value: isinstance(value, int) and 0 <= value <= MAX_SEED),
+        )
+    causal = mask_col.toggle(
+        t("pipeline.causal"), help=t("pipeline.causal_help"), **state.persistent("pipeline_causal", False)
+    )
+    return sentence, d_model, weights, int(seed), causal
+
+
+def tokens_ui(result: PipelineResult) -> None:
+    st.header(t("pipeline.tokens.title"))
+    st.markdown(t("pipeline.tokens.body", count=len(result.tokens)))
+    st.dataframe(pd.DataFrame([result.tokens], columns=dims(len(result.tokens))), hide_index=True, key="tokens")
+    if result.dropped:
+        st.info(t("pipeline.dropped", dropped=result.dropped, limit=MAX_TOKENS))
+
+
+def embeddings_ui(result: PipelineResult) -> None:
+    st.header(t("pipeline.embed.title"))
+    st.markdown(t("pipeline.embed.body"))
+    d_model = result.x.shape[1]
+    charts.show(charts.heatmap(result.embeddings, result.tokens, dims(d_model), row_title=t("pipeline.token")), "embed")
+
+
+def positional_ui(result: PipelineResult) -> None:
+    st.header(t("pipeline.pe.title"))
+    st.markdown(t("pipeline.pe.body"))
+    d_model = result.x.shape[1]
+    positions = dims(len(result.tokens))
+    heat_col, wave_col = st.columns(2)
+    with heat_col:
+        charts.show(
+            charts.heatmap(
+                result.positional,
+                positions,
+                dims(d_model),
+                row_title=t("pipeline.position"),
+                title=t("pipeline.pe.heat_title"),
+            ),
+            "pe_heat",
+        )
+    with wave_col:
+        long_pe = positional_encoding(PE_POSITIONS, d_model)  # (64, d_model)
+        shown = sorted({0, 1, d_model - 2, d_model - 1})  # the fastest and the slowest (sin, cos) pair
+        series = {t("pipeline.pe.column", j=j, wave="sin" if j % 2 == 0 else "cos"): long_pe[:, j] for j in shown}
+        figure = charts.lines(
+            list(range(PE_POSITIONS)),
+            series,
+            title=t("pipeline.pe.waves_title"),
+            x_title=t("pipeline.position"),
+            y_title=t("pipeline.pe.value_axis"),
+        )
+        figure.add_vrect(x0=-0.5, x1=len(result.tokens) - 0.5, fillcolor="gold", opacity=0.15, line_width=0)
+        charts.show(figure, "pe_waves")
+        st.caption(t("pipeline.pe.waves_caption", n=len(result.tokens)))
+
+
+def x_ui(result: PipelineResult, lesson_case: bool) -> None:
+    st.header(t("pipeline.x.title"))
+    st.markdown(t("pipeline.x.body"))
+    d_model = result.x.shape[1]
+    charts.show(charts.heatmap(result.x, result.tokens, dims(d_model), row_title=t("pipeline.token")), "x")
+    st.code(rows_as_text("x", result.tokens, result.x), language=None)
+    if lesson_case:
+        st.success(t("pipeline.x.lesson_match"))
+
+
+def attention_ui(result: PipelineResult, weights: str) -> None:
+    st.header(t("pipeline.attention.title"))
+    st.markdown(t("pipeline.attention.body"))
+    st.caption(t(f"pipeline.attention.weights_{weights}"))
+    with st.expander(t("pipeline.attention.matrices")):
+        d_model, d_k = result.w_q.shape
+        panels = [
+            charts.Panel(matrix, dims(d_model), dims(d_k), title=name)
+            for name, matrix in (("W_Q", result.w_q), ("W_K", result.w_k), ("W_V", result.w_v))
+        ]
+        charts.show(charts.heatmaps(panels), "matrices")
+    charts.show(
+        charts.heatmap(
+            result.attention.weights,
+            result.tokens,
+            result.tokens,
+            kind="weights",
+            title=t("pipeline.attention.weights_title"),
+            row_title=t("pipeline.attention.asks"),
+        ),
+        "weights",
+    )
+    st.caption(t("pipeline.attention.reading"))
+
+
+def output_ui(result: PipelineResult) -> None:
+    st.header(t("pipeline.output.title"))
+    st.markdown(t("pipeline.output.body"))
+    output = result.attention.output
+    charts.show(charts.heatmap(output, result.tokens, dims(output.shape[1]), row_title=t("pipeline.token")), "output")
+    st.code(rows_as_text("output", result.tokens, result.attention.output), language=None)
+
+
+def token_at(tokens, index: int) -> str | None:
+    return f"{tokens[index]} ({index})" if index >= 0 else None
+
+
+def effect_frame(result: PipelineResult, top: TopAttended, distance) -> pd.DataFrame:
+    tokens = result.tokens
+    frame = pd.DataFrame({t("pipeline.effect.col.token"): [token_at(tokens, i) for i in range(len(tokens))]})
+    for rank in range(top.indices.shape[1]):
+        frame[t("pipeline.effect.col.top", rank=rank + 1)] = [token_at(tokens, i) for i in top.indices[:, rank]]
+        frame[t("pipeline.effect.col.weight", rank=rank + 1)] = top.weights[:, rank]
+    frame[t("pipeline.effect.col.moved")] = distance
+    return frame
+
+
+def effect_ui(result: PipelineResult, top: TopAttended) -> None:
+    """Whom each token looked at most, and how far attention moved its vector."""
+    st.header(t("pipeline.effect.title"))
+    st.markdown(t("pipeline.effect.body"))
+    moved = movement(result.x, result.attention.output)
+    frame = effect_frame(result, top, moved.distance)
+    formats = {
+        name: st.column_config.NumberColumn(name, format="%.3f")
+        for name in frame.columns
+        if frame[name].dtype.kind == "f"
+    }
+    st.dataframe(frame, hide_index=True, column_config=formats, key="effect")
+    figure = charts.arrows(
+        moved.x_2d,
+        moved.output_2d,
+        result.tokens,
+        start_name=t("pipeline.effect.x_points"),
+        end_name=t("pipeline.effect.output_points"),
+        title=t("pipeline.effect.plot_title"),
+        x_title=t("pipeline.effect.axis", axis=1, share=percent(moved.explained[0])),
+        y_title=t("pipeline.effect.axis", axis=2, share=percent(moved.explained[1])),
+    )
+    charts.show(figure, "movement")
+    st.caption(t("pipeline.effect.caption", shown=percent(moved.explained.sum())))
+
+
+def ambiguity_ui(result: PipelineResult, top: TopAttended) -> None:
+    """The lesson's question, "who tiene hambre?", answered honestly for made-up weights."""
+    tokens = result.tokens
+    asker = tokens.index(AMBIGUITY_ASKER)
+    present = [word for word in AMBIGUITY_CANDIDATES if word in tokens]
+    weights = result.attention.weights[asker]
+    scores = result.attention.scores[asker]
+    st.header(t("pipeline.ambiguity.title"))
+    st.markdown(t("pipeline.ambiguity.body"))
+    for column, word in zip(st.columns(len(present)), present, strict=True):
+        j = tokens.index(word)
+        column.metric(t("pipeline.ambiguity.metric", word=word), percent(weights[j]))
+        column.caption(t("pipeline.ambiguity.score", word=word, score=signed(scores[j])))
+    favourite = int(top.indices[asker, 0])
+    st.markdown(
+        t(
+            "pipeline.ambiguity.favourite",
+            token=md_literal(tokens[favourite]),
+            weight=percent(top.weights[asker, 0]),
+        )
+    )
+    perro_wins = max(present, key=lambda word: weights[tokens.index(word)]) == "perro"
+    st.markdown(t("pipeline.ambiguity.lucky" if perro_wins else "pipeline.ambiguity.unlucky"))
+    st.subheader(t("pipeline.ambiguity.learning_title"))
+    st.markdown(t("pipeline.ambiguity.learning"))
+    st.latex(
+        r"\underbrace{x_{\text{tiene}} W_Q}_{q_{\text{tiene}}} \cdot "
+        r"\underbrace{x_{\text{perro}} W_K}_{k_{\text{perro}}} \;\gg\; q_{\text{tiene}} \cdot k_{\text{carne}}"
+    )
+    st.markdown(t("pipeline.ambiguity.bridge"))
+
+
+page_header("pipeline.title", "pipeline.lead")
+sentence, d_model, weights, seed, causal = controls_ui()
+try:
+    result = pipeline(sentence, d_model, weights=weights, seed=seed, causal=causal)
+except EngineInputError as error:
+    if error.code != "empty_sentence":
+        raise
+    st.warning(t("pipeline.empty"))
+    st.stop()
+
+lesson_case = result.tokens == LESSON_TOKENS and d_model == LESSON_D_MODEL
+top = top_attended(result.attention.weights, k=2, allowed=result.attention.allowed)
+tokens_ui(result)
+embeddings_ui(result)
+positional_ui(result)
+x_ui(result, lesson_case)
+attention_ui(result, weights)
+output_ui(result)
+effect_ui(result, top)
+if AMBIGUITY_ASKER in result.tokens and "perro" in result.tokens:
+    ambiguity_ui(result, top)

@@ -15,7 +15,7 @@ st.markdown(t("home.problem.question"))
 
 st.header(t("home.search.title"))
 st.markdown(t("home.search.body"))
-for column, role in zip(st.columns(3), ("query", "key", "value")):
+for column, role in zip(st.columns(3), ("query", "key", "value"), strict=True):
     with column.container(border=True):
         st.markdown(f"**{t(f'home.search.{role}.title')}**")
         st.markdown(t(f"home.search.{role}.body"))

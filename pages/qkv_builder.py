@@ -21,7 +21,7 @@ def editors_ui() -> None:
     st.markdown(f"**{t('builder.x')}**")
     x_editor_ui()
     st.markdown(f"**{t('builder.weights')}**")
-    for column, (name, label) in zip(st.columns(3), (("w_q", "W_Q"), ("w_k", "W_K"), ("w_v", "W_V"))):
+    for column, (name, label) in zip(st.columns(3), (("w_q", "W_Q"), ("w_k", "W_K"), ("w_v", "W_V")), strict=True):
         with column:
             matrix_editor_ui(name, label)
 

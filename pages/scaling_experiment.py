@@ -1,1 +1,261 @@
-"""Placeholder while the page is built."""
+"""Why divide by √d_k: random walks, the measured spread of q·k, and what each divisor does to softmax."""
+
+import pandas as pd
+import streamlit as st
+
+from engine import (
+    DIVISORS,
+    RandomWalks,
+    ScalingExperiment,
+    SoftmaxThreeWays,
+    divisor_for,
+    peakedness_verdict,
+    random_walks,
+    scaling_experiment,
+    softmax_three_ways,
+)
+from ui import charts, state
+from ui.format import plain, vector
+from ui.i18n import t
+from ui.layout import page_header
+
+DK_OPTIONS = (4, 16, 64, 256, 1024, 4096)
+DEFAULT_DKS = [4, 16, 64, 256, 1024]  # the rows of the lesson's measured table
+SAMPLE_OPTIONS = (1000, 5000, 20000)
+MAX_SEED = 2**32 - 1
+WALK_SEED = 0
+SHOWN_WALKS = 30  # paths drawn; the spread is measured over all of them
+
+
+def is_seed(value) -> bool:
+    return isinstance(value, int) and 0 <= value <= MAX_SEED
+
+
+def within(low: int, high: int):
+    return lambda value: isinstance(value, int) and low <= value <= high
+
+
+def is_dk_selection(value) -> bool:
+    return isinstance(value, list) and all(d in DK_OPTIONS for d in value)
+
+
+@st.cache_data(show_spinner=False, max_entries=32)
+def cached_walks(walks: int, steps: int, seed: int) -> RandomWalks:
+    return random_walks(walks, steps, seed)
+
+
+@st.cache_data(show_spinner=False, max_entries=32)
+def cached_experiment(dks: tuple[int, ...], samples: int, seed: int) -> ScalingExperiment:
+    return scaling_experiment(dks, samples, seed)
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def cached_three_ways(d_k: int, row_length: int, seed: int) -> SoftmaxThreeWays:
+    return softmax_three_ways(d_k, row_length, seed)
+
+
+def divisor_name(mode: str, d_k: int) -> str:
+    return t(f"scaling.divisor.{mode}", value=f"{divisor_for(mode, d_k):g}")
+
+
+@st.fragment
+def random_walk_ui() -> None:
+    """Many ±1 walks: after n steps they are typically √n from the start, not n."""
+    st.header(t("scaling.walk.title"))
+    st.markdown(t("scaling.walk.body"))
+    walks_col, steps_col = st.columns(2)
+    walks = walks_col.slider(
+        t("scaling.walk.walks"), 100, 5000, step=100, **state.persistent("scaling_walks", 1000, within(100, 5000))
+    )
+    steps = steps_col.slider(
+        t("scaling.walk.steps"), 10, 1000, step=10, **state.persistent("scaling_steps", 200, within(10, 1000))
+    )
+    result = cached_walks(walks, steps, WALK_SEED)
+    step_axis = list(range(steps + 1))
+    sqrt_name = t("scaling.walk.sqrt_n")
+    paths_col, spread_col = st.columns(2)
+    with paths_col:
+        figure = charts.lines(
+            step_axis,
+            {f"+{sqrt_name}": result.sqrt_steps, f"−{sqrt_name}": -result.sqrt_steps},
+            faint=result.positions[:SHOWN_WALKS],
+            dashed=(f"+{sqrt_name}", f"−{sqrt_name}"),
+            title=t("scaling.walk.paths_title", shown=min(SHOWN_WALKS, walks)),
+            x_title=t("scaling.walk.step_axis"),
+            y_title=t("scaling.walk.position_axis"),
+        )
+        charts.show(figure, "walk_paths")
+    with spread_col:
+        figure = charts.lines(
+            step_axis,
+            {t("scaling.walk.measured", walks=walks): result.spread, sqrt_name: result.sqrt_steps},
+            dashed=(sqrt_name,),
+            title=t("scaling.walk.spread_title"),
+            x_title=t("scaling.walk.step_axis"),
+            y_title=t("scaling.walk.spread_axis"),
+        )
+        charts.show(figure, "walk_spread")
+    st.markdown(
+        t(
+            "scaling.walk.reading",
+            steps=steps,
+            spread=plain(result.spread[-1], 2),
+            sqrt=plain(result.sqrt_steps[-1], 2),
+        )
+    )
+    st.markdown(t("scaling.walk.bridge"))
+
+
+def spread_frame(result: ScalingExperiment) -> pd.DataFrame:
+    return pd.DataFrame(
+        {
+            t("scaling.col.dk"): result.dks,
+            t("scaling.col.spread"): result.spread,
+            t("scaling.col.sqrt_dk"): result.sqrt_dk,
+            t("scaling.col.scaled"): result.scaled_spread,
+        }
+    )
+
+
+def average_frame(result: ScalingExperiment) -> pd.DataFrame:
+    verdicts = peakedness_verdict(result.max_weight, result.entropy, result.uniform_entropy)  # (m, 3)
+    rows = [
+        {
+            t("scaling.col.dk"): int(d_k),
+            t("scaling.col.divisor"): divisor_name(mode, int(d_k)),
+            t("scaling.col.max_weight"): result.max_weight[i, j],
+            t("scaling.col.entropy"): result.entropy[i, j],
+            t("scaling.col.verdict"): t(f"scaling.verdict.{verdicts[i, j]}"),
+        }
+        for i, d_k in enumerate(result.dks)
+        for j, mode in enumerate(DIVISORS)
+    ]
+    return pd.DataFrame(rows)
+
+
+def two_decimals(frame: pd.DataFrame) -> dict:
+    """Every float column of `frame` written with 2 decimals, as the lesson's tables are."""
+    return {
+        name: st.column_config.NumberColumn(name, format="%.2f")
+        for name in frame.columns
+        if frame[name].dtype.kind == "f"
+    }
+
+
+@st.fragment
+def experiment_ui() -> None:
+    """Random q and k of growing size: their dot product spreads like √d_k, and ÷√d_k brings it back to 1."""
+    st.header(t("scaling.experiment.title"))
+    st.markdown(t("scaling.experiment.body"))
+    dk_col, samples_col, seed_col = st.columns([3, 1, 1])
+    dks = dk_col.multiselect(
+        t("scaling.experiment.dks"), DK_OPTIONS, **state.persistent("scaling_dks", DEFAULT_DKS, is_dk_selection)
+    )
+    samples = samples_col.selectbox(
+        t("scaling.experiment.samples"),
+        SAMPLE_OPTIONS,
+        help=t("scaling.experiment.samples_help"),
+        **state.persistent("scaling_samples", 5000, lambda value: value in SAMPLE_OPTIONS),
+    )
+    seed = seed_col.number_input(
+        t("scaling.seed"), min_value=0, max_value=MAX_SEED, step=1, **state.persistent("scaling_seed", 0, is_seed)
+    )
+    if not dks:
+        st.info(t("scaling.experiment.pick_one"))
+        return
+    with st.spinner(t("scaling.experiment.running")):
+        result = cached_experiment(tuple(sorted(dks)), samples, int(seed))
+
+    table_col, plot_col = st.columns([2, 3])
+    with table_col:
+        frame = spread_frame(result)
+        st.dataframe(frame, hide_index=True, column_config=two_decimals(frame), key="spread_table")
+        st.caption(t("scaling.experiment.caption", samples=result.samples))
+    with plot_col:
+        measured, sqrt_name = t("scaling.experiment.measured"), t("scaling.experiment.sqrt_dk")
+        figure = charts.lines(
+            result.dks.tolist(),
+            {measured: result.spread, sqrt_name: result.sqrt_dk},
+            dashed=(sqrt_name,),
+            log_axes=True,
+            markers=True,
+            title=t("scaling.experiment.plot_title"),
+            x_title=t("scaling.col.dk"),
+            y_title=t("scaling.experiment.spread_axis"),
+        )
+        charts.show(figure, "spread_loglog")
+    st.markdown(t("scaling.experiment.reading"))
+
+    st.subheader(t("scaling.average.title"))
+    st.markdown(
+        t(
+            "scaling.average.body",
+            n=result.row_length,
+            rows=result.samples // result.row_length,
+            ln=plain(result.uniform_entropy, 2),
+        )
+    )
+    frame = average_frame(result)
+    st.dataframe(frame, hide_index=True, column_config=two_decimals(frame), height="content", key="average_table")
+
+
+def row_frame(row: SoftmaxThreeWays) -> pd.DataFrame:
+    verdicts = peakedness_verdict(row.max_weight, row.entropy, row.uniform_entropy)  # (3,)
+    return pd.DataFrame(
+        {
+            t("scaling.col.divisor"): [divisor_name(mode, row.d_k) for mode in DIVISORS],
+            t("scaling.col.max_weight"): row.max_weight,
+            t("scaling.col.entropy"): row.entropy,
+            t("scaling.col.verdict"): [t(f"scaling.verdict.{verdict}") for verdict in verdicts],
+        }
+    )
+
+
+@st.fragment
+def three_ways_ui() -> None:
+    """One concrete row of scores at the chosen d_k, turned into weights with each of the three divisors."""
+    st.header(t("scaling.row.title"))
+    st.markdown(t("scaling.row.body"))
+    dk_col, length_col, seed_col = st.columns(3)
+    d_k = dk_col.selectbox(
+        t("scaling.row.dk"), DK_OPTIONS, **state.persistent("scaling_row_dk", 256, lambda value: value in DK_OPTIONS)
+    )
+    row_length = length_col.slider(
+        t("scaling.row.length"), 4, 16, **state.persistent("scaling_row_length", 8, within(4, 16))
+    )
+    seed = seed_col.number_input(
+        t("scaling.row.seed"),
+        min_value=0,
+        max_value=MAX_SEED,
+        step=1,
+        **state.persistent("scaling_row_seed", 0, is_seed),
+    )
+    row = cached_three_ways(d_k, row_length, int(seed))
+    st.markdown(t("scaling.row.scores"))
+    st.code(vector(row.scores, 2), language=None)
+    groups = {divisor_name(mode, d_k): weights for mode, weights in zip(DIVISORS, row.weights, strict=True)}
+    labels = [f"#{j + 1}" for j in range(row_length)]
+    figure = charts.bars(
+        groups,
+        labels,
+        title=t("scaling.row.chart_title", d_k=d_k),
+        y_title=t("scaling.row.weight_axis"),
+        y_range=[0, 1.15],
+    )
+    charts.show(figure, "three_ways")
+    frame = row_frame(row)
+    st.dataframe(frame, hide_index=True, column_config=two_decimals(frame), key="row_table")
+    st.caption(t("scaling.row.rule", ln=plain(row.uniform_entropy, 2), n=row_length))
+    st.markdown(t("scaling.row.reading"))
+
+
+page_header("scaling.title", "scaling.lead")
+st.header(t("scaling.why.title"))
+st.markdown(t("scaling.why.body"))
+st.latex(r"q \cdot k = q_1 k_1 + q_2 k_2 + \dots + q_{d_k} k_{d_k}")
+st.markdown(t("scaling.why.cancel"))
+random_walk_ui()
+experiment_ui()
+three_ways_ui()
+st.header(t("scaling.summary.title"))
+st.markdown(t("scaling.summary.body"))

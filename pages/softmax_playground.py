@@ -19,7 +19,7 @@ left, right = st.columns([1, 2])
 with left:
     st.subheader(t("softmax.scores"))
     preset_columns = st.columns(len(PRESETS))
-    for column, (name, values) in zip(preset_columns, PRESETS.items()):
+    for column, (name, values) in zip(preset_columns, PRESETS.items(), strict=True):
         column.button(
             t(f"softmax.preset.{name}"), on_click=state.set_list, args=(SCORES_KEY, values), key=f"preset_{name}"
         )

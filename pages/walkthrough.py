@@ -2,8 +2,15 @@
 
 import streamlit as st
 
-from engine import dot_terms, lesson_scenario, projection_terms, same_numbers, softmax, softmax_steps
-from engine import weighted_sum_terms
+from engine import (
+    dot_terms,
+    lesson_scenario,
+    projection_terms,
+    same_numbers,
+    softmax,
+    softmax_steps,
+    weighted_sum_terms,
+)
 from ui import charts, state
 from ui.charts import Panel
 from ui.derivation import dot_ui, softmax_ui, tex_text, vector_latex
@@ -74,6 +81,7 @@ def step_1_ui(scenario, result, token: str) -> None:
     for tab, (role, w, values) in zip(
         st.tabs(["Q", "K", "V"]),
         (("Q", scenario.w_q, result.q), ("K", scenario.w_k, result.k), ("V", scenario.w_v, result.v)),
+        strict=True,
     ):
         with tab:
             st.markdown(t("walk.1.derivation", role=role, token=token))
@@ -122,7 +130,7 @@ def step_3_ui(scenario, result, token: str) -> None:
     st.markdown(t("walk.3.row", token=token))
     lines = [
         rf"{tex_text(token)} \to {tex_text(other)}: &\quad {signed(s)} \div {general(result.divisor)} = {signed(s2)}"
-        for other, s, s2 in zip(scenario.tokens, result.scores[i], result.scaled_scores[i])
+        for other, s, s2 in zip(scenario.tokens, result.scores[i], result.scaled_scores[i], strict=True)
     ]
     st.latex(r"\begin{aligned}" + r" \\ ".join(lines) + r"\end{aligned}")
     charts.show(
@@ -158,7 +166,7 @@ def step_4_ui(scenario, result, token: str) -> None:
     )
     i = scenario.tokens.index(token)
     allowed = result.allowed[i]
-    labels = [name for name, ok in zip(scenario.tokens, allowed) if ok]
+    labels = [name for name, ok in zip(scenario.tokens, allowed, strict=True) if ok]
     if not allowed.all():
         st.caption(t("walk.4.masked", token=token, allowed=", ".join(labels)))
     st.markdown(t("walk.4.row", token=token))
@@ -168,7 +176,7 @@ def step_4_ui(scenario, result, token: str) -> None:
     with_col, without_col = st.columns(2)
     with_col.metric(t("walk.4.with", divisor=general(result.divisor)), vector(result.weights[i][allowed], sign=False))
     without_col.metric(t("walk.4.without"), vector(unscaled, sign=False))
-    shares = ", ".join(f"{name} {percent(w)}" for name, w in zip(labels, result.weights[i][allowed]))
+    shares = ", ".join(f"{name} {percent(w)}" for name, w in zip(labels, result.weights[i][allowed], strict=True))
     st.info(t("walk.4.reading", token=token, shares=shares))
 
 

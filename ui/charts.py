@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import html
 from collections import Counter
-from typing import NamedTuple, Sequence
+from collections.abc import Sequence
+from typing import NamedTuple
 
 import numpy as np
 import plotly.graph_objects as go
-from plotly.subplots import make_subplots
 import streamlit as st
+from plotly.subplots import make_subplots
 
 from ui.format import plain, signed
 from ui.state import presentation_mode
@@ -192,7 +193,19 @@ def lines(
     fig.update_yaxes(title_text=html.escape(y_title, quote=False), type="log" if log_axes else "linear")
     if log_axes:
         fig.update_xaxes(tickvals=list(x), ticktext=[f"{v:g}" for v in x])
+        ticks = _log_ticks([np.asarray(values, dtype=np.float64) for values in series.values()])
+        fig.update_yaxes(tickvals=ticks, ticktext=[f"{v:g}" for v in ticks])
     return fig
+
+
+def _log_ticks(series: Sequence[np.ndarray]) -> list[float]:
+    """1, 2, 5, 10, 20, 50, ... within the range of the (positive) values: a few round labels on a log axis."""
+    values = np.concatenate([v[np.isfinite(v) & (v > 0)] for v in series])
+    if values.size == 0:
+        return []
+    low, high = int(np.floor(np.log10(values.min()))), int(np.ceil(np.log10(values.max())))
+    candidates = [m * 10.0**e for e in range(low, high + 1) for m in (1, 2, 5)]
+    return [c for c in candidates if values.min() / 1.5 <= c <= values.max() * 1.5]
 
 
 def arrows(

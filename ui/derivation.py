@@ -38,10 +38,17 @@ def factor(value: float) -> str:
 
 def dot_latex(lhs: str, terms: DotTerms) -> str:
     """lhs = (a0)(b0) + (a1)(b1) + ... = p0 + p1 + ... = total, over three aligned lines."""
-    products = " + ".join(f"({factor(a)})({factor(b)})" for a, b in zip(terms.a, terms.b))
+    products = " + ".join(f"({factor(a)})({factor(b)})" for a, b in zip(terms.a, terms.b, strict=True))
     partials = " + ".join(f"({signed(p)})" for p in terms.products)
     return (
-        r"\begin{aligned}" + lhs + r" &= " + products + r" \\ &= " + partials + r" \\ &= " + signed(terms.total)
+        r"\begin{aligned}"
+        + lhs
+        + r" &= "
+        + products
+        + r" \\ &= "
+        + partials
+        + r" \\ &= "
+        + signed(terms.total)
         + r"\end{aligned}"
     )
 
@@ -57,12 +64,14 @@ def softmax_latex(steps: SoftmaxSteps, labels: list[str]) -> str:
     total = steps.shifted_total if use_shift else steps.naive_total
     args = steps.shifted if use_shift else steps.tempered
     lines = []
-    for label, arg, e in zip(labels, args, exps):
+    for label, arg, e in zip(labels, args, exps, strict=True):
         lines.append(rf"e^{{{signed(arg)}}} &\approx {general(e)} && ({tex_text(label)})")
     lines.append(r"\textstyle\sum &\approx " + " + ".join(general(e) for e in exps) + rf" = {general(total)}")
-    for label, e, w in zip(labels, exps, steps.weights):
+    for label, e, w in zip(labels, exps, steps.weights, strict=True):
         lines.append(rf"{general(e)} / {general(total)} &\approx {plain(w)} && ({tex_text(label)})")
-    lines.append(r"\textstyle\sum w &= " + " + ".join(plain(w) for w in steps.weights) + rf" = {plain(steps.weights_sum)}")
+    lines.append(
+        r"\textstyle\sum w &= " + " + ".join(plain(w) for w in steps.weights) + rf" = {plain(steps.weights_sum)}"
+    )
     return r"\begin{aligned}" + r" \\ ".join(lines) + r"\end{aligned}"
 
 

@@ -53,7 +53,10 @@ def x_editor_ui() -> None:
         key=key,
         num_rows="dynamic",
         hide_index=True,
-        column_config={TOKEN_COLUMN: st.column_config.TextColumn(t("editor.token")), **_number_columns(scenario.d_model, "x")},
+        column_config={
+            TOKEN_COLUMN: st.column_config.TextColumn(t("editor.token")),
+            **_number_columns(scenario.d_model, "x"),
+        },
         on_change=_on_x_edit,
         args=(key,),
         width="stretch",
@@ -94,7 +97,7 @@ def dims_ui() -> None:
     """d_model and d_k inputs that resize the scenario's matrices (new entries start at 0)."""
     scenario = state.get_scenario()
     rev = state.scenario_rev()
-    for column, dim, (low, high) in zip(st.columns(2), ("d_model", "d_k"), (D_MODEL_RANGE, D_K_RANGE)):
+    for column, dim, (low, high) in zip(st.columns(2), ("d_model", "d_k"), (D_MODEL_RANGE, D_K_RANGE), strict=True):
         key = f"dims_{dim}_{rev}"
         column.number_input(
             t(f"editor.{dim}"),

@@ -8,6 +8,9 @@ import numpy as np
 
 from engine import DIVISORS, peakedness_verdict, scaling_experiment, softmax, softmax_three_ways
 
+# no divisor saturates, ÷√d_k keeps a preference, ÷d_k flattens everything
+LESSON_TABLE = {"none": "saturated", "sqrt": "balanced", "dk": "flat"}
+
 
 def test_one_dominant_token_is_saturated():
     weights = softmax(np.array([10.0, 0.0, 0.0, 0.0]))
@@ -33,10 +36,10 @@ def test_verdicts_work_on_whole_tables():
 def test_at_large_d_k_the_lesson_table_comes_out_of_the_experiment():
     result = scaling_experiment([1024], samples=2000, seed=0)
     verdicts = peakedness_verdict(result.max_weight[0], result.entropy[0], result.uniform_entropy)
-    assert dict(zip(DIVISORS, verdicts.tolist(), strict=True)) == {"none": "saturated", "sqrt": "balanced", "dk": "flat"}
+    assert dict(zip(DIVISORS, verdicts.tolist(), strict=True)) == LESSON_TABLE
 
 
 def test_one_row_at_large_d_k_reads_the_same_way():
     row = softmax_three_ways(4096, 8, seed=0)
     verdicts = peakedness_verdict(row.max_weight, row.entropy, row.uniform_entropy)
-    assert dict(zip(DIVISORS, verdicts.tolist(), strict=True)) == {"none": "saturated", "sqrt": "balanced", "dk": "flat"}
+    assert dict(zip(DIVISORS, verdicts.tolist(), strict=True)) == LESSON_TABLE

@@ -253,7 +253,9 @@ def test_multi_head_attention_concat_and_output_match_by_hand(case, mode, causal
     assert len(got.heads) == len(heads)
     concat = [[] for _ in range(x.shape[0])]
     for wq, wk, wv in heads:
-        ref = reference.attention(x.tolist(), wq.tolist(), wk.tolist(), wv.tolist(), _divisor(mode, wq.shape[1]), causal)
+        ref = reference.attention(
+            x.tolist(), wq.tolist(), wk.tolist(), wv.tolist(), _divisor(mode, wq.shape[1]), causal
+        )
         for i, row in enumerate(ref["output"]):
             concat[i].extend(row)
     np.testing.assert_allclose(got.concat, concat, rtol=1e-12, atol=1e-12)

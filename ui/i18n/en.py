@@ -237,7 +237,247 @@ STRINGS: dict[str, str] = {
         "you. The divisor, the mask and softmax are not learned: they are the fixed part of the recipe."
     ),
     # --- scaling experiment (pages/scaling_experiment.py) ---
+    "scaling.title": "Why divide by √d_k? Measure it yourself",
+    "scaling.lead": (
+        "In the attention formula the scores are divided by √d_k before the softmax. You don't have to take "
+        "that on faith: draw random vectors, measure, compare. The engine computes everything live."
+    ),
+    "scaling.why.title": "The idea: a dot product is a sum of d_k terms",
+    "scaling.why.body": (
+        "The score between a query and a key is their dot product: multiply coordinate by coordinate and add "
+        "it all up. With d_k = 64 you are adding 64 products:"
+    ),
+    "scaling.why.cancel": (
+        "If every product were +1, the sum would be d_k: it would grow in a straight line with the dimension. "
+        "But q and k have mixed coordinates, positive and negative, and so do the products: some push up, "
+        "others push down, and much of it cancels out. The sum grows, but far more slowly. How much more "
+        "slowly? The random walk answers that."
+    ),
+    "scaling.walk.title": "The intuition: a random walk",
+    "scaling.walk.body": (
+        "Picture someone who flips a coin before every step: heads, one step right; tails, one step left. "
+        "After n steps, how far from the start are they? Not n steps: going back and forth cancels most of "
+        "it, and the typical distance ends up around **√n**. Move the controls and check."
+    ),
+    "scaling.walk.walks": "Number of walks",
+    "scaling.walk.steps": "Steps per walk",
+    "scaling.walk.sqrt_n": "√n",
+    "scaling.walk.paths_title": "{shown} of the walks and the ±√n band",
+    "scaling.walk.measured": "measured spread ({walks} walks)",
+    "scaling.walk.spread_title": "Spread of the position against √n",
+    "scaling.walk.step_axis": "step n",
+    "scaling.walk.position_axis": "position",
+    "scaling.walk.spread_axis": "standard deviation of the position",
+    "scaling.walk.reading": (
+        "After **{steps}** steps the typical distance from the start (the standard deviation across all "
+        "walks) is **{spread}**, and √{steps} = **{sqrt}**. Had everyone walked in a straight line, they "
+        "would be {steps} steps away."
+    ),
+    "scaling.walk.bridge": (
+        "The dot product q·k is such a walk: each coordinate contributes a “step” qᵢ·kᵢ of random sign. "
+        "That is why its typical size is not d_k but √d_k."
+    ),
+    "scaling.experiment.title": "The experiment: measure the spread of q·k",
+    "scaling.experiment.body": (
+        "For each d_k you pick, the engine draws many pairs q, k with random coordinates (normal, mean 0, "
+        "variance 1), computes q·k and measures its spread (the standard deviation). If the random-walk "
+        "intuition holds it should come out ≈ √d_k, and dividing by √d_k should leave ≈ 1 whatever d_k is."
+    ),
+    "scaling.experiment.dks": "Values of d_k",
+    "scaling.experiment.samples": "Samples per d_k",
+    "scaling.experiment.samples_help": (
+        "How many dot products q·k are drawn for each d_k. More samples measure more precisely (and take a "
+        "little longer the first time)."
+    ),
+    "scaling.seed": "Seed",
+    "scaling.experiment.pick_one": "Pick at least one value of d_k to run the experiment.",
+    "scaling.experiment.running": "Drawing random vectors and measuring…",
+    "scaling.experiment.caption": (
+        "{samples} dot products per row. Try another seed: the numbers move a little, but the last column "
+        "stays glued to 1."
+    ),
+    "scaling.experiment.measured": "measured spread",
+    "scaling.experiment.sqrt_dk": "√d_k",
+    "scaling.experiment.plot_title": "Spread of q·k against d_k (logarithmic axes)",
+    "scaling.experiment.spread_axis": "spread of q·k",
+    "scaling.experiment.reading": (
+        "With both axes logarithmic, √d_k is a straight line of slope 1/2, and the measured points land right "
+        "on it. Dividing by √d_k keeps the scores on a scale of about 1 however large the vectors are: a "
+        "neutral, constant scale for the softmax."
+    ),
+    "scaling.average.title": "What happens to the softmax, on average",
+    "scaling.average.body": (
+        "From those same dot products the engine builds rows of {n} scores ({rows} rows per d_k), applies "
+        "softmax with each divisor and averages two things: the largest weight of each row and its entropy, "
+        "which measures how spread out the attention is (a perfectly even row has entropy ln {n} = {ln})."
+    ),
+    "scaling.col.dk": "d_k",
+    "scaling.col.spread": "spread of q·k",
+    "scaling.col.sqrt_dk": "√d_k",
+    "scaling.col.scaled": "spread ÷ √d_k",
+    "scaling.col.divisor": "divisor",
+    "scaling.col.max_weight": "largest weight",
+    "scaling.col.entropy": "entropy",
+    "scaling.col.verdict": "verdict",
+    "scaling.divisor.none": "no divisor",
+    "scaling.divisor.sqrt": "÷ √d_k = {value}",
+    "scaling.divisor.dk": "÷ d_k = {value}",
+    "scaling.verdict.saturated": "saturated",
+    "scaling.verdict.balanced": "balanced",
+    "scaling.verdict.flat": "flat",
+    "scaling.row.title": "One concrete row, three divisors",
+    "scaling.row.body": (
+        "Now up close: one random query against n random keys gives a row of n scores. See which weights that "
+        "same row becomes with no divisor, divided by √d_k and divided by d_k."
+    ),
+    "scaling.row.dk": "d_k",
+    "scaling.row.length": "Row length (n)",
+    "scaling.row.seed": "Row seed",
+    "scaling.row.scores": "This row's scores q·kⱼ, before dividing:",
+    "scaling.row.chart_title": "Softmax weights for the same row (d_k = {d_k})",
+    "scaling.row.weight_axis": "weight",
+    "scaling.row.rule": (
+        "How the verdict is decided: “saturated” if the largest weight exceeds 0.9; “flat” if the entropy "
+        "exceeds 95% of ln {n} = {ln}; otherwise “balanced”."
+    ),
+    "scaling.row.reading": (
+        "With no divisor and a large d_k the scores are huge and the exponential hands nearly everything to "
+        "one token: the softmax saturates and almost no gradient is left to learn from. Dividing by d_k "
+        "overshoots: the scores become tiny, everyone gets about the same and attention tells nothing apart. "
+        "Dividing by √d_k keeps the scores on a scale of ~1, so the softmax can prefer without crushing the rest."
+    ),
+    "scaling.summary.title": "In short",
+    "scaling.summary.body": (
+        "- q·k adds up d_k terms of random sign; as in the random walk, its typical size grows like √d_k.\n"
+        "- Dividing by √d_k (no more, no less) leaves the scores with spread ≈ 1 for any d_k.\n"
+        "- That keeps the softmax in its useful range: neither saturated nor flat."
+    ),
     # --- full pipeline (pages/full_pipeline.py) ---
+    "pipeline.title": "From sentence to vectors in context",
+    "pipeline.lead": (
+        "Type a sentence and follow it all the way: tokens, embeddings, positional encoding, attention and "
+        "output. The engine computes every number on the spot."
+    ),
+    "pipeline.sentence": "Your sentence",
+    "pipeline.sentence_help": "Split into words and punctuation marks, lower-cased. Up to {limit} tokens are used.",
+    "pipeline.example.lesson": "Example: el perro come",
+    "pipeline.example.ambiguity": "Example: who is hungry?",
+    "pipeline.d_model": "d_model",
+    "pipeline.d_model_help": "How many numbers each token's vector has.",
+    "pipeline.weights": "Matrices W_Q, W_K, W_V",
+    "pipeline.weights.lesson": "the lesson's",
+    "pipeline.weights.random": "random, from a seed",
+    "pipeline.weights.only_random": "The lesson's matrices are {d}×{d}; with this d_model random matrices are used.",
+    "pipeline.seed": "Matrix seed",
+    "pipeline.causal": "Causal mask",
+    "pipeline.causal_help": (
+        "Each token looks only at the ones before it and at itself, like a model writing left to right."
+    ),
+    "pipeline.empty": "The sentence is empty: it has no word or punctuation mark. Type something to see the journey.",
+    "pipeline.dropped": (
+        "The sentence is over the limit of {limit} tokens: the first {limit} are used and {dropped} were left out."
+    ),
+    "pipeline.token": "token",
+    "pipeline.position": "position",
+    "pipeline.tokens.title": "1. Tokens",
+    "pipeline.tokens.body": (
+        "The sentence is cut into {count} tokens: words and single punctuation marks, lower-cased. Above each "
+        "one, its position."
+    ),
+    "pipeline.embed.title": "2. Embeddings",
+    "pipeline.embed.body": (
+        "Each token becomes a vector of d_model numbers. In a real model that table is learned. Here, with "
+        "d_model = 4, “el”, “perro” and “come” get the vectors that reproduce the lesson, and any other word "
+        "gets a pseudo-random vector that is always the same for the same word. They mean nothing: they are "
+        "there to show the mechanics."
+    ),
+    "pipeline.pe.title": "3. Positional encoding",
+    "pipeline.pe.body": (
+        "The embedding does not say where the word is. So a vector that depends only on the position is "
+        "added: sines in the even columns and cosines in the odd ones, each pair with its own frequency."
+    ),
+    "pipeline.pe.heat_title": "PE of your sentence's positions",
+    "pipeline.pe.waves_title": "Some PE columns over 64 positions",
+    "pipeline.pe.column": "column {j} ({wave})",
+    "pipeline.pe.value_axis": "value",
+    "pipeline.pe.waves_caption": (
+        "The shaded band is your sentence's {n} positions. The first columns oscillate fast and the last ones "
+        "slowly: together they give every position a different signature."
+    ),
+    "pipeline.x.title": "4. x = embedding + PE",
+    "pipeline.x.body": (
+        "Adding the two, each token gets a vector that says which word it is and where it stands. These are "
+        "the inputs of self-attention."
+    ),
+    "pipeline.x.lesson_match": "These are exactly the lesson's x: x_el, x_perro and x_come, number for number.",
+    "pipeline.attention.title": "5. Self-attention",
+    "pipeline.attention.body": (
+        "From x come Q = x·W_Q, K = x·W_K and V = x·W_V; the scores Q·Kᵀ are divided by √d_k and each row "
+        "goes through softmax. In the map, each row is a token asking and each column the token it looks at."
+    ),
+    "pipeline.attention.weights_lesson": "Matrices: the lesson's made-up ones (4×4).",
+    "pipeline.attention.weights_random": (
+        "Matrices: random numbers drawn from the seed. Change the seed and the whole attention pattern changes."
+    ),
+    "pipeline.attention.matrices": "Show the matrices W_Q, W_K, W_V",
+    "pipeline.attention.weights_title": "Attention weights (each row sums to 1)",
+    "pipeline.attention.asks": "token asking",
+    "pipeline.attention.reading": (
+        "With the causal mask on, the cells above the diagonal stay at 0: nobody looks into the future."
+    ),
+    "pipeline.output.title": "6. Output: vectors in context",
+    "pipeline.output.body": (
+        "Each output is a blend of every token's V, with the attention weights as the proportions."
+    ),
+    "pipeline.effect.title": "What attention did",
+    "pipeline.effect.body": (
+        "For each token: which tokens it paid most attention to (the two highest weights in its row) and how "
+        "far its vector moved, ‖output − x‖."
+    ),
+    "pipeline.effect.col.token": "token (position)",
+    "pipeline.effect.col.top": "most attended #{rank}",
+    "pipeline.effect.col.weight": "weight #{rank}",
+    "pipeline.effect.col.moved": "‖output − x‖",
+    "pipeline.effect.x_points": "x (before)",
+    "pipeline.effect.output_points": "output (after)",
+    "pipeline.effect.plot_title": "From x to output: one arrow per token",
+    "pipeline.effect.axis": "principal axis {axis} ({share} of the variance)",
+    "pipeline.effect.caption": (
+        "The vectors have d_model dimensions; to draw them, x and output are projected together onto the two "
+        "axes along which they vary most (PCA). The picture shows {shown} of the variance; the distances in "
+        "the table are measured in all dimensions."
+    ),
+    "pipeline.ambiguity.title": "Who is hungry?",
+    "pipeline.ambiguity.body": (
+        "Your sentence has “tiene” (has) and “perro” (dog): it is the question from the start. To understand "
+        "“tiene”, the model needs to connect it to “perro”. This is the attention “tiene” gives each candidate "
+        "with these matrices:"
+    ),
+    "pipeline.ambiguity.metric": "tiene → {word}",
+    "pipeline.ambiguity.score": "score q·k: {score}",
+    "pipeline.ambiguity.favourite": "The token “tiene” looks at most is “{token}” ({weight}).",
+    "pipeline.ambiguity.lucky": (
+        "Here “perro” comes out on top among the candidates, but let's be honest: it is luck. The matrices are "
+        "made up and the embeddings mean nothing, so the model does not “know” that “tiene” refers to “perro”. "
+        "Change the seed or d_model and watch the winner change."
+    ),
+    "pipeline.ambiguity.unlucky": (
+        "And “perro” does not even win among the candidates. That is not a mistake in the arithmetic: with "
+        "made-up matrices and meaningless embeddings, the model has no way to “know” that “tiene” refers to "
+        "“perro”. The mechanics work; what is missing is learning."
+    ),
+    "pipeline.ambiguity.learning_title": "What the model would have to learn",
+    "pipeline.ambiguity.learning": (
+        "For “tiene” to look at “perro”, that score must be the highest in its row, and that score is the dot "
+        "product of the query of “tiene” with the key of “perro”. Training means adjusting W_Q and W_K (and "
+        "the embeddings) until, in sentences like this one, a verb's query points the same way as its "
+        "subject's key:"
+    ),
+    "pipeline.ambiguity.bridge": (
+        "Nobody writes that rule by hand: it emerges as the model sees millions of sentences and corrects the "
+        "weights every time it gets one wrong. This page uses exactly the same mechanics; all that training "
+        "changes is the numbers in the matrices."
+    ),
     # --- editors and errors ---
     "editor.token": "token",
     "editor.d_model": "d_model (size of x)",

@@ -237,7 +237,249 @@ STRINGS: dict[str, str] = {
         "te presta atención. El divisor, la máscara y el softmax no se aprenden: son la parte fija de la receta."
     ),
     # --- scaling experiment (pages/scaling_experiment.py) ---
+    "scaling.title": "¿Por qué dividir por √d_k? Medilo vos",
+    "scaling.lead": (
+        "En la fórmula de atención, los scores se dividen por √d_k antes del softmax. Acá no hace falta "
+        "creerlo: generás vectores al azar, medís y comparás. Todo lo calcula el motor en vivo."
+    ),
+    "scaling.why.title": "La idea: un producto punto es una suma de d_k términos",
+    "scaling.why.body": (
+        "El score entre una query y una key es su producto punto: se multiplican coordenada a coordenada y "
+        "se suma todo. Con d_k = 64 estás sumando 64 productos:"
+    ),
+    "scaling.why.cancel": (
+        "Si todos esos productos valieran +1, la suma daría d_k: crecería en línea recta con la dimensión. "
+        "Pero q y k tienen coordenadas variadas, positivas y negativas, y los productos también: unos empujan "
+        "para arriba, otros para abajo, y buena parte se compensa. La suma crece, pero mucho más despacio. "
+        "¿Cuánto más despacio? Eso lo contesta el paseo al azar."
+    ),
+    "scaling.walk.title": "La intuición: un paseo al azar",
+    "scaling.walk.body": (
+        "Pensá en alguien que antes de cada paso tira una moneda: cara, un paso a la derecha; ceca, uno a la "
+        "izquierda. Después de n pasos, ¿qué tan lejos quedó del punto de partida? No a n pasos: de tanto ir y "
+        "venir se cancela casi todo, y la distancia típica queda en **√n**. Mové los controles y comprobalo."
+    ),
+    "scaling.walk.walks": "Cantidad de paseos",
+    "scaling.walk.steps": "Pasos por paseo",
+    "scaling.walk.sqrt_n": "√n",
+    "scaling.walk.paths_title": "{shown} de los paseos y la banda ±√n",
+    "scaling.walk.measured": "dispersión medida ({walks} paseos)",
+    "scaling.walk.spread_title": "Dispersión de la posición frente a √n",
+    "scaling.walk.step_axis": "paso n",
+    "scaling.walk.position_axis": "posición",
+    "scaling.walk.spread_axis": "desvío estándar de la posición",
+    "scaling.walk.reading": (
+        "Después de **{steps}** pasos, la distancia típica al origen (el desvío estándar entre todos los "
+        "paseos) es **{spread}**, y √{steps} = **{sqrt}**. Si todos hubieran caminado en línea recta, "
+        "estarían a {steps} pasos."
+    ),
+    "scaling.walk.bridge": (
+        "El producto punto q·k es un paseo así: cada coordenada aporta un «paso» qᵢ·kᵢ de signo al azar. Por "
+        "eso su tamaño típico no es d_k sino √d_k."
+    ),
+    "scaling.experiment.title": "El experimento: medí la dispersión de q·k",
+    "scaling.experiment.body": (
+        "Para cada d_k que elijas, el motor genera muchos pares q, k con coordenadas al azar (normales, media 0 "
+        "y varianza 1), calcula q·k y mide su dispersión (el desvío estándar). Si la intuición del paseo vale, "
+        "tiene que dar ≈ √d_k, y al dividir por √d_k tiene que quedar ≈ 1 cualquiera sea d_k."
+    ),
+    "scaling.experiment.dks": "Valores de d_k",
+    "scaling.experiment.samples": "Muestras por d_k",
+    "scaling.experiment.samples_help": (
+        "Cuántos productos q·k se generan para cada d_k. Con más muestras la medición es más precisa (y la "
+        "primera vez tarda un poco más)."
+    ),
+    "scaling.seed": "Semilla",
+    "scaling.experiment.pick_one": "Elegí al menos un valor de d_k para correr el experimento.",
+    "scaling.experiment.running": "Generando vectores al azar y midiendo…",
+    "scaling.experiment.caption": (
+        "{samples} productos punto por fila. Probá otra semilla: los números se mueven un poquito, pero la "
+        "última columna sigue pegada a 1."
+    ),
+    "scaling.experiment.measured": "dispersión medida",
+    "scaling.experiment.sqrt_dk": "√d_k",
+    "scaling.experiment.plot_title": "Dispersión de q·k frente a d_k (ejes logarítmicos)",
+    "scaling.experiment.spread_axis": "dispersión de q·k",
+    "scaling.experiment.reading": (
+        "Con los dos ejes en escala logarítmica, √d_k es una recta de pendiente 1/2, y los puntos medidos caen "
+        "justo encima. Dividir por √d_k deja los scores siempre en una escala de alrededor de 1, sin importar "
+        "el tamaño de los vectores: una escala neutra y constante para el softmax."
+    ),
+    "scaling.average.title": "Qué le pasa al softmax, en promedio",
+    "scaling.average.body": (
+        "Con esos mismos productos punto, el motor arma filas de {n} scores ({rows} filas por d_k), les aplica "
+        "softmax con cada divisor y promedia dos cosas: el peso más grande de cada fila y su entropía, que "
+        "mide cuánto se reparte la atención (una fila perfectamente pareja tiene entropía ln {n} = {ln})."
+    ),
+    "scaling.col.dk": "d_k",
+    "scaling.col.spread": "dispersión de q·k",
+    "scaling.col.sqrt_dk": "√d_k",
+    "scaling.col.scaled": "dispersión ÷ √d_k",
+    "scaling.col.divisor": "divisor",
+    "scaling.col.max_weight": "peso máximo",
+    "scaling.col.entropy": "entropía",
+    "scaling.col.verdict": "veredicto",
+    "scaling.divisor.none": "sin dividir",
+    "scaling.divisor.sqrt": "÷ √d_k = {value}",
+    "scaling.divisor.dk": "÷ d_k = {value}",
+    "scaling.verdict.saturated": "saturado",
+    "scaling.verdict.balanced": "equilibrado",
+    "scaling.verdict.flat": "plano",
+    "scaling.row.title": "Una fila concreta, tres divisores",
+    "scaling.row.body": (
+        "Ahora de cerca: una query al azar frente a n keys al azar da una fila de n scores. Mirá en qué pesos "
+        "se convierte esa misma fila sin dividir, dividida por √d_k y dividida por d_k."
+    ),
+    "scaling.row.dk": "d_k",
+    "scaling.row.length": "Largo de la fila (n)",
+    "scaling.row.seed": "Semilla de la fila",
+    "scaling.row.scores": "Los scores q·kⱼ de esta fila, antes de dividir:",
+    "scaling.row.chart_title": "Pesos del softmax para la misma fila (d_k = {d_k})",
+    "scaling.row.weight_axis": "peso",
+    "scaling.row.rule": (
+        "Cómo se decide el veredicto: «saturado» si el peso más grande pasa de 0.9; «plano» si la entropía "
+        "pasa del 95% de ln {n} = {ln}; si no, «equilibrado»."
+    ),
+    "scaling.row.reading": (
+        "Sin dividir, con d_k grande los scores quedan enormes y la exponencial le da casi todo a un solo "
+        "token: el softmax se satura y casi no queda gradiente para aprender. Dividiendo por d_k te pasás de "
+        "rosca: los scores quedan diminutos, todos reciben casi lo mismo y la atención no distingue nada. "
+        "Dividiendo por √d_k los scores quedan en escala ~1 y el softmax puede preferir sin aplastar al resto."
+    ),
+    "scaling.summary.title": "En resumen",
+    "scaling.summary.body": (
+        "- q·k suma d_k términos de signo al azar; como en el paseo al azar, su tamaño típico crece como √d_k.\n"
+        "- Dividir por √d_k (ni más ni menos) deja los scores con dispersión ≈ 1 para cualquier d_k.\n"
+        "- Así el softmax trabaja en su zona útil: ni saturado ni plano."
+    ),
     # --- full pipeline (pages/full_pipeline.py) ---
+    "pipeline.title": "De la frase al vector con contexto",
+    "pipeline.lead": (
+        "Escribí una oración y seguila por todo el camino: tokens, embeddings, codificación posicional, "
+        "atención y salida. Cada número lo calcula el motor en el momento."
+    ),
+    "pipeline.sentence": "Tu oración",
+    "pipeline.sentence_help": "Se corta en palabras y signos, en minúsculas. Se usan hasta {limit} tokens.",
+    "pipeline.example.lesson": "Ejemplo: el perro come",
+    "pipeline.example.ambiguity": "Ejemplo: ¿quién tiene hambre?",
+    "pipeline.d_model": "d_model",
+    "pipeline.d_model_help": "Cuántos números tiene el vector de cada token.",
+    "pipeline.weights": "Matrices W_Q, W_K, W_V",
+    "pipeline.weights.lesson": "las de la lección",
+    "pipeline.weights.random": "al azar, con semilla",
+    "pipeline.weights.only_random": (
+        "Las matrices de la lección son de {d}×{d}; con este d_model se usan matrices al azar."
+    ),
+    "pipeline.seed": "Semilla de las matrices",
+    "pipeline.causal": "Máscara causal",
+    "pipeline.causal_help": (
+        "Cada token mira sólo a los anteriores y a sí mismo, como un modelo que escribe de izquierda a derecha."
+    ),
+    "pipeline.empty": "La oración está vacía: no tiene ninguna palabra ni signo. Escribí algo para ver el recorrido.",
+    "pipeline.dropped": (
+        "La oración pasa el límite de {limit} tokens: se usan los primeros {limit} y quedaron afuera {dropped}."
+    ),
+    "pipeline.token": "token",
+    "pipeline.position": "posición",
+    "pipeline.tokens.title": "1. Tokens",
+    "pipeline.tokens.body": (
+        "La oración queda cortada en {count} tokens: palabras y signos sueltos, en minúsculas. Arriba de cada "
+        "uno, su posición."
+    ),
+    "pipeline.embed.title": "2. Embeddings",
+    "pipeline.embed.body": (
+        "Cada token pasa a ser un vector de d_model números. En un modelo real esa tabla se aprende. Acá, con "
+        "d_model = 4, «el», «perro» y «come» tienen los vectores que reproducen la lección, y cualquier otra "
+        "palabra recibe un vector pseudoaleatorio que sale siempre igual para la misma palabra. No significan "
+        "nada: sirven para ver la mecánica."
+    ),
+    "pipeline.pe.title": "3. Codificación posicional",
+    "pipeline.pe.body": (
+        "El embedding no dice dónde está la palabra. Por eso se le suma un vector que depende sólo de la "
+        "posición: senos en las columnas pares y cosenos en las impares, cada par con su propia frecuencia."
+    ),
+    "pipeline.pe.heat_title": "PE de las posiciones de tu oración",
+    "pipeline.pe.waves_title": "Algunas columnas de la PE a lo largo de 64 posiciones",
+    "pipeline.pe.column": "columna {j} ({wave})",
+    "pipeline.pe.value_axis": "valor",
+    "pipeline.pe.waves_caption": (
+        "La franja sombreada son las {n} posiciones de tu oración. Las primeras columnas oscilan rápido y las "
+        "últimas despacio: combinadas, le dan a cada posición una firma distinta."
+    ),
+    "pipeline.x.title": "4. x = embedding + PE",
+    "pipeline.x.body": (
+        "Sumando las dos cosas, cada token queda con un vector que dice qué palabra es y dónde está. Estos son "
+        "los inputs de self-attention."
+    ),
+    "pipeline.x.lesson_match": "Son exactamente los x de la lección: x_el, x_perro y x_come, número por número.",
+    "pipeline.attention.title": "5. Self-attention",
+    "pipeline.attention.body": (
+        "Con x se arman Q = x·W_Q, K = x·W_K y V = x·W_V; los scores Q·Kᵀ se dividen por √d_k y cada fila "
+        "pasa por softmax. En el mapa, cada fila es un token que pregunta y cada columna, el token al que mira."
+    ),
+    "pipeline.attention.weights_lesson": "Matrices: las inventadas de la lección (4×4).",
+    "pipeline.attention.weights_random": (
+        "Matrices: números al azar sacados de la semilla. Cambiá la semilla y cambia todo el patrón de atención."
+    ),
+    "pipeline.attention.matrices": "Ver las matrices W_Q, W_K, W_V",
+    "pipeline.attention.weights_title": "Pesos de atención (cada fila suma 1)",
+    "pipeline.attention.asks": "token que pregunta",
+    "pipeline.attention.reading": (
+        "Con la máscara causal prendida, las celdas por encima de la diagonal quedan en 0: nadie mira al futuro."
+    ),
+    "pipeline.output.title": "6. Salida: vectores con contexto",
+    "pipeline.output.body": (
+        "Cada salida es una mezcla de los V de todos los tokens, con los pesos de atención como proporciones."
+    ),
+    "pipeline.effect.title": "Qué hizo la atención",
+    "pipeline.effect.body": (
+        "Para cada token: a quiénes les prestó más atención (los dos pesos más altos de su fila) y cuánto se "
+        "movió su vector, ‖output − x‖."
+    ),
+    "pipeline.effect.col.token": "token (posición)",
+    "pipeline.effect.col.top": "{rank}º más mirado",
+    "pipeline.effect.col.weight": "peso del {rank}º",
+    "pipeline.effect.col.moved": "‖output − x‖",
+    "pipeline.effect.x_points": "x (antes)",
+    "pipeline.effect.output_points": "output (después)",
+    "pipeline.effect.plot_title": "De x a output: cada flecha es un token",
+    "pipeline.effect.axis": "eje principal {axis} ({share} de la varianza)",
+    "pipeline.effect.caption": (
+        "Los vectores tienen d_model dimensiones; para dibujarlos se proyectan x y output juntos sobre los dos "
+        "ejes en los que más varían (PCA). El dibujo muestra el {shown} de la varianza; las distancias de la "
+        "tabla se miden en todas las dimensiones."
+    ),
+    "pipeline.ambiguity.title": "¿Quién tiene hambre?",
+    "pipeline.ambiguity.body": (
+        "Tu oración tiene «tiene» y «perro»: es la pregunta del principio. Para entender «tiene», el modelo "
+        "necesita conectarlo con «perro». Esta es la atención que «tiene» le da a cada candidato con estas "
+        "matrices:"
+    ),
+    "pipeline.ambiguity.metric": "tiene → {word}",
+    "pipeline.ambiguity.score": "score q·k: {score}",
+    "pipeline.ambiguity.favourite": "El token al que «tiene» más mira es «{token}» ({weight}).",
+    "pipeline.ambiguity.lucky": (
+        "Acá «perro» sale ganando entre los candidatos, pero seamos honestos: es casualidad. Las matrices son "
+        "inventadas y los embeddings no significan nada, así que el modelo no «sabe» que «tiene» se refiere a "
+        "«perro». Cambiá la semilla o el d_model y vas a ver cómo cambia el ganador."
+    ),
+    "pipeline.ambiguity.unlucky": (
+        "Y «perro» ni siquiera gana entre los candidatos. No es un error de la cuenta: con matrices inventadas "
+        "y embeddings sin significado, el modelo no tiene cómo «saber» que «tiene» se refiere a «perro». La "
+        "mecánica funciona; lo que falta es aprender."
+    ),
+    "pipeline.ambiguity.learning_title": "Qué tendría que aprender el modelo",
+    "pipeline.ambiguity.learning": (
+        "Para que «tiene» mire a «perro», ese score tiene que ser el más alto de su fila, y ese score es el "
+        "producto punto entre la query de «tiene» y la key de «perro». Entrenar es ajustar W_Q y W_K (y los "
+        "embeddings) hasta que, en oraciones como esta, la query de un verbo apunte para el mismo lado que la "
+        "key de su sujeto:"
+    ),
+    "pipeline.ambiguity.bridge": (
+        "Nadie escribe esa regla a mano: aparece sola cuando el modelo ve millones de oraciones y corrige los "
+        "pesos cada vez que se equivoca. Esta página usa exactamente la misma mecánica; lo único que cambia "
+        "con el entrenamiento son los números de las matrices."
+    ),
     # --- editors and errors ---
     "editor.token": "token",
     "editor.d_model": "d_model (tamaño de x)",

@@ -1,0 +1,64 @@
+"""Engine timings: prints medians (not a test; these machines are noisy, so nothing here asserts a time).
+
+Run: python benchmarks/bench_engine.py
+"""
+
+from __future__ import annotations
+
+import statistics
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from engine import attention, scaling_experiment  # noqa: E402
+
+
+def median_seconds(fn, repeats: int) -> tuple[float, float]:
+    """Median and minimum wall time of `repeats` calls of fn()."""
+    times = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times), min(times)
+
+
+def main() -> None:
+    rng = np.random.default_rng(0)
+    n, d = 512, 64
+    x = rng.standard_normal((n, d))
+    w_q, w_k, w_v = (rng.standard_normal((d, d)) / np.sqrt(d) for _ in range(3))
+
+    def baseline():  # the bare formula in numpy, no intermediates kept, no checks: the floor for `attention`
+        q, k, v = x @ w_q, x @ w_k, x @ w_v
+        s = q @ k.T / np.sqrt(d)
+        e = np.exp(s - s.max(axis=1, keepdims=True))
+        return (e / e.sum(axis=1, keepdims=True)) @ v
+
+    base_med, _ = median_seconds(baseline, 50)
+    att_med, att_min = median_seconds(lambda: attention(x, w_q, w_k, w_v), 50)
+    causal_med, _ = median_seconds(lambda: attention(x, w_q, w_k, w_v, mask="causal"), 50)
+    print(
+        f"attention n={n} d={d}: median {att_med * 1e3:.2f} ms (min {att_min * 1e3:.2f} ms); "
+        f"bare numpy formula {base_med * 1e3:.2f} ms; ratio {att_med / base_med:.2f}x"
+    )
+    print(f"attention n={n} d={d}, causal mask: median {causal_med * 1e3:.2f} ms")
+
+    dks = [4, 16, 64, 256, 1024, 4096]
+    for samples in (5_000, 20_000):
+        med, mn = median_seconds(lambda s=samples: scaling_experiment(dks, s, seed=0), 3)
+        print(
+            f"scaling_experiment d_k up to 4096 ({len(dks)} values), {samples} samples: "
+            f"median {med:.2f} s (min {mn:.2f} s)"
+        )
+    draws = 2 * 20_000 * sum(dks)
+    gen_med, _ = median_seconds(lambda: np.random.default_rng(0).standard_normal(draws // 10), 3)
+    print(f"  floor: drawing its {draws / 1e6:.0f} M normal numbers takes about {gen_med * 10:.2f} s on this machine")
+
+
+if __name__ == "__main__":
+    main()

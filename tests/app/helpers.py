@@ -1,0 +1,50 @@
+"""Shared AppTest helpers: open a page of the real app in a chosen language and read what it shows."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from streamlit.testing.v1 import AppTest
+
+ROOT = Path(__file__).resolve().parents[2]
+APP = str(ROOT / "app.py")
+
+
+def open_page(page: str, lang: str = "es", timeout: float = 60) -> AppTest:
+    """Run app.py, switch to `page` (e.g. "pages/walkthrough.py") in `lang`, and return the AppTest."""
+    at = AppTest.from_file(APP, default_timeout=timeout)
+    at.session_state["lang"] = lang
+    at.run()
+    if page != "pages/home.py":
+        at.switch_page(page).run()
+    return at
+
+
+def page_text(at: AppTest) -> str:
+    """Everything the page wrote as text: markdown, LaTeX, code, captions, alerts, metrics, headings."""
+    parts: list[str] = []
+    for group in (
+        at.markdown,
+        at.latex,
+        at.code,
+        at.caption,
+        at.info,
+        at.success,
+        at.warning,
+        at.error,
+        at.title,
+        at.header,
+        at.subheader,
+    ):
+        parts.extend(str(element.value) for element in group)
+    parts.extend(f"{m.label} {m.value}" for m in at.metric)
+    return "\n".join(parts)
+
+
+def no_exception(at: AppTest) -> bool:
+    return len(at.exception) == 0
+
+
+def button(at: AppTest, *labels: str):
+    """The first button whose label is one of `labels`."""
+    return next(b for b in at.button if b.label in labels)

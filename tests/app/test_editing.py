@@ -1,0 +1,141 @@
+"""Editor changes reach the scenario cell by cell; bad cells are refused with a reason, good ones kept."""
+
+import math
+
+import numpy as np
+import pytest
+import streamlit
+
+from engine import lesson_scenario
+from ui import editors, state
+from ui.editing import apply_list_edits, apply_matrix_edits, apply_token_edits
+
+TOKENS = ("el", "perro", "come")
+X = lesson_scenario().x
+
+
+def codes(errors):
+    return [code for code, _ in errors]
+
+
+def test_a_good_cell_edit_is_applied_and_nothing_else_changes():
+    w = np.zeros((2, 2))
+    out, errors = apply_matrix_edits(w, {"edited_rows": {1: {"0": 0.75}}}, "W_Q")
+    assert errors == []
+    assert out.tolist() == [[0.0, 0.0], [0.75, 0.0]]
+    assert w.tolist() == [[0.0, 0.0], [0.0, 0.0]], "the input matrix must not be mutated"
+
+
+@pytest.mark.parametrize(
+    ("value", "code"),
+    [
+        ("abc", "not_a_number"),
+        (None, "empty_or_nan"),
+        (math.nan, "empty_or_nan"),
+        (math.inf, "infinite"),
+        (-math.inf, "infinite"),
+        (1e308, "too_large"),
+        ("1e308", "too_large"),
+        (True, "not_a_number"),
+    ],
+)
+def test_a_bad_cell_is_refused_and_the_other_edits_are_kept(value, code):
+    w = np.ones((2, 2))
+    out, errors = apply_matrix_edits(w, {"edited_rows": {0: {"0": value, "1": 2.5}}}, "W_K")
+    assert codes(errors) == [code]
+    assert errors[0][1]["where"] == "W_K[0][0]"
+    assert out.tolist() == [[1.0, 2.5], [1.0, 1.0]]
+
+
+def test_a_comma_decimal_is_read_as_a_number():
+    out, errors = apply_matrix_edits(np.zeros((1, 1)), {"edited_rows": {0: {"0": "0,5"}}}, "W_V")
+    assert errors == [] and out[0, 0] == 0.5
+
+
+def test_renaming_adding_and_deleting_tokens():
+    changes = {"edited_rows": {0: {"token": "la"}}, "added_rows": [{"token": "gata", "1": 0.5}], "deleted_rows": [2]}
+    tokens, x, errors = apply_token_edits(TOKENS, X, changes)
+    assert errors == []
+    assert tokens == ("la", "perro", "gata")
+    assert x.shape == (3, 4)
+    assert x[2].tolist() == [0.0, 0.5, 0.0, 0.0]
+    assert x[1].tolist() == X[1].tolist()
+
+
+@pytest.mark.parametrize(
+    ("name", "code"),
+    [("", "empty_token"), ("  ", "empty_token"), ("perro", "duplicate_token"), ("x" * 33, "token_too_long")],
+)
+def test_a_bad_token_name_is_refused_and_the_old_name_kept(name, code):
+    tokens, x, errors = apply_token_edits(TOKENS, X, {"edited_rows": {0: {"token": name, "0": 9.0}}})
+    assert codes(errors) == [code]
+    assert tokens == TOKENS
+    assert x[0, 0] == 9.0, "the number edited in the same row is still applied"
+
+
+def test_html_and_emoji_token_names_are_kept_as_plain_text():
+    tokens, _, errors = apply_token_edits(
+        TOKENS, X, {"edited_rows": {0: {"token": "<img src=x onerror=alert(1)>"}, 1: {"token": "🐶"}}}
+    )
+    assert errors == []
+    assert tokens[:2] == ("<img src=x onerror=alert(1)>", "🐶")
+
+
+def test_an_added_row_without_a_name_gets_a_fresh_one():
+    tokens, x, errors = apply_token_edits(TOKENS, X, {"added_rows": [{}]})
+    assert errors == [] and tokens == (*TOKENS, "token4") and x[3].tolist() == [0.0] * 4
+
+
+def test_deleting_every_token_is_refused():
+    tokens, x, errors = apply_token_edits(TOKENS, X, {"deleted_rows": [0, 1, 2]})
+    assert codes(errors) == ["no_tokens"] and tokens == TOKENS and x.shape == (3, 4)
+
+
+def test_more_than_sixteen_tokens_are_refused():
+    tokens, _, errors = apply_token_edits(TOKENS, X, {"added_rows": [{}] * 20})
+    assert len(tokens) == 16 and codes(errors) == ["too_many_tokens"]
+
+
+def test_score_list_edits_add_delete_and_refuse_emptying():
+    values, errors = apply_list_edits(
+        np.array([2.0, 5.0, 1.0]),
+        {"edited_rows": {0: {"0": -1}}, "added_rows": [{"0": 7}], "deleted_rows": [1]},
+        "#",
+        12,
+    )
+    assert errors == [] and values.tolist() == [-1.0, 1.0, 7.0]
+    values, errors = apply_list_edits(np.array([2.0]), {"deleted_rows": [0]}, "#", 12)
+    assert codes(errors) == ["no_scores"] and values.tolist() == [2.0]
+
+
+@pytest.fixture
+def session(monkeypatch):
+    """A plain dict standing in for st.session_state, so the editors' callbacks run as Streamlit runs them."""
+    fake: dict = {}
+    monkeypatch.setattr(streamlit, "session_state", fake)
+    return fake
+
+
+def test_the_w_q_editor_callback_updates_the_shared_scenario_and_rebuilds_the_editors(session):
+    rev = state.scenario_rev()
+    session["editor_w_q"] = {"edited_rows": {0: {"0": 1.3}}, "added_rows": [], "deleted_rows": []}
+    editors._on_matrix_edit("editor_w_q", "w_q", "W_Q")
+    scenario = state.get_scenario()
+    assert scenario.w_q[0, 0] == 1.3
+    assert state.scenario_rev() == rev + 1
+    # Q_perro[0] = 0.5·1.3 + 1.15·0.1 + 0.78·(−0.2) + 0.88·0.4 = 0.961
+    assert round(scenario.run().q[1, 0], 3) == 0.961
+
+
+def test_the_x_editor_callback_reports_refused_cells_in_the_users_terms(session):
+    session["editor_x"] = {"edited_rows": {1: {"token": "", "2": "hola"}}, "added_rows": [], "deleted_rows": []}
+    editors._on_x_edit("editor_x")
+    assert state.get_scenario().tokens == TOKENS
+    assert [code for code, _ in state.pop_errors()] == ["empty_token", "not_a_number"]
+
+
+def test_reset_restores_the_lessons_example(session):
+    state.randomize_scenario(7)
+    assert not np.array_equal(state.get_scenario().w_q, lesson_scenario().w_q)
+    state.reset_scenario()
+    assert np.array_equal(state.get_scenario().w_q, lesson_scenario().w_q)

@@ -1,0 +1,60 @@
+"""Every page in a real browser, in both languages; the walkthrough by keyboard; a slider and a cell edit."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.e2e.shared import act, assert_healthy, choose_language, open_app, screenshot
+from ui.i18n import LANGUAGES
+from ui.pages import PAGES, page_url
+
+pytestmark = pytest.mark.e2e
+
+
+@pytest.mark.parametrize("lang", sorted(LANGUAGES))
+@pytest.mark.parametrize("spec", PAGES, ids=lambda spec: spec.key)
+def test_each_page_renders_without_errors(page, app_url, spec, lang):
+    open_app(page, page_url(app_url, spec))
+    if lang != "es":
+        choose_language(page, lang)
+    expect(page.locator("[data-testid=stSidebar]")).to_contain_text(LANGUAGES[lang]["sidebar.presentation"])
+    expect(page.locator("h1").first).to_be_visible()
+    assert_healthy(page)
+    screenshot(page, f"{spec.key}-{lang}")
+
+
+def test_the_walkthrough_steps_with_the_arrow_keys(page, app_url):
+    open_app(page, f"{app_url}/step-by-step")
+    main = page.locator("[data-testid=stMain]")
+    expect(main).to_contain_text("Paso 1 de 5")
+    page.locator("h1").first.click()
+    act(page, lambda: page.keyboard.press("ArrowRight"))
+    expect(main).to_contain_text("Paso 2 de 5")
+    assert "step=2" in page.url
+    expect(page.locator(".katex").filter(has_text="+0.954").first).to_be_visible()
+    act(page, lambda: page.keyboard.press("ArrowRight"))
+    expect(main).to_contain_text("Paso 3 de 5")
+    act(page, lambda: page.keyboard.press("ArrowLeft"))
+    expect(main).to_contain_text("Paso 2 de 5")
+    assert_healthy(page)
+
+
+def test_a_link_to_step_4_opens_step_4(page, app_url):
+    open_app(page, f"{app_url}/step-by-step?step=4")
+    expect(page.locator("[data-testid=stMain]")).to_contain_text("Paso 4 de 5")
+    expect(page.locator("[data-testid=stMain]")).to_contain_text("0.289")
+    assert_healthy(page)
+
+
+def test_moving_the_temperature_slider_changes_the_weights(page, app_url):
+    open_app(page, f"{app_url}/softmax")
+    main = page.locator("[data-testid=stMain]")
+    expect(main).to_contain_text("[0.047, 0.936, 0.017]")
+    thumb = page.locator("[data-testid=stSlider] input[type=range]").first
+    thumb.focus()
+    for _ in range(4):  # 1.0 → 1.4 in steps of 0.1
+        page.keyboard.press("ArrowRight")
+    # softmax([2, 5, 1] / 1.4) = [0.0999, 0.8512, 0.0489] (math.exp by hand)
+    expect(main).to_contain_text("[0.100, 0.851, 0.049]")
+    assert_healthy(page)
