@@ -14,7 +14,7 @@ from engine import (
     top_attended,
 )
 from engine.presets import LESSON_D_MODEL, LESSON_SENTENCE, LESSON_TOKENS
-from ui import charts, state
+from ui import charts
 from ui.format import percent, signed, vector
 from ui.i18n import t
 from ui.layout import page_header
@@ -31,8 +31,7 @@ AMBIGUITY_ASKER = "tiene"
 AMBIGUITY_CANDIDATES = ("perro", "carne", "hambre")  # who could be the one that "tiene hambre"
 
 
-def use_example(widget_key: str, sentence: str) -> None:
-    st.session_state[widget_key] = sentence
+def use_example(sentence: str) -> None:
     st.session_state[SENTENCE_KEY] = sentence
 
 
@@ -48,16 +47,19 @@ def rows_as_text(name: str, tokens, matrix) -> str:
 
 def controls_ui() -> tuple[str, int, str, int, bool]:
     """Sentence, examples, d_model, weights and mask; every choice survives a page switch."""
-    sentence_widget = state.persistent(SENTENCE_KEY, LESSON_SENTENCE, lambda value: isinstance(value, str))
     sentence = st.text_input(
-        t("pipeline.sentence"), help=t("pipeline.sentence_help", limit=MAX_TOKENS), **sentence_widget
+        t("pipeline.sentence"),
+        help=t("pipeline.sentence_help", limit=MAX_TOKENS),
+        value=LESSON_SENTENCE,
+        key=SENTENCE_KEY,
+        persist_state="session",
     )
     example_cols = st.columns(len(EXAMPLES))
     for column, (name, example) in zip(example_cols, EXAMPLES.items(), strict=True):
         column.button(
             t(f"pipeline.example.{name}"),
             on_click=use_example,
-            args=(sentence_widget["key"], example),
+            args=(example,),
             key=f"pipeline_example_{name}",
             width="stretch",
         )
@@ -66,7 +68,9 @@ def controls_ui() -> tuple[str, int, str, int, bool]:
         t("pipeline.d_model"),
         D_MODEL_OPTIONS,
         help=t("pipeline.d_model_help"),
-        **state.persistent("pipeline_d_model", LESSON_D_MODEL, lambda value: value in D_MODEL_OPTIONS),
+        index=D_MODEL_OPTIONS.index(LESSON_D_MODEL),
+        key="pipeline_d_model",
+        persist_state="session",
     )
     if d_model == LESSON_D_MODEL:
         # labels fixed now, in the page's language, not looked up later when the option is formatted
@@ -75,7 +79,8 @@ def controls_ui() -> tuple[str, int, str, int, bool]:
             t("pipeline.weights"),
             WEIGHT_OPTIONS,
             format_func=weight_labels.get,
-            **state.persistent("pipeline_weights", "lesson", lambda value: value in WEIGHT_OPTIONS),
+            key="pipeline_weights",
+            persist_state="session",
         )
     else:
         weights = "random"
@@ -87,10 +92,16 @@ def controls_ui() -> tuple[str, int, str, int, bool]:
             min_value=0,
             max_value=MAX_SEED,
             step=1,
-            **state.persistent("pipeline_seed", 0, lambda value: isinstance(value, int) and 0 <= value <= MAX_SEED),
+            value=0,
+            key="pipeline_seed",
+            persist_state="session",
         )
     causal = mask_col.toggle(
-        t("pipeline.causal"), help=t("pipeline.causal_help"), **state.persistent("pipeline_causal", False)
+        t("pipeline.causal"),
+        help=t("pipeline.causal_help"),
+        value=False,
+        key="pipeline_causal",
+        persist_state="session",
     )
     return sentence, d_model, weights, int(seed), causal
 
@@ -107,7 +118,10 @@ def embeddings_ui(result: PipelineResult) -> None:
     st.header(t("pipeline.embed.title"))
     st.markdown(t("pipeline.embed.body"))
     d_model = result.x.shape[1]
-    charts.show(charts.heatmap(result.embeddings, result.tokens, dims(d_model), row_title=t("pipeline.token")), "embed")
+    charts.show(
+        charts.heatmap(result.embeddings, result.tokens, dims(d_model), row_title=t("pipeline.token")),
+        "embed",
+    )
 
 
 def positional_ui(result: PipelineResult) -> None:

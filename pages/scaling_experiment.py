@@ -14,7 +14,7 @@ from engine import (
     scaling_experiment,
     softmax_three_ways,
 )
-from ui import charts, state
+from ui import charts
 from ui.format import plain, vector
 from ui.i18n import t
 from ui.layout import page_header
@@ -25,18 +25,6 @@ SAMPLE_OPTIONS = (1000, 5000, 20000)
 MAX_SEED = 2**32 - 1
 WALK_SEED = 0
 SHOWN_WALKS = 30  # paths drawn; the spread is measured over all of them
-
-
-def is_seed(value) -> bool:
-    return isinstance(value, int) and 0 <= value <= MAX_SEED
-
-
-def within(low: int, high: int):
-    return lambda value: isinstance(value, int) and low <= value <= high
-
-
-def is_dk_selection(value) -> bool:
-    return isinstance(value, list) and all(d in DK_OPTIONS for d in value)
 
 
 @st.cache_data(show_spinner=False, max_entries=32)
@@ -65,10 +53,10 @@ def random_walk_ui() -> None:
     st.markdown(t("scaling.walk.body"))
     walks_col, steps_col = st.columns(2)
     walks = walks_col.slider(
-        t("scaling.walk.walks"), 100, 5000, step=100, **state.persistent("scaling_walks", 1000, within(100, 5000))
+        t("scaling.walk.walks"), 100, 5000, step=100, value=1000, key="scaling_walks", persist_state="session"
     )
     steps = steps_col.slider(
-        t("scaling.walk.steps"), 10, 1000, step=10, **state.persistent("scaling_steps", 200, within(10, 1000))
+        t("scaling.walk.steps"), 10, 1000, step=10, value=200, key="scaling_steps", persist_state="session"
     )
     result = cached_walks(walks, steps, WALK_SEED)
     step_axis = list(range(steps + 1))
@@ -149,16 +137,18 @@ def experiment_ui() -> None:
     st.markdown(t("scaling.experiment.body"))
     dk_col, samples_col, seed_col = st.columns([3, 1, 1])
     dks = dk_col.multiselect(
-        t("scaling.experiment.dks"), DK_OPTIONS, **state.persistent("scaling_dks", DEFAULT_DKS, is_dk_selection)
+        t("scaling.experiment.dks"), DK_OPTIONS, default=DEFAULT_DKS, key="scaling_dks", persist_state="session"
     )
     samples = samples_col.selectbox(
         t("scaling.experiment.samples"),
         SAMPLE_OPTIONS,
         help=t("scaling.experiment.samples_help"),
-        **state.persistent("scaling_samples", 5000, lambda value: value in SAMPLE_OPTIONS),
+        index=SAMPLE_OPTIONS.index(5000),
+        key="scaling_samples",
+        persist_state="session",
     )
     seed = seed_col.number_input(
-        t("scaling.seed"), min_value=0, max_value=MAX_SEED, step=1, **state.persistent("scaling_seed", 0, is_seed)
+        t("scaling.seed"), min_value=0, max_value=MAX_SEED, step=1, value=0, key="scaling_seed", persist_state="session"
     )
     if not dks:
         st.info(t("scaling.experiment.pick_one"))
@@ -218,17 +208,19 @@ def three_ways_ui() -> None:
     st.markdown(t("scaling.row.body"))
     dk_col, length_col, seed_col = st.columns(3)
     d_k = dk_col.selectbox(
-        t("scaling.row.dk"), DK_OPTIONS, **state.persistent("scaling_row_dk", 256, lambda value: value in DK_OPTIONS)
+        t("scaling.row.dk"), DK_OPTIONS, index=DK_OPTIONS.index(256), key="scaling_row_dk", persist_state="session"
     )
     row_length = length_col.slider(
-        t("scaling.row.length"), 4, 16, **state.persistent("scaling_row_length", 8, within(4, 16))
+        t("scaling.row.length"), 4, 16, value=8, key="scaling_row_length", persist_state="session"
     )
     seed = seed_col.number_input(
         t("scaling.row.seed"),
         min_value=0,
         max_value=MAX_SEED,
         step=1,
-        **state.persistent("scaling_row_seed", 0, is_seed),
+        value=0,
+        key="scaling_row_seed",
+        persist_state="session",
     )
     row = cached_three_ways(d_k, row_length, int(seed))
     st.markdown(t("scaling.row.scores"))

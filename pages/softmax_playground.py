@@ -31,7 +31,9 @@ with left:
         max_value=5.0,
         step=0.1,
         help=t("softmax.temperature_help"),
-        **state.persistent("softmax_temperature", 1.0),
+        value=1.0,
+        key="softmax_temperature",
+        persist_state="session",
     )
 
 steps = softmax_steps(scores, temperature)

@@ -171,8 +171,12 @@ def lines(
     fig = go.Figure()
     for path in [] if faint is None else np.asarray(faint, dtype=np.float64):
         fig.add_scatter(
-            x=x, y=path, mode="lines", line={"width": 1, "color": "rgba(100, 100, 100, 0.25)"},
-            showlegend=False, hoverinfo="skip",
+            x=x,
+            y=path,
+            mode="lines",
+            line={"width": 1, "color": "rgba(100, 100, 100, 0.25)"},
+            showlegend=False,
+            hoverinfo="skip",
         )
     for name, values in series.items():
         fig.add_scatter(
@@ -226,18 +230,40 @@ def arrows(
     size = font_size()
     fig = go.Figure()
     fig.add_scatter(
-        name=html.escape(start_name, quote=False), x=start[:, 0], y=start[:, 1], mode="markers+text",
-        text=names, textposition="top center", marker={"size": 10, "symbol": "circle"},
+        name=html.escape(start_name, quote=False),
+        x=start[:, 0],
+        y=start[:, 1],
+        mode="markers+text",
+        text=names,
+        textposition="top center",
+        marker={"size": 10, "symbol": "circle"},
         hovertemplate="%{text}<extra></extra>",
     )
     fig.add_scatter(
-        name=html.escape(end_name, quote=False), x=end[:, 0], y=end[:, 1], mode="markers",
-        text=names, marker={"size": 10, "symbol": "diamond"}, hovertemplate="%{text}<extra></extra>",
+        name=html.escape(end_name, quote=False),
+        x=end[:, 0],
+        y=end[:, 1],
+        mode="markers",
+        text=names,
+        marker={"size": 10, "symbol": "diamond"},
+        hovertemplate="%{text}<extra></extra>",
     )
     for (x0, y0), (x1, y1) in zip(start, end, strict=True):
         fig.add_annotation(
-            x=x1, y=y1, ax=x0, ay=y0, xref="x", yref="y", axref="x", ayref="y", text="",
-            showarrow=True, arrowhead=3, arrowsize=1.2, arrowwidth=1.5, arrowcolor="rgba(80, 80, 80, 0.8)",
+            x=x1,
+            y=y1,
+            ax=x0,
+            ay=y0,
+            xref="x",
+            yref="y",
+            axref="x",
+            ayref="y",
+            text="",
+            showarrow=True,
+            arrowhead=3,
+            arrowsize=1.2,
+            arrowwidth=1.5,
+            arrowcolor="rgba(80, 80, 80, 0.8)",
         )
     fig.update_layout(
         title={"text": html.escape(title, quote=False), "font": {"size": size + 2}},

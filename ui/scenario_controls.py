@@ -16,7 +16,13 @@ def presets_ui() -> None:
     reset, seed_col, random_col = st.columns([2, 1, 2], vertical_alignment="bottom")
     reset.button(t("scenario.reset"), on_click=state.reset_scenario, icon=":material/restart_alt:", width="stretch")
     seed = seed_col.number_input(
-        t("scenario.seed"), min_value=0, max_value=2**31 - 1, step=1, **state.persistent("random_seed", 0)
+        t("scenario.seed"),
+        min_value=0,
+        max_value=2**31 - 1,
+        step=1,
+        value=0,
+        key="random_seed",
+        persist_state="session",
     )
     random_col.button(
         t("scenario.random"), on_click=state.randomize_scenario, args=(int(seed),), icon="🎲", width="stretch"

@@ -9,7 +9,11 @@ Keys:
 - "scenario_errors": list of (code, params) from the last edit that was refused, shown once.
 - "focus_query", "focus_key": the token names chosen for derivations, kept across pages.
 - "softmax_scores" (+ "_rev"): the softmax playground's own list of scores.
-- "_w_<key>": a widget's own state for a value kept under <key> (see `persistent`).
+- Page widgets that keep their value across page switches use Streamlit's `persist_state="session"` under
+  their own keys: "softmax_temperature", "random_seed", "scaling_walks", "scaling_steps", "scaling_dks",
+  "scaling_samples", "scaling_seed", "scaling_row_dk", "scaling_row_length", "scaling_row_seed",
+  "pipeline_sentence", "pipeline_d_model", "pipeline_weights", "pipeline_seed", "pipeline_causal".
+- "step": the walkthrough's step, bound to the URL query parameter of the same name.
 """
 
 from __future__ import annotations
@@ -87,27 +91,6 @@ def focus_token(key: str, default: str) -> str:
     if chosen in tokens:
         return chosen
     return default if default in tokens else tokens[min(1, len(tokens) - 1)]
-
-
-def persistent(state_key: str, default, valid=None) -> dict:
-    """Keyword arguments binding a widget to a value that outlives the page it is drawn on.
-
-    Streamlit drops a widget's state when its page is left; the value is kept under `state_key` instead
-    and copied into the widget's own key ("_w_" + state_key) each time it is drawn. `valid` (a predicate)
-    replaces a stored value that no longer fits the widget's options with `default`.
-    """
-    widget_key = "_w_" + state_key
-    value = st.session_state.get(state_key, default)
-    if valid is not None and not valid(value):
-        value = default
-    st.session_state[state_key] = value
-    if widget_key not in st.session_state or (valid is not None and not valid(st.session_state[widget_key])):
-        st.session_state[widget_key] = value
-
-    def _copy_back() -> None:
-        st.session_state[state_key] = st.session_state[widget_key]
-
-    return {"key": widget_key, "on_change": _copy_back}
 
 
 def get_list(state_key: str, default) -> np.ndarray:

@@ -15,7 +15,7 @@ from ui.i18n import LANGUAGES, translate
 
 ROOT = Path(__file__).resolve().parents[2]
 PAGE = "pages/full_pipeline.py"
-SENTENCE = "_w_pipeline_sentence"  # the text input's widget key (state.persistent)
+SENTENCE = "pipeline_sentence"  # the text input's key (kept across pages by persist_state)
 AMBIGUOUS = "el perro come carne porque tiene hambre"
 LESSON_X_TEXT = (
     "x_el    = [+0.210, +0.450, +0.080, +1.430]",
@@ -128,18 +128,18 @@ def test_without_tiene_there_is_no_ambiguity_section():
 
 def test_the_lessons_weights_are_offered_only_at_d_model_4():
     at = open_page()
-    assert at.radio(key="_w_pipeline_weights").value == "lesson"
-    at.selectbox(key="_w_pipeline_d_model").select(6).run()
+    assert at.radio(key="pipeline_weights").value == "lesson"
+    at.selectbox(key="pipeline_d_model").select(6).run()
     assert not at.exception
     assert not at.main.radio
     assert translate("es", "pipeline.weights.only_random", d=4) in [c.value for c in at.caption]
     assert "x_perro = [" in code_text(at)
-    assert at.number_input(key="_w_pipeline_seed").value == 0
+    assert at.number_input(key="pipeline_seed").value == 0
 
 
 def test_the_causal_mask_leaves_the_first_token_looking_only_at_itself():
     at = open_page()
-    at.toggle(key="_w_pipeline_causal").set_value(True).run()
+    at.toggle(key="pipeline_causal").set_value(True).run()
     assert not at.exception
     effect = at.dataframe[1].value
     assert effect.iloc[0, 1] == "el (0)"
@@ -149,10 +149,10 @@ def test_the_causal_mask_leaves_the_first_token_looking_only_at_itself():
 
 def test_the_sentence_and_settings_survive_a_trip_to_another_page():
     at = type_sentence(open_page(), "hola mundo")
-    at.selectbox(key="_w_pipeline_d_model").select(8).run()
+    at.selectbox(key="pipeline_d_model").select(8).run()
     at.switch_page("pages/home.py").run()
     at.switch_page(PAGE).run()
     assert not at.exception
     assert at.text_input(key=SENTENCE).value == "hola mundo"
-    assert at.selectbox(key="_w_pipeline_d_model").value == 8
+    assert at.selectbox(key="pipeline_d_model").value == 8
     assert at.dataframe[0].value.iloc[0].tolist() == ["hola", "mundo"]

@@ -67,7 +67,7 @@ def test_every_key_the_page_uses_exists_in_both_languages():
 
 def test_adding_dk_4096_adds_its_row_and_it_is_still_about_one():
     at = open_page()
-    at.multiselect(key="_w_scaling_dks").select(4096).run()
+    at.multiselect(key="scaling_dks").select(4096).run()
     assert not at.exception
     table = at.dataframe[SPREAD_TABLE].value
     assert table.iloc[:, 0].tolist() == [*DEFAULT_DKS, 4096]
@@ -76,7 +76,7 @@ def test_adding_dk_4096_adds_its_row_and_it_is_still_about_one():
 
 def test_with_no_dk_chosen_the_page_asks_for_one_instead_of_failing():
     at = open_page("en")
-    at.multiselect(key="_w_scaling_dks").set_value([]).run()
+    at.multiselect(key="scaling_dks").set_value([]).run()
     assert not at.exception
     assert translate("en", "scaling.experiment.pick_one") in [i.value for i in at.info]
 
@@ -97,11 +97,11 @@ def test_the_average_table_has_one_row_per_dk_and_divisor():
 
 def test_settings_survive_a_trip_to_another_page():
     at = open_page()
-    at.slider(key="_w_scaling_steps").set_value(500).run()
-    at.selectbox(key="_w_scaling_row_dk").select(4096).run()
+    at.slider(key="scaling_steps").set_value(500).run()
+    at.selectbox(key="scaling_row_dk").select(4096).run()
     at.switch_page("pages/home.py").run()
     at.switch_page(PAGE).run()
     assert not at.exception
-    assert at.slider(key="_w_scaling_steps").value == 500
-    assert at.selectbox(key="_w_scaling_row_dk").value == 4096
+    assert at.slider(key="scaling_steps").value == 500
+    assert at.selectbox(key="scaling_row_dk").value == 4096
     assert at.dataframe[ROW_TABLE].value.iloc[1, 0] == translate("es", "scaling.divisor.sqrt", value="64")

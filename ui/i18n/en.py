@@ -20,13 +20,13 @@ STRINGS: dict[str, str] = {
     "home.problem.title": "The problem: every word is on its own",
     "home.problem.body": (
         "After the embedding and the positional encoding, each token has a vector of its own, but that vector "
-        "knows nothing about its neighbours. Look at this (Spanish) sentence, \"the dog eats meat because it is "
-        "hungry\":"
+        'knows nothing about its neighbours. Look at this (Spanish) sentence, "the dog eats meat because it is '
+        'hungry":'
     ),
     "home.problem.sentence": "el perro come carne porque tiene hambre",
     "home.problem.question": (
-        "Who is hungry? You know at once it is the **dog** (perro), not the meat. But for the model, \"tiene\" "
-        "sits four words after \"perro\" and, without a mechanism to connect them, nothing links the two. "
+        'Who is hungry? You know at once it is the **dog** (perro), not the meat. But for the model, "tiene" '
+        'sits four words after "perro" and, without a mechanism to connect them, nothing links the two. '
         "Self-attention is that mechanism: every token looks at all the others and keeps what helps it make "
         "sense of itself."
     ),
@@ -47,12 +47,12 @@ STRINGS: dict[str, str] = {
     "home.self.body": (
         "With a search engine, you are the question and the pages are the answers. In self-attention there is "
         "nobody outside: every token builds its own query, shows its own key and offers its own value. When "
-        "\"perro\" asks, it looks at the keys of **all** tokens, its own included; when \"come\" asks, the key "
-        "of \"perro\" is among the candidates. The sentence attends to itself: hence *self*."
+        '"perro" asks, it looks at the keys of **all** tokens, its own included; when "come" asks, the key '
+        'of "perro" is among the candidates. The sentence attends to itself: hence *self*.'
     ),
     "home.map.title": "The route",
     "home.map.softmax": "Softmax: how to turn arbitrary scores into shares that add up to 1.",
-    "home.map.walkthrough": "Step by step: the algorithm's five steps on \"el perro come\", every sum in view.",
+    "home.map.walkthrough": 'Step by step: the algorithm\'s five steps on "el perro come", every sum in view.',
     "home.map.builder": "Q/K/V builder: your own case; edit x and the W matrices and watch what changes.",
     "home.map.scaling": "The √d_k experiment: why scores are divided by √d_k, measured live.",
     "home.map.pipeline": "From sentence to vectors: type a sentence and follow it to contextualised vectors.",
@@ -119,7 +119,7 @@ STRINGS: dict[str, str] = {
     "scenario.edited": "You are looking at your own scenario, not the lesson's: the numbers follow your edits.",
     "scenario.query_token": "Token asking",
     "scenario.key_token": "Token looked at",
-    "walk.title": "Step by step: \"el perro come\"",
+    "walk.title": 'Step by step: "el perro come"',
     "walk.lead": (
         "The algorithm's five steps, one at a time, every sum in view. Everything is computed live from the "
         "shared scenario: change W_Q in the builder and the arithmetic here changes with it."

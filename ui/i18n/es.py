@@ -25,7 +25,7 @@ STRINGS: dict[str, str] = {
     "home.problem.sentence": "el perro come carne porque tiene hambre",
     "home.problem.question": (
         "¿Quién tiene hambre? Vos sabés al instante que es el **perro**, no la carne. Pero para el modelo, "
-        "\"tiene\" está cuatro palabras más allá de \"perro\" y, sin un mecanismo que los conecte, no hay forma "
+        '"tiene" está cuatro palabras más allá de "perro" y, sin un mecanismo que los conecte, no hay forma '
         "de unirlos. Self-attention es ese mecanismo: cada token mira a todos los demás y se queda con lo que "
         "le sirve para entenderse."
     ),
@@ -46,13 +46,13 @@ STRINGS: dict[str, str] = {
     "home.self.body": (
         "En el buscador, vos sos la pregunta y las páginas son las respuestas. En self-attention no hay nadie "
         "afuera: cada token arma su propia query, muestra su propia key y ofrece su propio value. Cuando "
-        "\"perro\" pregunta, mira las keys de **todos** los tokens, incluida la suya; cuando pregunta "
-        "\"come\", la key de \"perro\" está entre las candidatas. La frase se atiende a sí misma: de ahí el "
+        '"perro" pregunta, mira las keys de **todos** los tokens, incluida la suya; cuando pregunta '
+        '"come", la key de "perro" está entre las candidatas. La frase se atiende a sí misma: de ahí el '
         "*self*."
     ),
     "home.map.title": "El recorrido",
     "home.map.softmax": "Softmax: cómo convertir puntajes cualesquiera en proporciones que suman 1.",
-    "home.map.walkthrough": "Paso a paso: los cinco pasos del algoritmo con \"el perro come\", cada cuenta a la vista.",
+    "home.map.walkthrough": 'Paso a paso: los cinco pasos del algoritmo con "el perro come", cada cuenta a la vista.',
     "home.map.builder": "Constructor Q/K/V: tu propio caso; editá x y las matrices W y mirá qué cambia.",
     "home.map.scaling": "Experimento √d_k: por qué se divide por √d_k, medido en vivo.",
     "home.map.pipeline": "De la frase al vector: escribí una oración y seguila hasta los vectores con contexto.",
@@ -119,7 +119,7 @@ STRINGS: dict[str, str] = {
     "scenario.edited": "Estás viendo tu propio escenario, no el de la lección: los números cambian con tus ediciones.",
     "scenario.query_token": "Token que pregunta",
     "scenario.key_token": "Token al que mira",
-    "walk.title": "Paso a paso: \"el perro come\"",
+    "walk.title": 'Paso a paso: "el perro come"',
     "walk.lead": (
         "Los cinco pasos del algoritmo, uno por vez, con cada cuenta a la vista. Todo se calcula en vivo a "
         "partir del escenario compartido: si cambiás W_Q en el constructor, las cuentas de acá cambian con él."
