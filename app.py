@@ -5,8 +5,10 @@ import streamlit as st
 from ui import state
 from ui.i18n import LANGUAGE_NAMES, t
 from ui.pages import PAGES
+from ui.share import apply_link
 
-st.set_page_config(page_title="Self-attention", page_icon="🔎", layout="wide")
+st.set_page_config(page_title="Self-attention", page_icon=":material/hub:", layout="wide")
+apply_link()
 
 with st.sidebar:
     st.radio(

@@ -10,7 +10,7 @@ VERDICTS: tuple[str, ...] = ("saturated", "balanced", "flat")
 
 
 def peakedness_verdict(max_weight, entropy, uniform_entropy: float) -> np.ndarray:
-    """"saturated" when the largest weight > 0.9, "flat" when entropy > 0.95 · ln n, else "balanced"."""
+    """ "saturated" when the largest weight > 0.9, "flat" when entropy > 0.95 · ln n, else "balanced"."""
     max_weight = np.asarray(max_weight, dtype=np.float64)
     entropy = np.asarray(entropy, dtype=np.float64)
     return np.where(

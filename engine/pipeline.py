@@ -110,9 +110,7 @@ def pipeline(
     embeddings = embed(tokens, d_model)  # (n, d_model)
     positional = positional_encoding(len(tokens), d_model)  # (n, d_model)
     x = embeddings + positional  # (n, d_model)
-    result = attention(
-        x, w_q, w_k, w_v, scale=scale, mask="causal" if causal else None, temperature=temperature
-    )
+    result = attention(x, w_q, w_k, w_v, scale=scale, mask="causal" if causal else None, temperature=temperature)
     return PipelineResult(
         sentence=sentence,
         tokens=tokens,

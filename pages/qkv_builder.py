@@ -11,6 +11,7 @@ from ui.format import general, percent, plain, signed
 from ui.i18n import t
 from ui.layout import editing_container, page_header
 from ui.scenario_controls import options_ui, presets_ui, token_select_ui
+from ui.share import share_ui
 
 
 def editors_ui() -> None:
@@ -85,6 +86,7 @@ def cell_ui(scenario, result) -> None:
 
 
 page_header("builder.title", "builder.lead")
+share_ui()
 with editing_container("builder.edit"):
     editors_ui()
 st.markdown(f"**{t('builder.options')}**")

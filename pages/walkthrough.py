@@ -18,6 +18,7 @@ from ui.format import general, percent, plain, signed, vector
 from ui.i18n import t
 from ui.layout import page_header
 from ui.scenario_controls import token_select_ui
+from ui.share import share_ui
 
 STEPS = 5
 STEP_KEY = "step"  # also the URL query parameter: ?step=3 opens step 3
@@ -226,6 +227,7 @@ result = scenario.run()
 if not same_numbers(scenario, lesson_scenario()):
     st.info(t("scenario.edited"))
 step = step_controls_ui()
+share_ui(step)
 st.caption(t("walk.keys_hint"))
 st.header(f"{step}. {t(f'walk.name.{step}')}")
 with st.expander(t("walk.inputs")):

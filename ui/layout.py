@@ -5,6 +5,7 @@ from __future__ import annotations
 import streamlit as st
 
 from ui.i18n import t
+from ui.share import link_errors_ui
 from ui.state import presentation_mode
 
 # Fixed CSS written here, never built from user input: larger type for a projector, editing chrome hidden.
@@ -27,6 +28,7 @@ def page_header(title_key: str, intro_key: str | None = None) -> None:
     if presentation_mode():
         st.html(_PRESENTATION_CSS)
     st.title(t(title_key))
+    link_errors_ui()
     if intro_key:
         st.markdown(t(intro_key))
 

@@ -478,6 +478,15 @@ STRINGS: dict[str, str] = {
         "weights every time it gets one wrong. This page uses exactly the same mechanics; all that training "
         "changes is the numbers in the matrices."
     ),
+    # --- share and export ---
+    "share.title": "Share and export",
+    "share.link": "**Link** that opens this same view (scenario, language and step). Copy it with the box's button:",
+    "share.download": "**Download** the scenario:",
+    "share.json": "Scenario (JSON)",
+    "share.png": "Each chart downloads as a PNG from its toolbar (the camera icon).",
+    "share.upload": "**Upload** a scenario (a JSON downloaded from here)",
+    "share.bad_link": "The link could not be read (problem in “{field}”): showing the lesson's example.",
+    "share.bad_file": "The file could not be used (problem in “{field}”): the scenario did not change.",
     # --- editors and errors ---
     "editor.token": "token",
     "editor.d_model": "d_model (size of x)",

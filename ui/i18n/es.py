@@ -480,6 +480,15 @@ STRINGS: dict[str, str] = {
         "pesos cada vez que se equivoca. Esta página usa exactamente la misma mecánica; lo único que cambia "
         "con el entrenamiento son los números de las matrices."
     ),
+    # --- share and export ---
+    "share.title": "Compartir y exportar",
+    "share.link": "**Enlace** que abre esta misma vista (escenario, idioma y paso). Copialo con el botón del recuadro:",
+    "share.download": "**Descargar** el escenario:",
+    "share.json": "Escenario (JSON)",
+    "share.png": "Cada gráfico se descarga como PNG desde su barra de herramientas (el ícono de la cámara).",
+    "share.upload": "**Subir** un escenario (JSON descargado de acá)",
+    "share.bad_link": "El enlace no se pudo leer (problema en «{field}»): se muestra el ejemplo de la lección.",
+    "share.bad_file": "El archivo no se pudo usar (problema en «{field}»): el escenario no cambió.",
     # --- editors and errors ---
     "editor.token": "token",
     "editor.d_model": "d_model (tamaño de x)",

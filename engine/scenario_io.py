@@ -1,0 +1,144 @@
+"""A scenario as JSON and as a compact URL-safe code, read back with every field checked.
+
+Whatever arrives (a shared link, an uploaded file) is data, parsed with json and checked field by field:
+sizes, shapes, finite numbers in range, token names. Nothing it carries is ever evaluated.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import json
+import math
+import zlib
+from typing import Any
+
+import numpy as np
+
+from engine.attention import SCALE_MODES
+from engine.errors import EngineInputError
+from engine.scenario import (
+    D_K_RANGE,
+    D_MODEL_RANGE,
+    MAX_SCENARIO_TOKENS,
+    Scenario,
+    check_token_name,
+    parse_number,
+)
+
+FORMAT_VERSION = 1
+MAX_CODE_CHARS = 12_000  # a link longer than this is refused before decoding
+MAX_JSON_BYTES = 100_000  # decompressed or uploaded JSON larger than this is refused
+TEMPERATURE_RANGE = (0.1, 5.0)
+MATRICES = ("x", "w_q", "w_k", "w_v")
+
+
+def _bad(field: str, message: str) -> EngineInputError:
+    return EngineInputError("bad_scenario", f"{field}: {message}", field=field)
+
+
+def scenario_to_dict(scenario: Scenario) -> dict[str, Any]:
+    """Plain JSON-ready data: version, tokens, the four matrices as nested lists, the options."""
+    return {
+        "version": FORMAT_VERSION,
+        "tokens": list(scenario.tokens),
+        **{name: scenario.matrix(name).tolist() for name in MATRICES},
+        "scale": scenario.scale,
+        "causal": bool(scenario.causal),
+        "temperature": float(scenario.temperature),
+    }
+
+
+def _matrix(data: dict, name: str, rows: int | None, cols_range: tuple[int, int]) -> np.ndarray:
+    value = data.get(name)
+    if not isinstance(value, list) or not value or not all(isinstance(row, list) for row in value):
+        raise _bad(name, "must be a non-empty list of rows")
+    if rows is not None and len(value) != rows:
+        raise _bad(name, f"must have {rows} rows, has {len(value)}")
+    width = len(value[0])
+    if not cols_range[0] <= width <= cols_range[1] or any(len(row) != width for row in value):
+        raise _bad(name, f"rows must all have the same length, between {cols_range[0]} and {cols_range[1]}")
+    if any(isinstance(v, bool) or not isinstance(v, int | float) for row in value for v in row):
+        raise _bad(name, "every entry must be a number")
+    try:
+        return np.array([[parse_number(v) for v in row] for row in value], dtype=np.float64)
+    except EngineInputError as exc:
+        raise _bad(name, str(exc)) from None
+
+
+def scenario_from_dict(data: Any) -> Scenario:
+    """A Scenario from untrusted data, or EngineInputError("bad_scenario", field=...) naming what is wrong."""
+    if not isinstance(data, dict):
+        raise _bad("scenario", "must be a JSON object")
+    if data.get("version") != FORMAT_VERSION:
+        raise _bad("version", f"must be {FORMAT_VERSION}")
+    tokens = data.get("tokens")
+    if not isinstance(tokens, list) or not 1 <= len(tokens) <= MAX_SCENARIO_TOKENS:
+        raise _bad("tokens", f"must be a list of 1 to {MAX_SCENARIO_TOKENS} names")
+    names: list[str] = []
+    for name in tokens:
+        if not isinstance(name, str):
+            raise _bad("tokens", "every token name must be text")
+        try:
+            names.append(check_token_name(name, names))
+        except EngineInputError as exc:
+            raise _bad("tokens", str(exc)) from None
+    x = _matrix(data, "x", len(names), D_MODEL_RANGE)
+    d_model = x.shape[1]
+    w_q = _matrix(data, "w_q", d_model, D_K_RANGE)
+    w_k = _matrix(data, "w_k", d_model, D_K_RANGE)
+    w_v = _matrix(data, "w_v", d_model, D_K_RANGE)
+    if w_k.shape != w_q.shape:
+        raise _bad("w_k", "must have the same shape as w_q")
+    scale = data.get("scale", "sqrt")
+    if scale not in SCALE_MODES:
+        raise _bad("scale", f"must be one of {', '.join(SCALE_MODES)}")
+    causal = data.get("causal", False)
+    if not isinstance(causal, bool):
+        raise _bad("causal", "must be true or false")
+    temperature = data.get("temperature", 1.0)
+    if (
+        isinstance(temperature, bool)
+        or not isinstance(temperature, int | float)
+        or not math.isfinite(temperature)
+        or not TEMPERATURE_RANGE[0] <= temperature <= TEMPERATURE_RANGE[1]
+    ):
+        raise _bad("temperature", f"must be a number from {TEMPERATURE_RANGE[0]} to {TEMPERATURE_RANGE[1]}")
+    return Scenario(tuple(names), x, w_q, w_k, w_v, scale=scale, causal=causal, temperature=float(temperature))
+
+
+def scenario_to_json(scenario: Scenario) -> str:
+    return json.dumps(scenario_to_dict(scenario), ensure_ascii=False, indent=2)
+
+
+def scenario_from_json(text: str | bytes) -> Scenario:
+    """Parse uploaded JSON (size-capped) into a checked Scenario."""
+    if len(text) > MAX_JSON_BYTES:
+        raise _bad("file", f"is larger than {MAX_JSON_BYTES // 1000} kB")
+    try:
+        data = json.loads(text)
+    except (ValueError, UnicodeDecodeError):
+        raise _bad("file", "is not valid JSON") from None
+    return scenario_from_dict(data)
+
+
+def encode_scenario(scenario: Scenario) -> str:
+    """A short URL-safe code for a link: compact JSON, deflated, base64url without padding."""
+    raw = json.dumps(scenario_to_dict(scenario), separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+    return base64.urlsafe_b64encode(zlib.compress(raw, 9)).decode("ascii").rstrip("=")
+
+
+def decode_scenario(code: str) -> Scenario:
+    """The scenario a link's code carries; malformed, truncated, oversized or hostile codes raise."""
+    if not isinstance(code, str) or not code or len(code) > MAX_CODE_CHARS:
+        raise _bad("link", "is empty or too long")
+    try:
+        packed = base64.urlsafe_b64decode(code + "=" * (-len(code) % 4))
+        inflater = zlib.decompressobj()
+        raw = inflater.decompress(packed, MAX_JSON_BYTES)
+        if inflater.unconsumed_tail or not inflater.eof:
+            raise ValueError("truncated or too large")
+        text = raw.decode("utf-8")
+    except (binascii.Error, ValueError, zlib.error, UnicodeDecodeError):
+        raise _bad("link", "is damaged or incomplete") from None
+    return scenario_from_json(text)
