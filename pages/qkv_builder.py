@@ -8,7 +8,7 @@ from ui.charts import Panel
 from ui.derivation import dot_ui, tex_text
 from ui.editors import dims_ui, errors_ui, matrix_editor_ui, x_editor_ui
 from ui.format import general, percent, plain, signed
-from ui.i18n import t
+from ui.i18n import t, tm
 from ui.layout import editing_container, page_header
 from ui.scenario_controls import options_ui, presets_ui, token_select_ui
 from ui.share import share_ui
@@ -71,7 +71,7 @@ def cell_ui(scenario, result) -> None:
     st.markdown(t("builder.cell.score"))
     dot_ui(rf"\mathrm{{score}}({tex_text(query)} \to {tex_text(key)})", dot_terms(result.q[i], result.k[j]))
     if not result.allowed[i, j]:
-        st.warning(t("builder.cell.masked", q=query, k=key))
+        st.warning(tm("builder.cell.masked", q=query, k=key))
         return
     st.markdown(
         t(
@@ -82,7 +82,7 @@ def cell_ui(scenario, result) -> None:
         )
     )
     weight = result.weights[i, j]
-    st.success(t("builder.cell.weight", q=query, k=key, weight=plain(weight), percent=percent(weight)))
+    st.success(tm("builder.cell.weight", q=query, k=key, weight=plain(weight), percent=percent(weight)))
 
 
 page_header("builder.title", "builder.lead")

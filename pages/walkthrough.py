@@ -15,7 +15,7 @@ from ui import charts, state
 from ui.charts import Panel
 from ui.derivation import dot_ui, softmax_ui, tex_text, vector_latex
 from ui.format import general, percent, plain, signed, vector
-from ui.i18n import t
+from ui.i18n import t, tm
 from ui.layout import page_header
 from ui.scenario_controls import token_select_ui
 from ui.share import share_ui
@@ -85,7 +85,7 @@ def step_1_ui(scenario, result, token: str) -> None:
         strict=True,
     ):
         with tab:
-            st.markdown(t("walk.1.derivation", role=role, token=token))
+            st.markdown(tm("walk.1.derivation", role=role, token=token))
             st.latex(vector_latex(sub("x", token), scenario.x[i]))
             for j, terms in enumerate(projection_terms(scenario.x[i], w)):
                 dot_ui(f"{sub(role, token)}[{j}]", terms)
@@ -104,12 +104,12 @@ def step_2_ui(scenario, result, token: str, other: str) -> None:
         "walk_scores",
     )
     i, j = scenario.tokens.index(token), scenario.tokens.index(other)
-    st.markdown(t("walk.2.pair", q=token, k=other))
+    st.markdown(tm("walk.2.pair", q=token, k=other))
     st.latex(vector_latex(sub("Q", token), result.q[i]) + r"\qquad " + vector_latex(sub("K", other), result.k[j]))
     dot_ui(rf"\mathrm{{score}}({tex_text(token)} \to {tex_text(other)})", dot_terms(result.q[i], result.k[j]))
     row = result.scores[i]
     st.info(
-        t(
+        tm(
             "walk.2.reading",
             token=token,
             best=scenario.tokens[row.argmax()],
@@ -128,7 +128,7 @@ def step_3_ui(scenario, result, token: str) -> None:
     st.latex(r"\mathrm{score}'_{ij} = \frac{Q_i \cdot K_j}{\sqrt{d_k}}")
     st.markdown(t("walk.3.why"))
     i = scenario.tokens.index(token)
-    st.markdown(t("walk.3.row", token=token))
+    st.markdown(tm("walk.3.row", token=token))
     lines = [
         rf"{tex_text(token)} \to {tex_text(other)}: &\quad {signed(s)} \div {general(result.divisor)} = {signed(s2)}"
         for other, s, s2 in zip(scenario.tokens, result.scores[i], result.scaled_scores[i], strict=True)
@@ -169,8 +169,8 @@ def step_4_ui(scenario, result, token: str) -> None:
     allowed = result.allowed[i]
     labels = [name for name, ok in zip(scenario.tokens, allowed, strict=True) if ok]
     if not allowed.all():
-        st.caption(t("walk.4.masked", token=token, allowed=", ".join(labels)))
-    st.markdown(t("walk.4.row", token=token))
+        st.caption(tm("walk.4.masked", token=token, allowed=", ".join(labels)))
+    st.markdown(tm("walk.4.row", token=token))
     softmax_ui(softmax_steps(result.scaled_scores[i][allowed], scenario.temperature), labels)
     st.markdown(t("walk.4.compare"))
     unscaled = softmax(result.scores[i][allowed], temperature=scenario.temperature)
@@ -178,7 +178,7 @@ def step_4_ui(scenario, result, token: str) -> None:
     with_col.metric(t("walk.4.with", divisor=general(result.divisor)), vector(result.weights[i][allowed], sign=False))
     without_col.metric(t("walk.4.without"), vector(unscaled, sign=False))
     shares = ", ".join(f"{name} {percent(w)}" for name, w in zip(labels, result.weights[i][allowed], strict=True))
-    st.info(t("walk.4.reading", token=token, shares=shares))
+    st.info(tm("walk.4.reading", token=token, shares=shares))
 
 
 def step_5_ui(scenario, result, token: str) -> None:
@@ -188,16 +188,16 @@ def step_5_ui(scenario, result, token: str) -> None:
     scalar = dot_terms([0.3, 0.4, 0.3], [10.0, 20.0, 30.0])
     st.markdown(t("walk.5.scalar", values="10, 20, 30", weights="0.3, 0.4, 0.3", result=general(scalar.total)))
     i = scenario.tokens.index(token)
-    st.markdown(t("walk.5.derivation", token=token))
+    st.markdown(tm("walk.5.derivation", token=token))
     st.latex(r"\alpha = [" + ", ".join(plain(w) for w in result.weights[i]) + "]")
     for d, terms in enumerate(weighted_sum_terms(result.weights[i], result.v)):
         dot_ui(rf"\mathrm{{output}}_{{{tex_text(token)}}}[{d}]", terms)
     before, after = st.columns(2)
     with before.container(border=True):
-        st.markdown(t("walk.5.before", token=token))
+        st.markdown(tm("walk.5.before", token=token))
         st.code(vector(scenario.x[i]), language=None)
     with after.container(border=True):
-        st.markdown(t("walk.5.after", token=token))
+        st.markdown(tm("walk.5.after", token=token))
         st.code(vector(result.output[i]), language=None)
     charts.show(
         charts.heatmaps(
@@ -218,7 +218,7 @@ def step_5_ui(scenario, result, token: str) -> None:
         ),
         "walk_output",
     )
-    st.success(t("walk.5.closing", token=token))
+    st.success(tm("walk.5.closing", token=token))
 
 
 page_header("walk.title", "walk.lead")

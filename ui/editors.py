@@ -15,8 +15,7 @@ import streamlit as st
 from engine.scenario import D_K_RANGE, D_MODEL_RANGE
 from ui import state
 from ui.editing import TOKEN_COLUMN, apply_list_edits, apply_matrix_edits, apply_token_edits, column_name
-from ui.i18n import t
-from ui.text import md_literal
+from ui.i18n import t, tm
 
 NUMBER_FORMAT = "%.3f"
 
@@ -84,7 +83,7 @@ def matrix_editor_ui(name: str, label: str) -> None:
 def errors_ui() -> None:
     """Say, once and in the user's language, which of the last edits were refused and why."""
     for code, params in state.pop_errors():
-        st.warning(t(f"error.{code}", **{name: md_literal(value) for name, value in params.items()}), icon="⚠️")
+        st.warning(tm(f"error.{code}", **params), icon=":material/warning:")
 
 
 def _on_dims(key: str, dim: str) -> None:

@@ -14,8 +14,7 @@ import streamlit as st
 from engine import EngineInputError
 from engine.scenario_io import decode_scenario, encode_scenario, scenario_from_json, scenario_to_json
 from ui import state
-from ui.i18n import LANGUAGES, t
-from ui.text import md_literal
+from ui.i18n import LANGUAGES, t, tm
 
 LINK_PARAM = "s"
 LANG_PARAM = "lang"
@@ -74,7 +73,7 @@ def link_errors_ui() -> None:
     problem = st.session_state.pop(LINK_ERROR, None)
     if problem is not None:
         key, field = problem
-        st.error(t(key, field=md_literal(field)), icon=":material/link_off:")
+        st.error(tm(key, field=field), icon=":material/link_off:")
 
 
 def share_ui(step: int | None = None) -> None:

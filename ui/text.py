@@ -2,7 +2,9 @@
 
 import re
 
-_MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$&:])")
+# Characters that start markdown, HTML, LaTeX, links, emoji shortcodes or entities anywhere in a line.
+# (+, - and . only act at the start of a line, and parameters sit inside sentences.)
+_MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]()#|<>~$&:])")
 
 
 def md_literal(text: object) -> str:

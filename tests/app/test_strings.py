@@ -20,7 +20,7 @@ def placeholders(template: str) -> set[str]:
 
 def literal_keys() -> set[str]:
     """Keys passed as plain string literals to t(...) or page_header(...) anywhere in the app."""
-    pattern = re.compile(r"""\b(?:t|page_header|editing_container)\(\s*["']([a-z_][\w.]*)["']""")
+    pattern = re.compile(r"""\b(?:t|tm|page_header|editing_container)\(\s*["']([a-z_][\w.]*)["']""")
     keys = set()
     for path in SOURCES:
         keys.update(pattern.findall(path.read_text(encoding="utf-8")))

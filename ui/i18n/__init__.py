@@ -16,6 +16,13 @@ def translate(lang: str, key: str, **params) -> str:
     return template.format(**params) if params else template
 
 
+def tm(key: str, **params) -> str:
+    """`t` for text rendered as markdown: every parameter is escaped, so names users typed show literally."""
+    from ui.text import md_literal
+
+    return t(key, **{name: md_literal(value) for name, value in params.items()})
+
+
 def t(key: str, **params) -> str:
     """The string `key` in the language the user picked."""
     from ui.state import current_language
