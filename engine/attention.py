@@ -93,7 +93,7 @@ def attention(x, w_q, w_k, w_v, *, scale="sqrt", mask=None, temperature: float =
     w_q, w_k, w_v = _matrix(w_q, "W_Q"), _matrix(w_k, "W_K"), _matrix(w_v, "W_V")
     d_model = x.shape[1]
     for w, name in ((w_q, "W_Q"), (w_k, "W_K"), (w_v, "W_V")):
-        _require_rows(w, name, d_model, f"x with d_model={d_model}")
+        _require_rows(w, name, d_model, f"x of shape {x.shape}")
     if w_q.shape[1] != w_k.shape[1]:
         raise EngineInputError(
             "shape_mismatch",

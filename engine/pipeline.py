@@ -14,7 +14,13 @@ from engine.errors import EngineInputError
 from engine.presets import LESSON_D_MODEL, LESSON_TOKENS, LESSON_W_K, LESSON_W_Q, LESSON_W_V, LESSON_X, random_weights
 
 MAX_TOKENS = 64
-_TOKEN_PATTERN = re.compile(r"\w+|[^\w\s]", re.UNICODE)
+# Words; flags (two regional indicators); any other symbol with the modifiers that belong to it
+# (variation selectors, skin tones, zero-width-joined emoji), so "❤️" and "👩‍💻" stay one token each.
+_TOKEN_PATTERN = re.compile(
+    r"\w+"
+    r"|[\U0001F1E6-\U0001F1FF]{2}"
+    r"|[^\w\s](?:[\ufe0e\ufe0f\U0001F3FB-\U0001F3FF]|\u200d[^\w\s])*"
+)
 
 
 def tokenize(sentence: str) -> list[str]:

@@ -72,12 +72,13 @@ def softmax_steps(scores, temperature: float = 1.0) -> SoftmaxSteps:
     if s.size == 0 or not np.isfinite(s).all():
         raise EngineInputError("not_finite", "softmax_steps needs a non-empty row of finite scores")
     with np.errstate(over="ignore"):
-        tempered = s / t
+        tempered = s / t  # (n,) may overflow to ±inf for a tiny T: shown, never computed with
         naive = np.exp(tempered)
         naive_total = float(np.sum(naive))
     overflow = not np.isfinite(naive_total)
-    shift = float(np.max(tempered))
-    shifted = tempered - shift
+    with np.errstate(over="ignore"):
+        shift = float(np.max(s) / t)
+        shifted = (s - np.max(s)) / t  # (n,) shift before dividing by T, so every value is finite or -inf
     shifted_exps = np.exp(shifted)
     shifted_total = float(np.sum(shifted_exps))
     weights = shifted_exps / shifted_total

@@ -203,6 +203,19 @@ def test_lesson_exponentials_of_rounded_scaled_scores():
     assert_3dp(steps.naive_total, 4.857)
 
 
+def test_exponentials_of_exact_scaled_perro_row_are_1_403_1_843_1_611(result):
+    # The lesson prints e^x ≈ 1.404, 1.842, 1.611 for the perro row. The first two are WRONG for the
+    # exact scaled scores (0.338726, 0.611634, 0.476785): they are the exponentials of the rounded
+    # scores 0.339 and 0.611. Exactly: 1.403, 1.843, 1.611, total 4.857 (that total does hold).
+    steps = softmax_steps(result.scaled_scores[PERRO])
+    assert_3dp(steps.naive_exps, [1.403, 1.843, 1.611])
+    assert_3dp([math.exp(v) for v in (0.6774510 / 2, 1.223268 / 2, 0.95357 / 2)], [1.403, 1.843, 1.611])
+    assert abs(steps.naive_exps[0] - 1.404) > HALF_THOUSANDTH
+    assert abs(steps.naive_exps[1] - 1.842) > HALF_THOUSANDTH
+    assert_3dp(steps.naive_total, 4.857)
+    np.testing.assert_allclose(steps.weights, result.weights[PERRO], rtol=1e-14, atol=0)
+
+
 def test_full_weight_matrix_to_3_decimals_and_rows_sum_to_one(result, ref):
     expected = [[0.284, 0.340, 0.376], [0.289, 0.380, 0.332], [0.289, 0.362, 0.349]]
     assert_3dp(ref["weights"], expected)

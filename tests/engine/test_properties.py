@@ -326,7 +326,7 @@ def test_attention_shape_mismatch_names_matrix_and_shapes(data, which):
     assert info.value.code == "shape_mismatch"
     assert which in message
     assert str((wrong_rows, d_k)) in message  # the offending matrix's shape
-    assert f"d_model={d_model}" in message  # and what x's shape requires of it
+    assert str((n, d_model)) in message  # and x's shape, which sets the rows it needs
     assert info.value.params["got"] == (wrong_rows, d_k)
     assert info.value.params["expected_rows"] == d_model
 
@@ -362,3 +362,10 @@ def test_attention_refuses_non_matrix_and_non_finite_inputs():
     with pytest.raises(ValueError) as not_finite:
         attention(np.ones((2, 2)), np.eye(2), bad, np.eye(2))
     assert not_finite.value.code == "not_finite" and "W_K" in str(not_finite.value)
+
+
+def test_softmax_steps_with_a_tiny_temperature_and_huge_scores_stays_finite():
+    # scores / T overflows here; the steps shift by the maximum before dividing, as softmax does
+    steps = softmax_steps([1e300, 0.0], temperature=1e-10)
+    assert steps.overflow
+    assert steps.weights.tolist() == [1.0, 0.0]

@@ -294,3 +294,8 @@ def test_pipeline_outputs_finite_for_odd_sentences(sentence, weights):
     for name in ("q", "k", "v", "scores", "weights", "output"):
         assert np.all(np.isfinite(getattr(run.attention, name))), name
     np.testing.assert_allclose(run.attention.weights.sum(axis=1), 1.0, rtol=0, atol=1e-12)
+
+
+def test_an_emoji_with_its_modifiers_stays_one_token():
+    # heart + variation selector, woman + ZWJ + laptop, a flag (two regional indicators), thumb + skin tone
+    assert tokenize("❤️ 👩‍💻 🇦🇷 👍🏽!") == ["❤️", "👩\u200d💻", "🇦🇷", "👍🏽", "!"]

@@ -17,6 +17,7 @@ from engine import (
     presets,
     random_scenario,
 )
+from engine.scenario import MAX_TOKEN_CHARS
 
 # --- parse_number -----------------------------------------------------------------------------------
 
@@ -102,12 +103,16 @@ def test_check_token_name_refuses_duplicate_after_stripping():
     assert info.value.params == {"name": "perro"}
 
 
-def test_check_token_name_refuses_more_than_24_characters():
-    assert check_token_name("a" * 24, []) == "a" * 24
+def test_check_token_name_refuses_names_longer_than_the_limit():
+    # The limit was 24 characters when this suite was written; commit 8ce71b8 raised it to 32.
+    limit = MAX_TOKEN_CHARS
+    assert limit >= 24
+    assert check_token_name("a" * limit, []) == "a" * limit
+    assert check_token_name("  " + "ñ" * limit + "  ", []) == "ñ" * limit  # spaces do not count
     with pytest.raises(EngineInputError) as info:
-        check_token_name("a" * 25, [])
+        check_token_name("a" * (limit + 1), [])
     assert info.value.code == "token_too_long"
-    assert info.value.params == {"limit": 24}
+    assert info.value.params == {"limit": limit}
 
 
 # --- Scenario ---------------------------------------------------------------------------------------
