@@ -1,5 +1,7 @@
 """Entry point: `streamlit run app.py`. Builds the sidebar (language, presentation mode) and the navigation."""
 
+from pathlib import Path
+
 import streamlit as st
 
 from ui import state
@@ -7,7 +9,9 @@ from ui.i18n import LANGUAGE_NAMES, t
 from ui.pages import PAGES
 from ui.share import apply_link
 
-st.set_page_config(page_title="Self-attention", page_icon=":material/hub:", layout="wide")
+st.set_page_config(
+    page_title="Self-attention", page_icon=str(Path(__file__).parent / "assets" / "icon.png"), layout="wide"
+)
 apply_link()
 
 with st.sidebar:

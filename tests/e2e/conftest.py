@@ -146,7 +146,7 @@ def page(browser):
 
     def on_console(msg) -> None:
         if msg.type == "error" and not is_base_path_probe(msg.location.get("url", "")):
-            page.console_errors.append(msg.text)
+            page.console_errors.append(f"{msg.text} ({msg.location.get('url', '')})")
 
     def on_response(response) -> None:
         if response.status >= 400 and not is_base_path_probe(response.url):
@@ -155,6 +155,7 @@ def page(browser):
     page.on("console", on_console)
     page.on("pageerror", lambda exc: page.console_errors.append(str(exc)))
     page.on("response", on_response)
+    page.on("requestfailed", lambda request: page.console_errors.append(f"request failed: {request.url}"))
 
     def on_dialog(dialog):
         page.dialogs.append(dialog.message)
