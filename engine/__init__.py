@@ -33,7 +33,14 @@ from engine.scenario import (
     random_scenario,
     same_numbers,
 )
-from engine.softmax import NaiveNormalization, SoftmaxSteps, naive_normalize, softmax, softmax_steps
+from engine.softmax import (
+    NaiveNormalization,
+    SoftmaxSteps,
+    largest_to_smallest,
+    naive_normalize,
+    softmax,
+    softmax_steps,
+)
 
 __all__ = [
     "DIVISORS",
@@ -59,6 +66,7 @@ __all__ = [
     "divisor_for",
     "dot_terms",
     "embed",
+    "largest_to_smallest",
     "lesson_scenario",
     "movement",
     "multi_head_attention",

@@ -128,3 +128,10 @@ def naive_normalize(scores) -> NaiveNormalization:
         problems.append("sum_negative")
     shares = None if total == 0 else s / total
     return NaiveNormalization(scores=s, total=total, shares=shares, problems=tuple(problems))
+
+
+def largest_to_smallest(shares) -> float:
+    """How many times the largest share is the smallest one (inf when the smallest is 0)."""
+    arr = np.asarray(shares, dtype=np.float64).reshape(-1)
+    smallest = float(arr.min())
+    return float(arr.max()) / smallest if smallest > 0 else float("inf")

@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from engine import naive_normalize, softmax_steps
+from engine import largest_to_smallest, naive_normalize, softmax_steps
 from ui import charts, state
 from ui.derivation import softmax_ui
 from ui.editors import errors_ui, number_list_editor_ui
@@ -18,10 +18,13 @@ page_header("softmax.title", "softmax.lead")
 left, right = st.columns([1, 2])
 with left:
     st.subheader(t("softmax.scores"))
-    preset_columns = st.columns(len(PRESETS))
-    for column, (name, values) in zip(preset_columns, PRESETS.items(), strict=True):
-        column.button(
-            t(f"softmax.preset.{name}"), on_click=state.set_list, args=(SCORES_KEY, values), key=f"preset_{name}"
+    for name, values in PRESETS.items():
+        st.button(
+            t(f"softmax.preset.{name}"),
+            on_click=state.set_list,
+            args=(SCORES_KEY, values),
+            key=f"preset_{name}",
+            width="stretch",
         )
     scores = number_list_editor_ui(SCORES_KEY, PRESETS["lesson"], t("softmax.score_column"))
     errors_ui()
@@ -58,7 +61,13 @@ with right:
         for problem in naive.problems:
             st.error(t(f"softmax.naive.problem.{problem}"))
         if naive.valid:
-            st.info(t("softmax.naive.ok"))
+            st.info(
+                t(
+                    "softmax.naive.ok",
+                    naive=general(largest_to_smallest(naive.shares)),
+                    soft=general(largest_to_smallest(steps.weights)),
+                )
+            )
 
 st.header(t("softmax.formula.title"))
 st.markdown(t("softmax.formula.body"))

@@ -87,8 +87,8 @@ def heatmaps(panels: Sequence[Panel], *, row_title: str = "", decimals: int = 3,
     )
     for i, panel in enumerate(panels, start=1):
         fig.add_trace(_heatmap_trace(panel, decimals, masked_text), row=1, col=i)
-        fig.update_yaxes(autorange="reversed", type="category", showticklabels=True, row=1, col=i)
-        fig.update_xaxes(side="top", type="category", row=1, col=i)
+        fig.update_yaxes(autorange="reversed", type="category", tickfont_size=font_size(), row=1, col=i)
+        fig.update_xaxes(side="top", type="category", tickfont_size=font_size(), row=1, col=i)
     fig.update_yaxes(title_text=html.escape(row_title, quote=False), row=1, col=1)
     size = font_size()
     n_rows = max(np.asarray(p.values).shape[0] for p in panels)

@@ -30,6 +30,8 @@ def test_softmax_of_the_lesson_scores_shows_the_lesson_figures(lang):
     for figure in ("0.250", "0.625", "0.125"):
         assert figure in text, figure
     assert LANGUAGES[lang]["softmax.check"].format(total="1.000") in text
+    # the naive shares keep the 5 : 1 ratio of the scores; softmax makes it e^(5-1) = 54.598
+    assert LANGUAGES[lang]["softmax.naive.ok"].format(naive="5.000", soft="54.598") in text
 
 
 def test_huge_scores_are_worked_out_with_the_shift_and_do_not_overflow():

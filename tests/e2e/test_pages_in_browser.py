@@ -12,16 +12,22 @@ from ui.pages import PAGES, page_url
 pytestmark = pytest.mark.e2e
 
 
+@pytest.mark.parametrize("mode", ["normal", "presentation"])
 @pytest.mark.parametrize("lang", sorted(LANGUAGES))
 @pytest.mark.parametrize("spec", PAGES, ids=lambda spec: spec.key)
-def test_each_page_renders_without_errors(page, app_url, spec, lang):
+def test_each_page_renders_without_errors(page, app_url, spec, lang, mode):
     open_app(page, page_url(app_url, spec))
     if lang != "es":
         choose_language(page, lang)
-    expect(page.locator("[data-testid=stSidebar]")).to_contain_text(LANGUAGES[lang]["sidebar.presentation"])
+    sidebar = page.locator("[data-testid=stSidebar]")
+    expect(sidebar).to_contain_text(LANGUAGES[lang]["sidebar.presentation"])
+    if mode == "presentation":
+        act(page, lambda: sidebar.get_by_role("switch", name=LANGUAGES[lang]["sidebar.presentation"]).check(force=True))
+        # presentation mode enlarges the type: the page title grows past its normal size
+        expect(page.locator("[data-testid=stMain] h1").first).to_have_css("font-size", "48px")
     expect(page.locator("h1").first).to_be_visible()
     assert_healthy(page)
-    screenshot(page, f"{spec.key}-{lang}")
+    screenshot(page, f"{spec.key}-{lang}-{mode}")
 
 
 def test_the_walkthrough_steps_with_the_arrow_keys(page, app_url):

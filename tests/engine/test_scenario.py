@@ -230,3 +230,10 @@ def test_random_scenario_shapes_and_two_decimal_entries():
     for name in ("x", "w_q", "w_k", "w_v"):
         m = s.matrix(name)
         np.testing.assert_allclose(m, np.round(m, 2), rtol=0, atol=0)
+
+
+def test_largest_to_smallest_is_the_ratio_of_the_extreme_shares():
+    from engine import largest_to_smallest
+
+    assert largest_to_smallest([0.25, 0.625, 0.125]) == 5.0
+    assert largest_to_smallest([0.5, 0.5, 0.0]) == float("inf")

@@ -77,7 +77,7 @@ STRINGS: dict[str, str] = {
     "softmax.chart.naive": "divide by the sum",
     "softmax.chart.y": "share",
     "softmax.total": "Sum of the scores: {total}",
-    "softmax.naive.ok": "It works here, but notice it does not widen the gaps: 5 weighs only 2.5 times as much as 2.",
+    "softmax.naive.ok": "It works here, but it does not widen the gaps: the top score weighs only {naive} times the lowest; with softmax, {soft} times.",
     "softmax.naive.problem.sum_zero": "The sum is 0: you cannot divide by zero. The naive division gives no result at all.",
     "softmax.naive.problem.sum_negative": "The sum is negative: signs flip and the highest score ends up with the lowest share.",
     "softmax.naive.problem.negative_entries": "Some scores are negative: out come negative “shares”, meaningless as probabilities.",

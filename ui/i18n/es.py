@@ -77,7 +77,7 @@ STRINGS: dict[str, str] = {
     "softmax.chart.naive": "dividir por la suma",
     "softmax.chart.y": "proporción",
     "softmax.total": "Suma de los puntajes: {total}",
-    "softmax.naive.ok": "Acá funciona, pero fijate que no agranda las diferencias: 5 pesa apenas 2,5 veces más que 2.",
+    "softmax.naive.ok": "Acá funciona, pero no agranda las diferencias: el puntaje más alto pesa sólo {naive} veces el más bajo; con softmax, {soft} veces.",
     "softmax.naive.problem.sum_zero": "La suma da 0: no se puede dividir por cero. La división ingenua no da ningún resultado.",
     "softmax.naive.problem.sum_negative": "La suma es negativa: los signos se dan vuelta y el puntaje más alto termina con la proporción más baja.",
     "softmax.naive.problem.negative_entries": "Hay puntajes negativos: salen «proporciones» negativas, que no tienen sentido como probabilidades.",
