@@ -18,6 +18,7 @@ import json
 import statistics
 import subprocess
 import sys
+import time
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
@@ -26,12 +27,13 @@ from typing import NamedTuple
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from playwright.sync_api import Browser, Page, sync_playwright  # noqa: E402
+from playwright.sync_api import Browser, Page, WebSocket, sync_playwright  # noqa: E402
+from streamlit.proto.ForwardMsg_pb2 import ForwardMsg  # noqa: E402
 
 from tests.e2e.conftest import CHROMIUM_FLAGS, find_chromium, free_port, start_app, wait_healthy, warm_up  # noqa: E402
-from tests.e2e.shared import RUN_COUNTER, runs, wait_for_app  # noqa: E402
+from tests.e2e.shared import RUN_COUNTER, wait_for_app  # noqa: E402
 from ui.i18n import DEFAULT_LANGUAGE, LANGUAGES  # noqa: E402
-from ui.pages import PAGES, PageSpec, page_url  # noqa: E402
+from ui.pages import PAGES, page_url  # noqa: E402
 
 FLOOR_APP = ROOT / "benchmarks" / "floor_app.py"
 QUIET_MS = 400  # the DOM has "stopped changing" once nothing has mutated for this long
@@ -42,6 +44,8 @@ SESSIONS = 10  # browser contexts held open for the memory figure
 MEDIAN_TARGET, P95_TARGET = 2.0, 3.0  # a page is within target at ≤ 2× the floor's median and ≤ 3× its p95
 KEYS = ("ArrowRight", "ArrowLeft")  # alternated, so sliders and the step stay in range
 STRINGS = LANGUAGES[DEFAULT_LANGUAGE]
+RUN_DONE = {ForwardMsg.FINISHED_SUCCESSFULLY, ForwardMsg.FINISHED_FRAGMENT_RUN_SUCCESSFULLY}
+ANY_RUN = -1  # wait_for_app(page, ANY_RUN): the run is known to be over; wait only for the page to show it
 
 # Records performance.now() of the last DOM mutation, and of the last key or pointer press (the interaction's t0,
 # taken in the page, in the same clock, before the app sees the event).
@@ -65,12 +69,58 @@ class Server(NamedTuple):
 
 
 class Case(NamedTuple):
-    """What is measured on one page: how to reach it and how to interact with it (None: first render only)."""
+    """What is measured on one page: its address and its interaction (None: first render only)."""
 
     name: str
     url: str
     description: str
     interact: Interact | None
+
+
+class ServerLink:
+    """What a page receives over its websocket: bytes, frames, and the runs the server reports finished.
+
+    The run counter of tests.e2e.shared sees a run only if the page ever shows data-test-script-state=running;
+    the floor app's runs are often so short that React renders the whole run at once and the attribute never
+    flips. The server's script_finished message is sent for every run, fragments included.
+    """
+
+    def __init__(self, page: Page) -> None:
+        self.page = page
+        self.socket: WebSocket | None = None
+        self.bytes = 0
+        self.frames = 0
+        self.finished = 0
+        page.on("websocket", self._attach)
+
+    def _attach(self, socket: WebSocket) -> None:
+        self.socket = socket
+        socket.on("framereceived", self._on_frame)
+
+    def _on_frame(self, payload: str | bytes) -> None:
+        data = payload.encode() if isinstance(payload, str) else payload
+        self.bytes += len(data)
+        self.frames += 1
+        message = ForwardMsg.FromString(data)
+        if message.WhichOneof("type") == "script_finished" and message.script_finished in RUN_DONE:
+            self.finished += 1
+
+    def wait_for_run(self, after: int) -> None:
+        """Until more than `after` runs have finished; each wait is for the next websocket event, bounded."""
+        deadline = time.monotonic() + TIMEOUT_MS / 1000
+        while self.finished <= after:
+            remaining_ms = (deadline - time.monotonic()) * 1000
+            if remaining_ms <= 0:
+                raise TimeoutError(f"no script run finished within {TIMEOUT_MS} ms")
+            if self.socket is None:
+                self.page.wait_for_event("websocket", timeout=remaining_ms)
+            else:
+                self.socket.wait_for_event("framereceived", timeout=remaining_ms)
+
+
+class Tab(NamedTuple):
+    page: Page
+    link: ServerLink
 
 
 def slider_step(label: str | None = None) -> Interact:
@@ -98,7 +148,7 @@ def causal_toggle(page: Page, i: int) -> None:
 
 
 INTERACTIONS: dict[str, tuple[str, Interact | None]] = {
-    "home": ("none: first render only (see below)", None),
+    "home": ("none: first render only (see above)", None),
     "softmax": ("temperature slider, key →/←", slider_step(STRINGS["softmax.temperature"])),
     "walkthrough": ("next/previous step shortcut, key →/←", step_shortcut),
     "builder": ("Options: temperature slider, key →/←", slider_step(STRINGS["scenario.temperature"])),
@@ -127,54 +177,55 @@ def served(script: Path) -> Iterator[Server]:
 
 
 @contextmanager
-def session(browser: Browser) -> Iterator[Page]:
-    """A fresh browser context (a new Streamlit session) whose page counts runs and clocks DOM mutations."""
+def session(browser: Browser) -> Iterator[Tab]:
+    """A fresh browser context (a new Streamlit session) whose page clocks DOM mutations and counts runs."""
     context = browser.new_context(viewport={"width": 1400, "height": 1000})
     try:
         page = context.new_page()
         page.add_init_script(RUN_COUNTER)
         page.add_init_script(DOM_CLOCK)
-        yield page
+        yield Tab(page, ServerLink(page))
     finally:
         context.close()
 
 
-def settle(page: Page, after: int) -> None:
-    """Wait for a run newer than `after` to finish, then for the DOM to stay still for QUIET_MS."""
-    wait_for_app(page, after, timeout=TIMEOUT_MS)
-    page.wait_for_function(DOM_QUIET, timeout=TIMEOUT_MS)
+def settle(tab: Tab, finished: int) -> None:
+    """Wait for a run after the `finished` first ones to end, for the page to show it, then for QUIET_MS of calm."""
+    tab.link.wait_for_run(finished)
+    wait_for_app(tab.page, ANY_RUN, timeout=TIMEOUT_MS)
+    tab.page.wait_for_function(DOM_QUIET, timeout=TIMEOUT_MS)
 
 
-def open_settled(page: Page, url: str) -> None:
-    page.goto(url, timeout=TIMEOUT_MS)
-    settle(page, 0)
+def open_settled(tab: Tab, url: str) -> None:
+    tab.page.goto(url, timeout=TIMEOUT_MS)
+    settle(tab, 0)
 
 
-def timed_step(page: Page, interact: Interact, i: int) -> float:
+def timed_step(tab: Tab, interact: Interact, i: int) -> float:
     """One interaction: ms from the key (or pointer) press to the last DOM mutation before the page went quiet."""
-    page.evaluate("window.__t0 = null")
-    before = runs(page)
-    interact(page, i)
-    settle(page, before)
-    latency = page.evaluate("window.__t0 === null ? null : window.__lastMutation - window.__t0")
+    tab.page.evaluate("window.__t0 = null")
+    finished = tab.link.finished
+    interact(tab.page, i)
+    settle(tab, finished)
+    latency = tab.page.evaluate("window.__t0 === null ? null : window.__lastMutation - window.__t0")
     if latency is None:
         raise RuntimeError("the interaction dispatched no key or pointer press in the page")
     return latency
 
 
 def interaction_latencies(browser: Browser, case: Case, repeats: int) -> list[float]:
-    with session(browser) as page:
-        open_settled(page, case.url)
+    with session(browser) as tab:
+        open_settled(tab, case.url)
         for i in range(WARMUP_STEPS):
-            timed_step(page, case.interact, i)
-        return [timed_step(page, case.interact, WARMUP_STEPS + i) for i in range(repeats)]
+            timed_step(tab, case.interact, i)
+        return [timed_step(tab, case.interact, WARMUP_STEPS + i) for i in range(repeats)]
 
 
 def first_render_ms(browser: Browser, url: str) -> float:
     """Navigation start to the last DOM mutation of the first complete render, in a fresh context."""
-    with session(browser) as page:
-        open_settled(page, url)
-        return page.evaluate("window.__lastMutation")
+    with session(browser) as tab:
+        open_settled(tab, url)
+        return tab.page.evaluate("window.__lastMutation")
 
 
 def rss_mb(pid: int) -> float:
@@ -185,137 +236,129 @@ def rss_mb(pid: int) -> float:
 
 
 def memory_growth(browser: Browser, url: str, pid: int) -> dict:
-    """Server RSS before and while SESSIONS contexts hold the page open (after one session has loaded its code)."""
-    with session(browser) as page:
-        open_settled(page, url)
+    """Server RSS before, and while SESSIONS contexts hold the page open (one session first loads its code)."""
+    with session(browser) as tab:
+        open_settled(tab, url)
     before = rss_mb(pid)
     with ExitStack() as stack:
         for _ in range(SESSIONS):
-            page = stack.enter_context(session(browser))
-            page.goto(url, timeout=TIMEOUT_MS)
-            wait_for_app(page, 0, timeout=TIMEOUT_MS)
+            open_settled(stack.enter_context(session(browser)), url)
         after = rss_mb(pid)
+    growth = after - before
     return {
         "sessions": SESSIONS,
         "before_mb": before,
         "after_mb": after,
-        "total_mb": after - before,
-        "per_session_mb": (after - before) / SESSIONS,
+        "growth_mb": growth,
+        "per_session_mb": growth / SESSIONS,
     }
 
 
-def websocket_bytes(browser: Browser, url: str, interact: Interact) -> dict:
-    """Bytes (and frames) the page receives over the websocket during one interaction."""
-    with session(browser) as page:
-        frames: list[int] = []
-
-        def on_frame(payload: str | bytes) -> None:
-            frames.append(len(payload.encode() if isinstance(payload, str) else payload))
-
-        page.on("websocket", lambda ws: ws.on("framereceived", on_frame))
-        open_settled(page, url)
-        frames.clear()
-        before = runs(page)
-        interact(page, 0)
-        settle(page, before)
-        return {"bytes": sum(frames), "frames": len(frames)}
+def websocket_bytes(browser: Browser, case: Case) -> dict:
+    """Bytes and frames the page receives over its websocket during one interaction."""
+    with session(browser) as tab:
+        open_settled(tab, case.url)
+        start_bytes, start_frames = tab.link.bytes, tab.link.frames
+        timed_step(tab, case.interact, 0)
+        return {"bytes": tab.link.bytes - start_bytes, "frames": tab.link.frames - start_frames}
 
 
 def p95(values: list[float]) -> float:
-    if len(values) < 2:
-        return values[0]
-    return statistics.quantiles(values, n=20, method="inclusive")[-1]
+    return statistics.quantiles(values, n=20, method="inclusive")[-1] if len(values) > 1 else values[0]
 
 
-def summary(values: list[float]) -> dict:
-    return {"median_ms": statistics.median(values), "p95_ms": p95(values), "samples_ms": values}
+def summary(samples: list[float]) -> dict:
+    return {"median_ms": statistics.median(samples), "p95_ms": p95(samples), "samples_ms": samples}
 
 
-def print_interactions(figures: dict, repeats: int) -> None:
-    floor = figures["floor"]
-    print(
-        f"Interaction latency: key/pointer press -> last DOM mutation before {QUIET_MS} ms of quiet "
-        f"({repeats} timed after {WARMUP_STEPS} unmeasured; ms; target median <= {MEDIAN_TARGET:g}x floor, "
-        f"p95 <= {P95_TARGET:g}x floor)"
-    )
-    print(f"{'page':<12} {'median':>8} {'p95':>8} {'x med':>6} {'x p95':>6}  {'target':<6}  interaction")
-    for name, row in figures.items():
-        if row.get("median_ms") is None:
-            print(f"{name:<12} {'-':>8} {'-':>8} {'-':>6} {'-':>6}  {'-':<6}  {row['interaction']}")
-            continue
-        row["median_ratio"] = row["median_ms"] / floor["median_ms"]
-        row["p95_ratio"] = row["p95_ms"] / floor["p95_ms"]
-        row["within_target"] = row["median_ratio"] <= MEDIAN_TARGET and row["p95_ratio"] <= P95_TARGET
-        verdict = "-" if name == "floor" else ("ok" if row["within_target"] else "MISS")
-        print(
-            f"{name:<12} {row['median_ms']:8.0f} {row['p95_ms']:8.0f} {row['median_ratio']:6.2f} "
-            f"{row['p95_ratio']:6.2f}  {verdict:<6}  {row['interaction']}"
-        )
-
-
-def print_first_renders(figures: dict) -> None:
-    floor = figures["floor"]["median_ms"]
-    print(f"\nFirst complete render: navigation start -> last DOM mutation, median of {FIRST_RENDERS} fresh contexts")
-    print(f"{'page':<12} {'median':>8} {'min':>8} {'max':>8} {'x floor':>8}")
-    for name, row in figures.items():
-        samples = row["samples_ms"]
-        row["median_ratio"] = row["median_ms"] / floor
-        print(f"{name:<12} {row['median_ms']:8.0f} {min(samples):8.0f} {max(samples):8.0f} {row['median_ratio']:8.2f}")
+def with_ratios(rows: dict[str, dict], floor: dict) -> dict[str, dict]:
+    """Each measured row with its median and p95 as multiples of the floor's, and whether that is within target."""
+    for row in rows.values():
+        if "median_ms" in row:
+            row["median_ratio"] = row["median_ms"] / floor["median_ms"]
+            row["p95_ratio"] = row["p95_ms"] / floor["p95_ms"]
+            row["within_target"] = row["median_ratio"] <= MEDIAN_TARGET and row["p95_ratio"] <= P95_TARGET
+    return rows
 
 
 def print_memory(memory: dict) -> None:
     print(
-        f"\nServer memory (app, VmRSS): {memory['before_mb']:.1f} MB -> {memory['after_mb']:.1f} MB with "
-        f"{memory['sessions']} builder sessions open: +{memory['total_mb']:.1f} MB, "
-        f"+{memory['per_session_mb']:.2f} MB per session"
+        f"Server memory (app, VmRSS): {memory['before_mb']:.1f} MB -> {memory['after_mb']:.1f} MB with "
+        f"{memory['sessions']} builder sessions open: {memory['growth_mb']:+.1f} MB, "
+        f"{memory['per_session_mb']:+.2f} MB per session"
     )
 
 
-def print_websocket(weights: dict) -> None:
-    print("\nWebsocket bytes received during one slider step")
-    for name, row in weights.items():
-        ratio = row["bytes"] / weights["floor"]["bytes"]
-        print(f"{name:<12} {row['bytes']:>10,} B in {row['frames']:>3} frames  {ratio:8.1f}x floor")
+def print_first_renders(rows: dict[str, dict]) -> None:
+    print(f"First complete render (navigation start -> last DOM mutation; {FIRST_RENDERS} fresh contexts; ms)")
+    print(f"  {'page':<12} {'median':>7} {'min':>7} {'max':>7} {'x floor':>8}")
+    for name, row in rows.items():
+        samples = row["samples_ms"]
+        print(
+            f"  {name:<12} {row['median_ms']:7.0f} {min(samples):7.0f} {max(samples):7.0f} {row['median_ratio']:8.2f}"
+        )
 
 
-def cases(app: Server, floor: Server, keys: list[str]) -> list[Case]:
-    specs: dict[str, PageSpec] = {spec.key: spec for spec in PAGES}
-    found = [Case("floor", f"{floor.url}/", FLOOR_INTERACTION, slider_step())]
+def print_websocket(rows: dict[str, dict]) -> None:
+    print("Websocket bytes received during one slider step")
+    for name, row in rows.items():
+        ratio = row["bytes"] / rows["floor"]["bytes"]
+        print(f"  {name:<12} {row['bytes']:>9,} B in {row['frames']:>3} frames {ratio:7.1f}x floor")
+
+
+def print_interactions(rows: dict[str, dict], repeats: int) -> None:
+    print(
+        f"Interaction latency (press -> last DOM mutation before {QUIET_MS} ms of calm; {repeats} timed after "
+        f"{WARMUP_STEPS} untimed; ms)\ntarget: median <= {MEDIAN_TARGET:g}x floor median and p95 <= {P95_TARGET:g}x "
+        "floor p95"
+    )
+    print(f"  {'page':<12} {'median':>7} {'p95':>7} {'x med':>6} {'x p95':>6}  {'target':<6} interaction")
+    for name, row in rows.items():
+        if "median_ms" not in row:
+            print(f"  {name:<12} {'-':>7} {'-':>7} {'-':>6} {'-':>6}  {'-':<6} {row['interaction']}")
+            continue
+        verdict = "-" if name == "floor" else ("ok" if row["within_target"] else "MISS")
+        print(
+            f"  {name:<12} {row['median_ms']:7.0f} {row['p95_ms']:7.0f} {row['median_ratio']:6.2f} "
+            f"{row['p95_ratio']:6.2f}  {verdict:<6} {row['interaction']}"
+        )
+
+
+def cases(app: Server, floor: Server, keys: list[str]) -> dict[str, Case]:
+    """The floor first, then the chosen pages in the registry's order."""
+    specs = {spec.key: spec for spec in PAGES}
+    found = {"floor": Case("floor", f"{floor.url}/", FLOOR_INTERACTION, slider_step())}
     for key in keys:
         description, interact = INTERACTIONS[key]
-        found.append(Case(key, page_url(app.url, specs[key]), description, interact))
+        found[key] = Case(key, page_url(app.url, specs[key]), description, interact)
     return found
 
 
 def measure(browser: Browser, app: Server, floor: Server, keys: list[str], repeats: int) -> dict:
-    """Every figure, in the order that keeps the memory baseline clean: memory first, interactions last."""
-    all_cases = cases(app, floor, keys)
-    by_name = {case.name: case for case in all_cases}
-    figures: dict = {"repeats": repeats, "quiet_ms": QUIET_MS}
-    if "builder" in by_name:
-        figures["memory"] = memory_growth(browser, by_name["builder"].url, app.pid)
+    """Every figure, printed as it comes; memory first, while the server has served the fewest sessions."""
+    chosen = cases(app, floor, keys)
+    figures: dict = {"repeats": repeats, "quiet_ms": QUIET_MS, "warmup_steps": WARMUP_STEPS}
+    if "builder" in chosen:
+        figures["memory"] = memory_growth(browser, chosen["builder"].url, app.pid)
         print_memory(figures["memory"])
-    rendered = [name for name in ("floor", "home", "pipeline") if name in by_name]
+    rendered = [name for name in ("floor", "home", "pipeline") if name in chosen]
     if len(rendered) > 1:
-        figures["first_render"] = {
-            name: summary([first_render_ms(browser, by_name[name].url) for _ in range(FIRST_RENDERS)])
+        renders = {
+            name: summary([first_render_ms(browser, chosen[name].url) for _ in range(FIRST_RENDERS)])
             for name in rendered
         }
+        figures["first_render"] = with_ratios(renders, renders["floor"])
         print_first_renders(figures["first_render"])
-    if "builder" in by_name:
-        figures["websocket"] = {
-            name: websocket_bytes(browser, by_name[name].url, by_name[name].interact) for name in ("floor", "builder")
-        }
+    if "builder" in chosen:
+        figures["websocket"] = {name: websocket_bytes(browser, chosen[name]) for name in ("floor", "builder")}
         print_websocket(figures["websocket"])
     interactions = {}
-    for case in all_cases:
-        row = {"interaction": case.description}
+    for name, case in chosen.items():
+        interactions[name] = {"interaction": case.description}
         if case.interact is not None:
-            row |= summary(interaction_latencies(browser, case, repeats))
-        interactions[case.name] = row
-    print()
-    print_interactions(interactions, repeats)
-    figures["interactions"] = interactions
+            interactions[name] |= summary(interaction_latencies(browser, case, repeats))
+    figures["interactions"] = with_ratios(interactions, interactions["floor"])
+    print_interactions(figures["interactions"], repeats)
     return figures
 
 
@@ -347,7 +390,7 @@ def main() -> None:
             browser.close()
     if args.json:
         args.json.write_text(json.dumps(figures, indent=2, ensure_ascii=False))
-        print(f"\nfigures written to {args.json}")
+        print(f"figures written to {args.json}")
 
 
 if __name__ == "__main__":

@@ -31,7 +31,7 @@ def presets_ui() -> None:
 
 def _on_option(field: str, widget_key: str) -> None:
     value = st.session_state[widget_key]
-    state.set_scenario(replace(state.get_scenario(), **{field: value}))
+    state.set_scenario(replace(state.get_scenario(), **{field: value}), from_option_widget=True)
 
 
 def _bind(field: str, widget_key: str) -> dict:

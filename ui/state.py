@@ -58,9 +58,15 @@ def scenario_rev() -> int:
 OPTION_WIDGETS = ("opt_scale", "opt_causal", "opt_temperature")  # widget keys of the scenario's options
 
 
-def set_scenario(scenario: Scenario) -> None:
-    """Replace the shared scenario (call from widget callbacks); editors and option widgets follow it."""
+def set_scenario(scenario: Scenario, *, from_option_widget: bool = False) -> None:
+    """Replace the shared scenario (call from widget callbacks); editors and option widgets follow it.
+
+    An option widget that changed the scenario already shows the new value and leaves the matrices alone,
+    so then neither the editors are rebuilt nor the option widgets reset: a slider step stays cheap.
+    """
     st.session_state[SCENARIO] = scenario
+    if from_option_widget:
+        return
     st.session_state[SCENARIO_REV] = st.session_state.get(SCENARIO_REV, 0) + 1
     for key in OPTION_WIDGETS:
         st.session_state.pop(key, None)

@@ -139,3 +139,13 @@ def test_reset_restores_the_lessons_example(session):
     assert not np.array_equal(state.get_scenario().w_q, lesson_scenario().w_q)
     state.reset_scenario()
     assert np.array_equal(state.get_scenario().w_q, lesson_scenario().w_q)
+
+
+def test_an_option_change_does_not_rebuild_the_editors(session):
+    from dataclasses import replace
+
+    rev = state.scenario_rev()
+    state.set_scenario(replace(state.get_scenario(), temperature=2.0), from_option_widget=True)
+    assert state.scenario_rev() == rev and state.get_scenario().temperature == 2.0
+    state.set_scenario(replace(state.get_scenario(), temperature=1.0))
+    assert state.scenario_rev() == rev + 1
