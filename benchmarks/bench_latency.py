@@ -58,6 +58,7 @@ for (const type of ['keydown', 'pointerdown']) {
   window.addEventListener(type, () => { window.__t0 = performance.now(); }, {capture: true});
 }
 """
+PAGE_SIZE = "[document.querySelectorAll('[data-testid=stPlotlyChart]').length, document.querySelectorAll('*').length]"
 DOM_QUIET = f"performance.now() - window.__lastMutation > {QUIET_MS}"
 
 Interact = Callable[[Page, int], None]  # does the i-th interaction (i alternates the direction)
@@ -213,12 +214,15 @@ def timed_step(tab: Tab, interact: Interact, i: int) -> float:
     return latency
 
 
-def interaction_latencies(browser: Browser, case: Case, repeats: int) -> list[float]:
+def interaction_latencies(browser: Browser, case: Case, repeats: int) -> dict:
+    """The latencies of `repeats` interactions, and what the page draws: plotly charts and DOM elements."""
     with session(browser) as tab:
         open_settled(tab, case.url)
         for i in range(WARMUP_STEPS):
             timed_step(tab, case.interact, i)
-        return [timed_step(tab, case.interact, WARMUP_STEPS + i) for i in range(repeats)]
+        samples = [timed_step(tab, case.interact, WARMUP_STEPS + i) for i in range(repeats)]
+        charts, elements = tab.page.evaluate(PAGE_SIZE)
+        return summary(samples) | {"plotly_charts": charts, "dom_elements": elements}
 
 
 def first_render_ms(browser: Browser, url: str) -> float:
@@ -312,16 +316,21 @@ def print_interactions(rows: dict[str, dict], repeats: int) -> None:
         f"{WARMUP_STEPS} untimed; ms)\ntarget: median <= {MEDIAN_TARGET:g}x floor median and p95 <= {P95_TARGET:g}x "
         "floor p95"
     )
-    print(f"  {'page':<12} {'median':>7} {'p95':>7} {'x med':>6} {'x p95':>6}  {'target':<6} interaction")
+    print(
+        f"  {'page':<12} {'median':>7} {'p95':>7} {'x med':>6} {'x p95':>6}  {'target':<6} "
+        f"{'charts':>6} {'DOM':>6}  interaction"
+    )
     for name, row in rows.items():
         if "median_ms" not in row:
-            print(f"  {name:<12} {'-':>7} {'-':>7} {'-':>6} {'-':>6}  {'-':<6} {row['interaction']}")
+            print(f"  {name:<12} {'-':>7} {'-':>7} {'-':>6} {'-':>6}  {'-':<6} {'-':>6} {'-':>6}  {row['interaction']}")
             continue
         verdict = "-" if name == "floor" else ("ok" if row["within_target"] else "MISS")
         print(
             f"  {name:<12} {row['median_ms']:7.0f} {row['p95_ms']:7.0f} {row['median_ratio']:6.2f} "
-            f"{row['p95_ratio']:6.2f}  {verdict:<6} {row['interaction']}"
+            f"{row['p95_ratio']:6.2f}  {verdict:<6} {row['plotly_charts']:>6} {row['dom_elements']:>6}  "
+            f"{row['interaction']}"
         )
+    print("  charts: plotly charts on the page; DOM: elements on the page, both after the last interaction")
 
 
 def cases(app: Server, floor: Server, keys: list[str]) -> dict[str, Case]:
@@ -356,7 +365,7 @@ def measure(browser: Browser, app: Server, floor: Server, keys: list[str], repea
     for name, case in chosen.items():
         interactions[name] = {"interaction": case.description}
         if case.interact is not None:
-            interactions[name] |= summary(interaction_latencies(browser, case, repeats))
+            interactions[name] |= interaction_latencies(browser, case, repeats)
     figures["interactions"] = with_ratios(interactions, interactions["floor"])
     print_interactions(figures["interactions"], repeats)
     return figures

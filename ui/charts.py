@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import html
 from collections import Counter
 from collections.abc import Sequence
@@ -55,7 +56,8 @@ def _color(values: np.ndarray, kind: str) -> dict:
     return {"colorscale": SIGNED_SCALE, "zmid": 0.0, "zmin": -bound, "zmax": bound}
 
 
-def _heatmap_trace(panel: Panel, decimals: int, masked_text: str) -> go.Heatmap:
+def _heatmap_trace(panel: Panel, decimals: int, masked_text: str, size: int) -> go.Heatmap:
+    """One matrix as a heatmap trace, its values written in the cells."""
     z = np.asarray(panel.values, dtype=np.float64)
     fmt = signed if panel.kind == "signed" else plain
     text = [[fmt(v, decimals) if np.isfinite(v) else masked_text for v in row] for row in z]
@@ -65,7 +67,7 @@ def _heatmap_trace(panel: Panel, decimals: int, masked_text: str) -> go.Heatmap:
         y=safe_labels(panel.rows),
         text=text,
         texttemplate="%{text}",
-        textfont={"size": font_size()},
+        textfont={"size": size},
         hovertemplate="%{y} → %{x}: %{text}<extra></extra>",
         showscale=False,
         xgap=2,
@@ -74,11 +76,30 @@ def _heatmap_trace(panel: Panel, decimals: int, masked_text: str) -> go.Heatmap:
     )
 
 
+def built_once(build):
+    """Build each distinct figure once and share it: plotly validates every property, so building one costs
+    tens of milliseconds, while the same inputs (and presentation mode) always give the same figure.
+    Figures are never modified after they are built."""
+
+    @st.cache_resource(max_entries=512, show_spinner=False)
+    def cached(name: str, large: bool, *args, **kwargs) -> go.Figure:
+        return build(*args, **kwargs)
+
+    @functools.wraps(build)
+    def wrapper(*args, **kwargs) -> go.Figure:
+        return cached(build.__name__, presentation_mode(), *args, **kwargs)
+
+    return wrapper
+
+
+@built_once
 def heatmaps(panels: Sequence[Panel], *, row_title: str = "", decimals: int = 3, masked_text: str = "−∞") -> go.Figure:
     """Matrices side by side in one figure (one figure redraws faster than several), values in the cells.
 
     Rows are query tokens (top to bottom), columns key tokens or dimensions; masked cells stay blank.
     """
+    size = font_size()
+    large = presentation_mode()
     fig = make_subplots(
         rows=1,
         cols=len(panels),
@@ -86,13 +107,12 @@ def heatmaps(panels: Sequence[Panel], *, row_title: str = "", decimals: int = 3,
         horizontal_spacing=0.06,
     )
     for i, panel in enumerate(panels, start=1):
-        fig.add_trace(_heatmap_trace(panel, decimals, masked_text), row=1, col=i)
-        fig.update_yaxes(autorange="reversed", type="category", tickfont_size=font_size(), row=1, col=i)
-        fig.update_xaxes(side="top", type="category", tickfont_size=font_size(), row=1, col=i)
+        fig.add_trace(_heatmap_trace(panel, decimals, masked_text, size), row=1, col=i)
+        fig.update_yaxes(autorange="reversed", type="category", tickfont_size=size, row=1, col=i)
+        fig.update_xaxes(side="top", type="category", tickfont_size=size, row=1, col=i)
     fig.update_yaxes(title_text=html.escape(row_title, quote=False), row=1, col=1)
-    size = font_size()
     n_rows = max(np.asarray(p.values).shape[0] for p in panels)
-    cell = 56 if presentation_mode() else 40
+    cell = 56 if large else 40
     fig.update_layout(
         height=max(230, min(950, 140 + cell * n_rows)),
         margin={"l": 10, "r": 10, "t": 80, "b": 10},
@@ -119,6 +139,7 @@ def heatmap(
     )
 
 
+@built_once
 def bars(
     groups: dict[str, Sequence[float]], labels: Sequence[str], *, title: str = "", y_title: str = "", y_range=None
 ):
@@ -153,6 +174,7 @@ def show(fig: go.Figure, key: str) -> None:
     st.plotly_chart(fig, key=key, config=PLOT_CONFIG, width="stretch")
 
 
+@built_once
 def lines(
     x: Sequence[float],
     series: dict[str, Sequence[float]],
@@ -212,6 +234,7 @@ def _log_ticks(series: Sequence[np.ndarray]) -> list[float]:
     return [c for c in candidates if values.min() / 1.5 <= c <= values.max() * 1.5]
 
 
+@built_once
 def arrows(
     start: np.ndarray,
     end: np.ndarray,
