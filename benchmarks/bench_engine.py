@@ -5,12 +5,19 @@ Run: python benchmarks/bench_engine.py
 
 from __future__ import annotations
 
-import statistics
+import os
+
+# One BLAS thread: on a 2-core machine shared with other work, threaded BLAS makes the medians swing 5x
+# from run to run; the app's matrices are tiny, where threads do not help anyway.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+os.environ.setdefault("OMP_NUM_THREADS", "1")
+
+import statistics  # noqa: E402
 import sys
 import time
 from pathlib import Path
 
-import numpy as np
+import numpy as np  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -42,6 +49,7 @@ def main() -> None:
     base_med, _ = median_seconds(baseline, 50)
     att_med, att_min = median_seconds(lambda: attention(x, w_q, w_k, w_v), 50)
     causal_med, _ = median_seconds(lambda: attention(x, w_q, w_k, w_v, mask="causal"), 50)
+    print(f"BLAS threads: {os.environ['OPENBLAS_NUM_THREADS']}")
     print(
         f"attention n={n} d={d}: median {att_med * 1e3:.2f} ms (min {att_min * 1e3:.2f} ms); "
         f"bare numpy formula {base_med * 1e3:.2f} ms; ratio {att_med / base_med:.2f}x"

@@ -41,8 +41,11 @@ def softmax(x, axis: int = -1, temperature: float = 1.0) -> np.ndarray:
         # Shift before dividing by T: every shifted value is <= 0, so exp never overflows.
         shifted = (x - finite_max) / t
         e = np.exp(shifted)
-    e = np.where(np.isposinf(m), np.isposinf(x).astype(np.float64), e)
+    if np.isposinf(m).any():
+        e = np.where(np.isposinf(m), np.isposinf(x).astype(np.float64), e)
     total = np.sum(e, axis=axis, keepdims=True)
+    if (total > 0).all():
+        return e / total
     with np.errstate(invalid="ignore", divide="ignore"):
         return np.where(total > 0, e / np.where(total > 0, total, 1.0), 0.0)
 
