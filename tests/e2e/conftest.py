@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.e2e.shared import RUN_COUNTER, wait_for_app
+from tests.e2e.shared import ScriptRuns, wait_for_app
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM_FLAGS = [
@@ -119,7 +119,7 @@ def warm_up(browser, url: str) -> None:
     """Load the app once before the tests: a fresh server's very first session can drop an early click."""
     context = browser.new_context()
     page = context.new_page()
-    page.add_init_script(RUN_COUNTER)
+    page.script_runs = ScriptRuns(page)
     page.goto(url)
     wait_for_app(page)
     context.close()
@@ -140,7 +140,7 @@ def page(browser):
     """A fresh browser context (a new Streamlit session) that records console errors and dialogs."""
     context = browser.new_context(viewport={"width": 1400, "height": 1000})
     page = context.new_page()
-    page.add_init_script(RUN_COUNTER)
+    page.script_runs = ScriptRuns(page)
     page.console_errors = []
     page.dialogs = []
 

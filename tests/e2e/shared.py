@@ -1,47 +1,77 @@
 """Typed helpers for the browser tests: wait on Streamlit's own readiness attributes, never on sleeps.
 
-Before the first script run, the app already says data-test-script-state=notRunning, so "not running" alone
-does not mean "finished". An init script counts the runs (transitions to "running"); a wait asks for a run
-newer than the one seen before the action, then for notRunning with no stale element and no skeleton.
+A wait asks the server's websocket messages for a script run finished after the action began, then the page's
+own attributes for the result being on screen: data-test-script-state=notRunning, no [data-stale=true], no
+skeleton.
 """
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from pathlib import Path
 
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Page, WebSocket, expect
+from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
 from ui.i18n import LANGUAGE_NAMES, LANGUAGES
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"
 
-RUN_COUNTER = """
-window.__stRuns = 0;
-new MutationObserver((mutations) => {
-  for (const m of mutations) {
-    const state = m.target.getAttribute('data-test-script-state');
-    if (m.attributeName === 'data-test-script-state' && state === 'running') {
-      window.__stRuns += 1;
-    }
-  }
-}).observe(document, {subtree: true, attributes: true, attributeFilter: ['data-test-script-state']});
-"""
-
-_IDLE_APP = "[data-testid=stApp][data-test-connection-state=CONNECTED][data-test-script-state=notRunning]"
-_SETTLED = f"""(after) => window.__stRuns > after
-  && document.querySelector('{_IDLE_APP}') !== null
+RUN_DONE = {ForwardMsg.FINISHED_SUCCESSFULLY, ForwardMsg.FINISHED_FRAGMENT_RUN_SUCCESSFULLY}
+IDLE_APP = "[data-testid=stApp][data-test-connection-state=CONNECTED][data-test-script-state=notRunning]"
+SHOWS_LATEST = f"""() => document.querySelector('{IDLE_APP}') !== null
   && document.querySelectorAll('[data-stale=true], [data-testid=stSkeleton]').length === 0"""
+TIMEOUT_MS = 30_000
+
+
+def finishes_a_run(payload: str | bytes) -> bool:
+    """Whether a websocket frame from the server is the message that ends a script run."""
+    message = ForwardMsg.FromString(payload.encode() if isinstance(payload, str) else payload)
+    return message.WhichOneof("type") == "script_finished" and message.script_finished in RUN_DONE
+
+
+class ScriptRuns:
+    """Counts the script runs the server reports finished to one page.
+
+    The page's own attribute alone cannot say a run happened: the app says notRunning before its first run,
+    and a quick run can start and end within one render, so the attribute never shows "running".
+    """
+
+    def __init__(self, page: Page) -> None:
+        self.page = page
+        self.socket: WebSocket | None = None
+        self.finished = 0
+        page.on("websocket", self._attach)
+
+    def _attach(self, socket: WebSocket) -> None:
+        self.socket = socket
+        socket.on("framereceived", self._on_frame)
+
+    def _on_frame(self, payload: str | bytes) -> None:
+        if finishes_a_run(payload):
+            self.finished += 1
+
+    def wait_for_run(self, after: int, timeout: float = TIMEOUT_MS) -> None:
+        """Until more than `after` runs have finished, waiting event by event up to `timeout` ms in all."""
+        deadline = time.monotonic() + timeout / 1000
+        while self.finished <= after:
+            remaining = (deadline - time.monotonic()) * 1000
+            if remaining <= 0:
+                raise TimeoutError(f"no script run finished within {timeout} ms")
+            source = self.page if self.socket is None else self.socket
+            source.wait_for_event("websocket" if self.socket is None else "framereceived", timeout=remaining)
 
 
 def runs(page: Page) -> int:
-    """How many script runs this page has seen start."""
-    return page.evaluate("window.__stRuns")
+    """How many script runs the server has reported finished to this page."""
+    return page.script_runs.finished
 
 
-def wait_for_app(page: Page, after: int = 0, timeout: float = 30_000) -> None:
-    """Wait until a run newer than `after` has finished and the page shows it (nothing stale)."""
-    page.wait_for_function(_SETTLED, arg=after, timeout=timeout)
+def wait_for_app(page: Page, after: int = 0, timeout: float = TIMEOUT_MS) -> None:
+    """Wait until a run newer than `after` has finished and the page shows it (idle, nothing stale)."""
+    page.script_runs.wait_for_run(after, timeout)
+    page.wait_for_function(SHOWS_LATEST, timeout=timeout)
 
 
 def act(page: Page, action: Callable[[], object]) -> None:
