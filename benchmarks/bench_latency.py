@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
 import subprocess
 import sys
@@ -28,10 +29,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from playwright.sync_api import Browser, Page, WebSocket, sync_playwright  # noqa: E402
-from streamlit.proto.ForwardMsg_pb2 import ForwardMsg  # noqa: E402
 
-from tests.e2e.conftest import CHROMIUM_FLAGS, find_chromium, free_port, start_app, wait_healthy, warm_up  # noqa: E402
-from tests.e2e.shared import RUN_COUNTER, wait_for_app  # noqa: E402
+from tests.e2e.conftest import CHROMIUM_FLAGS, find_chromium, free_port, start_app, wait_healthy  # noqa: E402
+from tests.e2e.shared import SHOWS_LATEST, finishes_a_run  # noqa: E402
 from ui.i18n import DEFAULT_LANGUAGE, LANGUAGES  # noqa: E402
 from ui.pages import PAGES, page_url  # noqa: E402
 
@@ -44,8 +44,6 @@ SESSIONS = 10  # browser contexts held open for the memory figure
 MEDIAN_TARGET, P95_TARGET = 2.0, 3.0  # a page is within target at ≤ 2× the floor's median and ≤ 3× its p95
 KEYS = ("ArrowRight", "ArrowLeft")  # alternated, so sliders and the step stay in range
 STRINGS = LANGUAGES[DEFAULT_LANGUAGE]
-RUN_DONE = {ForwardMsg.FINISHED_SUCCESSFULLY, ForwardMsg.FINISHED_FRAGMENT_RUN_SUCCESSFULLY}
-ANY_RUN = -1  # wait_for_app(page, ANY_RUN): the run is known to be over; wait only for the page to show it
 
 # Records performance.now() of the last DOM mutation, and of the last key or pointer press (the interaction's t0,
 # taken in the page, in the same clock, before the app sees the event).
@@ -81,9 +79,8 @@ class Case(NamedTuple):
 class ServerLink:
     """What a page receives over its websocket: bytes, frames, and the runs the server reports finished.
 
-    The run counter of tests.e2e.shared sees a run only if the page ever shows data-test-script-state=running;
-    the floor app's runs are often so short that React renders the whole run at once and the attribute never
-    flips. The server's script_finished message is sent for every run, fragments included.
+    Like tests.e2e.shared.ScriptRuns, it counts the server's script_finished messages (the page's attribute
+    can miss a short run), and it also adds up what a rerun costs in bytes.
     """
 
     def __init__(self, page: Page) -> None:
@@ -102,8 +99,7 @@ class ServerLink:
         data = payload.encode() if isinstance(payload, str) else payload
         self.bytes += len(data)
         self.frames += 1
-        message = ForwardMsg.FromString(data)
-        if message.WhichOneof("type") == "script_finished" and message.script_finished in RUN_DONE:
+        if finishes_a_run(data):
             self.finished += 1
 
     def wait_for_run(self, after: int) -> None:
@@ -183,7 +179,6 @@ def session(browser: Browser) -> Iterator[Tab]:
     context = browser.new_context(viewport={"width": 1400, "height": 1000})
     try:
         page = context.new_page()
-        page.add_init_script(RUN_COUNTER)
         page.add_init_script(DOM_CLOCK)
         yield Tab(page, ServerLink(page))
     finally:
@@ -193,7 +188,7 @@ def session(browser: Browser) -> Iterator[Tab]:
 def settle(tab: Tab, finished: int) -> None:
     """Wait for a run after the `finished` first ones to end, for the page to show it, then for QUIET_MS of calm."""
     tab.link.wait_for_run(finished)
-    wait_for_app(tab.page, ANY_RUN, timeout=TIMEOUT_MS)
+    tab.page.wait_for_function(SHOWS_LATEST, timeout=TIMEOUT_MS)
     tab.page.wait_for_function(DOM_QUIET, timeout=TIMEOUT_MS)
 
 
@@ -383,6 +378,14 @@ def parse_args() -> argparse.Namespace:
     return args
 
 
+def code_version() -> str:
+    """The commit the app was measured at, and whether the working tree differed from it."""
+    git = ["git", "-C", str(ROOT)]
+    commit = subprocess.run([*git, "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
+    changed = subprocess.run([*git, "status", "--porcelain"], capture_output=True, text=True).stdout.strip()
+    return f"{commit or 'unknown commit'}{' + uncommitted changes' if changed else ''}"
+
+
 def main() -> None:
     args = parse_args()
     chromium = find_chromium()
@@ -392,9 +395,15 @@ def main() -> None:
     with served(ROOT / "app.py") as app, served(FLOOR_APP) as floor, sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=chromium, headless=True, args=CHROMIUM_FLAGS)
         try:
-            warm_up(browser, app.url)
-            warm_up(browser, floor.url)
-            figures = measure(browser, app, floor, keys, args.repeats)
+            for server in (app, floor):  # one page load each: a fresh server's first session is slower
+                first_render_ms(browser, f"{server.url}/")
+            version = code_version()
+            print(
+                f"bench_latency: app at {version}; {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.2f}; "
+                f"Chromium {browser.version}, headless"
+            )
+            figures = {"version": version} | measure(browser, app, floor, keys, args.repeats)
+            print(f"load average at the end: {os.getloadavg()[0]:.2f} (other work on the machine skews every figure)")
         finally:
             browser.close()
     if args.json:
