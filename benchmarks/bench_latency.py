@@ -19,7 +19,6 @@ import os
 import statistics
 import subprocess
 import sys
-import time
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
@@ -28,10 +27,10 @@ from typing import NamedTuple
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from playwright.sync_api import Browser, Page, WebSocket, sync_playwright  # noqa: E402
+from playwright.sync_api import Browser, Page, sync_playwright  # noqa: E402
 
 from tests.e2e.conftest import CHROMIUM_FLAGS, find_chromium, free_port, start_app, wait_healthy  # noqa: E402
-from tests.e2e.shared import SHOWS_LATEST, finishes_a_run  # noqa: E402
+from tests.e2e.shared import SHOWS_LATEST, ScriptRuns  # noqa: E402
 from ui.i18n import DEFAULT_LANGUAGE, LANGUAGES  # noqa: E402
 from ui.pages import PAGES, page_url  # noqa: E402
 
@@ -76,7 +75,7 @@ class Case(NamedTuple):
     interact: Interact | None
 
 
-class ServerLink:
+class ServerLink(ScriptRuns):
     """What a page receives over its websocket: bytes, frames, and the runs the server reports finished.
 
     Like tests.e2e.shared.ScriptRuns, it counts the server's script_finished messages (the page's attribute
@@ -84,35 +83,17 @@ class ServerLink:
     """
 
     def __init__(self, page: Page) -> None:
-        self.page = page
-        self.socket: WebSocket | None = None
+        super().__init__(page)
         self.bytes = 0
         self.frames = 0
-        self.finished = 0
-        page.on("websocket", self._attach)
-
-    def _attach(self, socket: WebSocket) -> None:
-        self.socket = socket
-        socket.on("framereceived", self._on_frame)
 
     def _on_frame(self, payload: str | bytes) -> None:
-        data = payload.encode() if isinstance(payload, str) else payload
-        self.bytes += len(data)
+        self.bytes += len(payload.encode() if isinstance(payload, str) else payload)
         self.frames += 1
-        if finishes_a_run(data):
-            self.finished += 1
+        super()._on_frame(payload)
 
     def wait_for_run(self, after: int) -> None:
-        """Until more than `after` runs have finished; each wait is for the next websocket event, bounded."""
-        deadline = time.monotonic() + TIMEOUT_MS / 1000
-        while self.finished <= after:
-            remaining_ms = (deadline - time.monotonic()) * 1000
-            if remaining_ms <= 0:
-                raise TimeoutError(f"no script run finished within {TIMEOUT_MS} ms")
-            if self.socket is None:
-                self.page.wait_for_event("websocket", timeout=remaining_ms)
-            else:
-                self.socket.wait_for_event("framereceived", timeout=remaining_ms)
+        super().wait_for_run(after, TIMEOUT_MS)
 
 
 class Tab(NamedTuple):

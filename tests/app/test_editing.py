@@ -4,7 +4,6 @@ import math
 
 import numpy as np
 import pytest
-import streamlit
 
 from engine import lesson_scenario
 from ui import editors, state
@@ -106,14 +105,6 @@ def test_score_list_edits_add_delete_and_refuse_emptying():
     assert errors == [] and values.tolist() == [-1.0, 1.0, 7.0]
     values, errors = apply_list_edits(np.array([2.0]), {"deleted_rows": [0]}, "#", 12)
     assert codes(errors) == ["no_scores"] and values.tolist() == [2.0]
-
-
-@pytest.fixture
-def session(monkeypatch):
-    """A plain dict standing in for st.session_state, so the editors' callbacks run as Streamlit runs them."""
-    fake: dict = {}
-    monkeypatch.setattr(streamlit, "session_state", fake)
-    return fake
 
 
 def test_the_w_q_editor_callback_updates_the_shared_scenario_and_rebuilds_the_editors(session):

@@ -4,7 +4,6 @@ import io
 
 import numpy as np
 import pytest
-import streamlit
 from streamlit.testing.v1 import AppTest
 
 from engine import lesson_scenario, random_scenario
@@ -67,13 +66,6 @@ def test_an_unknown_language_in_a_link_is_ignored():
 
 class Upload(io.BytesIO):
     """Stands in for Streamlit's UploadedFile: the callback only calls getvalue()."""
-
-
-@pytest.fixture
-def session(monkeypatch):
-    fake: dict = {}
-    monkeypatch.setattr(streamlit, "session_state", fake)
-    return fake
 
 
 def test_uploading_a_downloaded_scenario_restores_it(session):
