@@ -22,6 +22,8 @@ from ui.share import share_ui
 
 STEPS = 5
 STEP_KEY = "step"  # also the URL query parameter: ?step=3 opens step 3
+SCALAR_VALUES = (10.0, 20.0, 30.0)  # the lesson's one-number-per-token example: V_el, V_perro, V_come
+SCALAR_WEIGHTS = (0.3, 0.4, 0.3)  # and the attention "perro" gives them
 
 
 def _move(delta: int) -> None:
@@ -185,8 +187,15 @@ def step_5_ui(scenario, result, token: str) -> None:
     st.markdown(t("walk.5.body"))
     st.latex(r"\mathrm{output}_i = \sum_j \alpha_{ij}\, V_j")
     st.markdown(t("walk.5.mix"))
-    scalar = dot_terms([0.3, 0.4, 0.3], [10.0, 20.0, 30.0])
-    st.markdown(t("walk.5.scalar", values="10, 20, 30", weights="0.3, 0.4, 0.3", result=general(scalar.total)))
+    scalar = dot_terms(SCALAR_WEIGHTS, SCALAR_VALUES)
+    st.markdown(
+        t(
+            "walk.5.scalar",
+            values=", ".join(f"{v:g}" for v in scalar.b),
+            weights=", ".join(f"{w:g}" for w in scalar.a),
+            result=f"{scalar.total:g}",
+        )
+    )
     i = scenario.tokens.index(token)
     st.markdown(tm("walk.5.derivation", token=token))
     st.latex(r"\alpha = [" + ", ".join(plain(w) for w in result.weights[i]) + "]")

@@ -90,3 +90,9 @@ def test_with_the_causal_mask_the_first_token_attends_only_to_itself():
     walk_to(at, 4)
     assert no_exception(at)
     assert "[1.000]" in page_text(at)
+
+
+def test_the_scalar_mixing_example_is_computed():
+    at = walk_to(open_page("pages/walkthrough.py", "en"), 5)
+    # 0.3·10 + 0.4·20 + 0.3·30 = 3 + 8 + 9 = 20
+    assert "values 10, 20, 30 with weights 0.3, 0.4, 0.3 give 20." in page_text(at)
