@@ -48,7 +48,7 @@ def step_controls_ui() -> int:
         width="stretch",
     )
     prev_col.button(
-        t("walk.prev"), on_click=_move, args=(-1,), disabled=step <= 1, shortcut="Left", icon="⬅️", width="stretch"
+        t("walk.prev"), on_click=_move, args=(-1,), disabled=step <= 1, shortcut="Left", width="stretch"
     )
     next_col.button(
         t("walk.next"),
@@ -56,7 +56,6 @@ def step_controls_ui() -> int:
         args=(1,),
         disabled=step >= STEPS,
         shortcut="Right",
-        icon="➡️",
         width="stretch",
         type="primary",
     )
