@@ -47,9 +47,7 @@ def step_controls_ui() -> int:
         bind="query-params",
         width="stretch",
     )
-    prev_col.button(
-        t("walk.prev"), on_click=_move, args=(-1,), disabled=step <= 1, shortcut="Left", width="stretch"
-    )
+    prev_col.button(t("walk.prev"), on_click=_move, args=(-1,), disabled=step <= 1, shortcut="Left", width="stretch")
     next_col.button(
         t("walk.next"),
         on_click=_move,

@@ -25,7 +25,11 @@ def presets_ui() -> None:
         persist_state="session",
     )
     random_col.button(
-        t("scenario.random"), on_click=state.randomize_scenario, args=(int(seed),), icon=":material/casino:", width="stretch"
+        t("scenario.random"),
+        on_click=state.randomize_scenario,
+        args=(int(seed),),
+        icon=":material/casino:",
+        width="stretch",
     )
 
 
