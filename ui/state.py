@@ -4,8 +4,12 @@ Keys:
 - "lang": "es" or "en", set by the sidebar's language switch.
 - "presentation": bool, the sidebar's presentation-mode toggle.
 - "scenario": the engine's `Scenario` every lesson page works on (tokens, x, W_Q, W_K, W_V, options).
-- "scenario_rev": int, bumped on every scenario change so data editors are rebuilt from it
-  (an editor is never fed its own output: that loses every second edit).
+- "scenario_rev": int, bumped whenever the matrices or tokens may have changed (an edit, a preset, a link,
+  an upload); the data editors' keys include it, so they are rebuilt from the scenario and never fed their
+  own output (that loses every second edit).
+- "opt_scale", "opt_temperature", "opt_causal": the builder's option widgets, mirrors of the scenario's
+  options; dropped when the scenario is replaced from elsewhere, so they show the new values.
+- "share_link_error": (string key, field) of a link or upload that could not be read, shown once.
 - "scenario_errors": list of (code, params) from the last edit that was refused, shown once.
 - "focus_query", "focus_key": the token names chosen for derivations, kept across pages.
 - "softmax_scores" (+ "_rev"): the softmax playground's own list of scores.
@@ -88,15 +92,6 @@ def report_errors(errors: list[tuple[str, dict]]) -> None:
 
 def pop_errors() -> list[tuple[str, dict]]:
     return st.session_state.pop(SCENARIO_ERRORS, [])
-
-
-def focus_token(key: str, default: str) -> str:
-    """The token chosen for derivations under `key`, or `default` if it is gone from the scenario."""
-    tokens = get_scenario().tokens
-    chosen = st.session_state.get(key)
-    if chosen in tokens:
-        return chosen
-    return default if default in tokens else tokens[min(1, len(tokens) - 1)]
 
 
 def get_list(state_key: str, default) -> np.ndarray:
