@@ -151,8 +151,8 @@ def positional_ui(result: PipelineResult) -> None:
             title=t("pipeline.pe.waves_title"),
             x_title=t("pipeline.position"),
             y_title=t("pipeline.pe.value_axis"),
+            highlight=(-0.5, len(result.tokens) - 0.5),
         )
-        figure.add_vrect(x0=-0.5, x1=len(result.tokens) - 0.5, fillcolor="gold", opacity=0.15, line_width=0)
         charts.show(figure, "pe_waves")
         st.caption(t("pipeline.pe.waves_caption", n=len(result.tokens)))
 

@@ -79,7 +79,7 @@ def _heatmap_trace(panel: Panel, decimals: int, masked_text: str, size: int) -> 
 def built_once(build):
     """Build each distinct figure once and share it: plotly validates every property, so building one costs
     tens of milliseconds, while the same inputs (and presentation mode) always give the same figure.
-    Figures are never modified after they are built."""
+    The figure is shared by every session: callers must never modify it (pass what they need as arguments)."""
 
     @st.cache_resource(max_entries=512, show_spinner=False)
     def cached(name: str, large: bool, *args, **kwargs) -> go.Figure:
@@ -186,9 +186,11 @@ def lines(
     faint: np.ndarray | None = None,
     log_axes: bool = False,
     markers: bool = False,
+    highlight: tuple[float, float] | None = None,
 ) -> go.Figure:
     """Line plot of named series over x; `dashed` names the reference lines, `faint` (m, len(x)) adds thin grey
-    background paths without a legend (e.g. individual random walks); `log_axes` makes both axes logarithmic."""
+    background paths without a legend (e.g. individual random walks); `log_axes` makes both axes logarithmic;
+    `highlight` (x0, x1) shades that stretch of x."""
     size = font_size()
     fig = go.Figure()
     for path in [] if faint is None else np.asarray(faint, dtype=np.float64):
@@ -221,6 +223,8 @@ def lines(
         fig.update_xaxes(tickvals=list(x), ticktext=[f"{v:g}" for v in x])
         ticks = _log_ticks([np.asarray(values, dtype=np.float64) for values in series.values()])
         fig.update_yaxes(tickvals=ticks, ticktext=[f"{v:g}" for v in ticks])
+    if highlight is not None:
+        fig.add_vrect(x0=highlight[0], x1=highlight[1], fillcolor="gold", opacity=0.15, line_width=0)
     return fig
 
 

@@ -156,3 +156,16 @@ def test_the_sentence_and_settings_survive_a_trip_to_another_page():
     assert at.text_input(key=SENTENCE).value == "hola mundo"
     assert at.selectbox(key="pipeline_d_model").value == 8
     assert at.dataframe[0].value.iloc[0].tolist() == ["hola", "mundo"]
+
+
+def test_shared_figures_are_not_modified_by_reruns():
+    # figures are built once and shared by every session: a page that decorated one after the fact made it
+    # grow a highlight band on every rerun
+    import json
+
+    at = open_page("en")
+    for _ in range(3):
+        at.run()
+    specs = [json.loads(chart.proto.spec) for chart in at.get("plotly_chart")]
+    shape_counts = [len(spec["layout"].get("shapes", [])) for spec in specs]
+    assert max(shape_counts) == 1, shape_counts
