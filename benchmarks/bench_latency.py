@@ -29,7 +29,7 @@ sys.path.insert(0, str(ROOT))
 
 from playwright.sync_api import Browser, Page, sync_playwright  # noqa: E402
 
-from tests.e2e.conftest import CHROMIUM_FLAGS, find_chromium, free_port, start_app, wait_healthy  # noqa: E402
+from tests.e2e.conftest import CHROMIUM_FLAGS, find_chromium, free_port, start_app, stop_app, wait_healthy  # noqa: E402
 from tests.e2e.shared import SHOWS_LATEST, ScriptRuns  # noqa: E402
 from ui.i18n import DEFAULT_LANGUAGE, LANGUAGES  # noqa: E402
 from ui.pages import PAGES, page_url  # noqa: E402
@@ -146,12 +146,7 @@ def served(script: Path) -> Iterator[Server]:
         wait_healthy(url, process)
         yield Server(url, process.pid)
     finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(timeout=10)
+        stop_app(process)
 
 
 @contextmanager

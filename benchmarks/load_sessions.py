@@ -21,7 +21,7 @@ sys.path.insert(0, str(ROOT))
 
 from playwright.async_api import Page, async_playwright  # noqa: E402
 
-from tests.e2e.conftest import CHROMIUM_FLAGS, find_chromium, free_port, start_app, wait_healthy  # noqa: E402
+from tests.e2e.conftest import CHROMIUM_FLAGS, find_chromium, free_port, start_app, stop_app, wait_healthy  # noqa: E402
 from tests.e2e.shared import SHOWS_LATEST, finishes_a_run  # noqa: E402
 
 DIAGNOSIS = """() => {
@@ -162,8 +162,7 @@ async def run(sessions: int, stagger: float) -> None:
             rss_after = rss_mb(server.pid)
             await browser.close()
     finally:
-        server.terminate()
-        server.wait(timeout=10)
+        stop_app(server)
     problems = [p for result in results for p in result]
     ordered = sorted(latencies)
     p95 = ordered[min(len(ordered) - 1, int(round(0.95 * (len(ordered) - 1))))] if ordered else float("nan")

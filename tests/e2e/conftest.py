@@ -75,6 +75,16 @@ def chromium_path() -> str:
     return path
 
 
+def stop_app(process: subprocess.Popen) -> None:
+    """Terminate a server started by `start_app`, killing it if it does not stop within 10 s."""
+    process.terminate()
+    try:
+        process.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait(timeout=10)
+
+
 def start_app(script: Path, port: int) -> subprocess.Popen:
     return subprocess.Popen(
         [
@@ -108,11 +118,7 @@ def app_url(chromium_path, browser) -> str:
         warm_up(browser, url)
         yield url
     finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
+        stop_app(process)
 
 
 def warm_up(browser, url: str) -> None:
