@@ -44,18 +44,20 @@ MEDIAN_TARGET, P95_TARGET = 2.0, 3.0  # a page is within target at ≤ 2× the f
 KEYS = ("ArrowRight", "ArrowLeft")  # alternated, so sliders and the step stay in range
 STRINGS = LANGUAGES[DEFAULT_LANGUAGE]
 
-# Records performance.now() of the last DOM mutation, and of the last key or pointer press (the interaction's t0,
-# taken in the page, in the same clock, before the app sees the event).
+# Records performance.now() of the last DOM mutation or image load, and of the last key or pointer press (the
+# interaction's t0, taken in the page, in the same clock, before the app sees the event).
 DOM_CLOCK = """
 window.__lastMutation = performance.now();
 window.__t0 = null;
 new MutationObserver(() => { window.__lastMutation = performance.now(); })
   .observe(document, {subtree: true, childList: true, attributes: true, characterData: true});
+// An image (an SVG heatmap, say) is on screen once it has loaded, which can come after its last mutation.
+window.addEventListener('load', () => { window.__lastMutation = performance.now(); }, {capture: true});
 for (const type of ['keydown', 'pointerdown']) {
   window.addEventListener(type, () => { window.__t0 = performance.now(); }, {capture: true});
 }
 """
-PAGE_SIZE = "[document.querySelectorAll('[data-testid=stPlotlyChart]').length, document.querySelectorAll('*').length]"
+PAGE_SIZE = "[document.querySelectorAll('[data-testid=stMain] img').length, document.querySelectorAll('*').length]"
 DOM_QUIET = f"performance.now() - window.__lastMutation > {QUIET_MS}"
 
 Interact = Callable[[Page, int], None]  # does the i-th interaction (i alternates the direction)
@@ -186,14 +188,14 @@ def timed_step(tab: Tab, interact: Interact, i: int) -> float:
 
 
 def interaction_latencies(browser: Browser, case: Case, repeats: int) -> dict:
-    """The latencies of `repeats` interactions, and what the page draws: plotly charts and DOM elements."""
+    """The latencies of `repeats` interactions, and what the page draws: figures (images) and DOM elements."""
     with session(browser) as tab:
         open_settled(tab, case.url)
         for i in range(WARMUP_STEPS):
             timed_step(tab, case.interact, i)
         samples = [timed_step(tab, case.interact, WARMUP_STEPS + i) for i in range(repeats)]
         charts, elements = tab.page.evaluate(PAGE_SIZE)
-        return summary(samples) | {"plotly_charts": charts, "dom_elements": elements}
+        return summary(samples) | {"figures": charts, "dom_elements": elements}
 
 
 def first_render_ms(browser: Browser, url: str) -> float:
@@ -289,7 +291,7 @@ def print_interactions(rows: dict[str, dict], repeats: int) -> None:
     )
     print(
         f"  {'page':<12} {'median':>7} {'p95':>7} {'x med':>6} {'x p95':>6}  {'target':<6} "
-        f"{'charts':>6} {'DOM':>6}  interaction"
+        f"{'figs':>6} {'DOM':>6}  interaction"
     )
     for name, row in rows.items():
         if "median_ms" not in row:
@@ -298,10 +300,10 @@ def print_interactions(rows: dict[str, dict], repeats: int) -> None:
         verdict = "-" if name == "floor" else ("ok" if row["within_target"] else "MISS")
         print(
             f"  {name:<12} {row['median_ms']:7.0f} {row['p95_ms']:7.0f} {row['median_ratio']:6.2f} "
-            f"{row['p95_ratio']:6.2f}  {verdict:<6} {row['plotly_charts']:>6} {row['dom_elements']:>6}  "
+            f"{row['p95_ratio']:6.2f}  {verdict:<6} {row['figures']:>6} {row['dom_elements']:>6}  "
             f"{row['interaction']}"
         )
-    print("  charts: plotly charts on the page; DOM: elements on the page, both after the last interaction")
+    print("  figs: figures (SVG images) on the page; DOM: elements on the page, both after the last interaction")
 
 
 def cases(app: Server, floor: Server, keys: list[str]) -> dict[str, Case]:

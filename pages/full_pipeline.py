@@ -45,8 +45,8 @@ def rows_as_text(name: str, tokens, matrix) -> str:
     return "\n".join(f"{name}_{token:<{width}} = {vector(row)}" for token, row in zip(tokens, matrix, strict=True))
 
 
-def controls_ui() -> tuple[str, int, str, int, bool]:
-    """Sentence, examples, d_model, weights and mask; every choice survives a page switch."""
+def controls_ui() -> tuple[str, int]:
+    """Sentence, examples and d_model: what every stage depends on. Each choice survives a page switch."""
     sentence = st.text_input(
         t("pipeline.sentence"),
         help=t("pipeline.sentence_help", limit=MAX_TOKENS),
@@ -54,8 +54,8 @@ def controls_ui() -> tuple[str, int, str, int, bool]:
         key=SENTENCE_KEY,
         persist_state="session",
     )
-    example_cols = st.columns(len(EXAMPLES))
-    for column, (name, example) in zip(example_cols, EXAMPLES.items(), strict=True):
+    example_cols = st.columns(len(EXAMPLES) + 1, vertical_alignment="bottom")
+    for column, (name, example) in zip(example_cols[:-1], EXAMPLES.items(), strict=True):
         column.button(
             t(f"pipeline.example.{name}"),
             on_click=use_example,
@@ -63,8 +63,7 @@ def controls_ui() -> tuple[str, int, str, int, bool]:
             key=f"pipeline_example_{name}",
             width="stretch",
         )
-    size_col, weights_col, seed_col, mask_col = st.columns(4)
-    d_model = size_col.selectbox(
+    d_model = example_cols[-1].selectbox(
         t("pipeline.d_model"),
         D_MODEL_OPTIONS,
         help=t("pipeline.d_model_help"),
@@ -72,6 +71,12 @@ def controls_ui() -> tuple[str, int, str, int, bool]:
         key="pipeline_d_model",
         persist_state="session",
     )
+    return sentence, d_model
+
+
+def attention_controls_ui(d_model: int) -> tuple[str, int, bool]:
+    """The weights (the lesson's or seeded random ones) and the causal mask: they change attention onward."""
+    weights_col, seed_col, mask_col = st.columns(3)
     if d_model == LESSON_D_MODEL:
         # labels fixed now, in the page's language, not looked up later when the option is formatted
         weight_labels = {option: t(f"pipeline.weights.{option}") for option in WEIGHT_OPTIONS}
@@ -103,7 +108,7 @@ def controls_ui() -> tuple[str, int, str, int, bool]:
         key="pipeline_causal",
         persist_state="session",
     )
-    return sentence, d_model, weights, int(seed), causal
+    return weights, int(seed), causal
 
 
 def tokens_ui(result: PipelineResult) -> None:
@@ -118,10 +123,7 @@ def embeddings_ui(result: PipelineResult) -> None:
     st.header(t("pipeline.embed.title"))
     st.markdown(t("pipeline.embed.body"))
     d_model = result.x.shape[1]
-    charts.show(
-        charts.heatmap(result.embeddings, result.tokens, dims(d_model), row_title=t("pipeline.token")),
-        "embed",
-    )
+    charts.show(charts.heatmap(result.embeddings, result.tokens, dims(d_model), row_title=t("pipeline.token")))
 
 
 def positional_ui(result: PipelineResult) -> None:
@@ -138,8 +140,7 @@ def positional_ui(result: PipelineResult) -> None:
                 dims(d_model),
                 row_title=t("pipeline.position"),
                 title=t("pipeline.pe.heat_title"),
-            ),
-            "pe_heat",
+            )
         )
     with wave_col:
         long_pe = positional_encoding(PE_POSITIONS, d_model)  # (64, d_model)
@@ -153,7 +154,7 @@ def positional_ui(result: PipelineResult) -> None:
             y_title=t("pipeline.pe.value_axis"),
             highlight=(-0.5, len(result.tokens) - 0.5),
         )
-        charts.show(figure, "pe_waves")
+        charts.show(figure)
         st.caption(t("pipeline.pe.waves_caption", n=len(result.tokens)))
 
 
@@ -161,15 +162,13 @@ def x_ui(result: PipelineResult, lesson_case: bool) -> None:
     st.header(t("pipeline.x.title"))
     st.markdown(t("pipeline.x.body"))
     d_model = result.x.shape[1]
-    charts.show(charts.heatmap(result.x, result.tokens, dims(d_model), row_title=t("pipeline.token")), "x")
+    charts.show(charts.heatmap(result.x, result.tokens, dims(d_model), row_title=t("pipeline.token")))
     st.code(rows_as_text("x", result.tokens, result.x), language=None)
     if lesson_case:
         st.success(t("pipeline.x.lesson_match"))
 
 
 def attention_ui(result: PipelineResult, weights: str) -> None:
-    st.header(t("pipeline.attention.title"))
-    st.markdown(t("pipeline.attention.body"))
     st.caption(t(f"pipeline.attention.weights_{weights}"))
     with st.expander(t("pipeline.attention.matrices")):
         d_model, d_k = result.w_q.shape
@@ -177,7 +176,7 @@ def attention_ui(result: PipelineResult, weights: str) -> None:
             charts.Panel(matrix, dims(d_model), dims(d_k), title=name)
             for name, matrix in (("W_Q", result.w_q), ("W_K", result.w_k), ("W_V", result.w_v))
         ]
-        charts.show(charts.heatmaps(panels), "matrices")
+        charts.show(charts.heatmaps(panels))
     charts.show(
         charts.heatmap(
             result.attention.weights,
@@ -186,8 +185,7 @@ def attention_ui(result: PipelineResult, weights: str) -> None:
             kind="weights",
             title=t("pipeline.attention.weights_title"),
             row_title=t("pipeline.attention.asks"),
-        ),
-        "weights",
+        )
     )
     st.caption(t("pipeline.attention.reading"))
 
@@ -196,7 +194,7 @@ def output_ui(result: PipelineResult) -> None:
     st.header(t("pipeline.output.title"))
     st.markdown(t("pipeline.output.body"))
     output = result.attention.output
-    charts.show(charts.heatmap(output, result.tokens, dims(output.shape[1]), row_title=t("pipeline.token")), "output")
+    charts.show(charts.heatmap(output, result.tokens, dims(output.shape[1]), row_title=t("pipeline.token")))
     st.code(rows_as_text("output", result.tokens, result.attention.output), language=None)
 
 
@@ -220,12 +218,9 @@ def effect_ui(result: PipelineResult, top: TopAttended) -> None:
     st.markdown(t("pipeline.effect.body"))
     moved = movement(result.x, result.attention.output)
     frame = effect_frame(result, top, moved.distance)
-    formats = {
-        name: st.column_config.NumberColumn(name, format="%.3f")
-        for name in frame.columns
-        if frame[name].dtype.kind == "f"
-    }
-    st.dataframe(frame, hide_index=True, column_config=formats, key="effect")
+    numbers = [name for name in frame.columns if frame[name].dtype.kind == "f"]
+    # static, not a data grid: redrawn at once when the mask or the weights change (a grid settles 150 ms later)
+    st.table(frame.style.format("{:.3f}", subset=numbers, na_rep="—"), hide_index=True)
     figure = charts.arrows(
         moved.x_2d,
         moved.output_2d,
@@ -236,7 +231,7 @@ def effect_ui(result: PipelineResult, top: TopAttended) -> None:
         x_title=t("pipeline.effect.axis", axis=1, share=percent(moved.explained[0])),
         y_title=t("pipeline.effect.axis", axis=2, share=percent(moved.explained[1])),
     )
-    charts.show(figure, "movement")
+    charts.show(figure)
     st.caption(t("pipeline.effect.caption", shown=percent(moved.explained.sum())))
 
 
@@ -272,10 +267,25 @@ def ambiguity_ui(result: PipelineResult, top: TopAttended) -> None:
     st.markdown(t("pipeline.ambiguity.bridge"))
 
 
-page_header("pipeline.title", "pipeline.lead")
-sentence, d_model, weights, seed, causal = controls_ui()
-try:
+@st.fragment
+def attention_onward_ui(sentence: str, d_model: int) -> None:
+    """Attention and everything after it, with the controls that change only these. A fragment: switching the
+    mask or the weights reruns and redraws this part, not the stages above (x does not depend on W)."""
+    weights, seed, causal = attention_controls_ui(d_model)
     result = pipeline(sentence, d_model, weights=weights, seed=seed, causal=causal)
+    top = top_attended(result.attention.weights, k=2, allowed=result.attention.allowed)
+    attention_ui(result, weights)
+    output_ui(result)
+    effect_ui(result, top)
+    if AMBIGUITY_ASKER in result.tokens and "perro" in result.tokens:
+        ambiguity_ui(result, top)
+
+
+page_header("pipeline.title", "pipeline.lead")
+sentence, d_model = controls_ui()
+try:
+    # the stages before attention do not depend on the weights; any valid choice gives the same x
+    result = pipeline(sentence, d_model, weights="lesson" if d_model == LESSON_D_MODEL else "random")
 except EngineInputError as error:
     if error.code != "empty_sentence":
         raise
@@ -283,13 +293,10 @@ except EngineInputError as error:
     st.stop()
 
 lesson_case = result.tokens == LESSON_TOKENS and d_model == LESSON_D_MODEL
-top = top_attended(result.attention.weights, k=2, allowed=result.attention.allowed)
 tokens_ui(result)
 embeddings_ui(result)
 positional_ui(result)
 x_ui(result, lesson_case)
-attention_ui(result, weights)
-output_ui(result)
-effect_ui(result, top)
-if AMBIGUITY_ASKER in result.tokens and "perro" in result.tokens:
-    ambiguity_ui(result, top)
+st.header(t("pipeline.attention.title"))
+st.markdown(t("pipeline.attention.body"))
+attention_onward_ui(sentence, d_model)

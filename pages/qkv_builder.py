@@ -32,31 +32,24 @@ def matrices_ui(scenario, result) -> None:
     tokens = scenario.tokens
     dims_k = [t("matrix.dim", j=j) for j in range(scenario.d_k)]
     dims_v = [t("matrix.dim", j=j) for j in range(scenario.d_v)]
-    st.subheader(t("builder.projections"))
-    charts.show(
-        charts.heatmaps(
-            [
-                Panel(result.q, tokens, dims_k, title=t("matrix.q")),
-                Panel(result.k, tokens, dims_k, title=t("matrix.k")),
-                Panel(result.v, tokens, dims_v, title=t("matrix.v")),
-            ]
-        ),
-        "builder_qkv",
+    projections = charts.heatmaps(
+        [
+            Panel(result.q, tokens, dims_k, title=t("matrix.q")),
+            Panel(result.k, tokens, dims_k, title=t("matrix.k")),
+            Panel(result.v, tokens, dims_v, title=t("matrix.v")),
+        ]
     )
-    st.subheader(t("builder.attention"))
-    charts.show(
-        charts.heatmaps(
-            [
-                Panel(result.scores, tokens, tokens, title=t("matrix.scores")),
-                Panel(result.scaled_scores, tokens, tokens, title=t("matrix.scaled", divisor=general(result.divisor))),
-                Panel(result.weights, tokens, tokens, kind="weights", title=t("matrix.weights")),
-            ],
-            row_title=t("matrix.rows_query"),
-        ),
-        "builder_attention",
+    attention = charts.heatmaps(
+        [
+            Panel(result.scores, tokens, tokens, title=t("matrix.scores")),
+            Panel(result.scaled_scores, tokens, tokens, title=t("matrix.scaled", divisor=general(result.divisor))),
+            Panel(result.weights, tokens, tokens, kind="weights", title=t("matrix.weights")),
+        ],
+        row_title=t("matrix.rows_query"),
     )
-    st.subheader(t("builder.output"))
-    charts.show(charts.heatmap(result.output, tokens, dims_v, title=t("matrix.output")), "builder_output")
+    output = charts.heatmap(result.output, tokens, dims_v, title=t("matrix.output"))
+    captions = [t("builder.projections"), t("builder.attention"), t("builder.output")]
+    charts.show([projections, attention, output], caption=captions)
 
 
 def cell_ui(scenario, result) -> None:
@@ -85,15 +78,22 @@ def cell_ui(scenario, result) -> None:
     st.success(tm("builder.cell.weight", q=query, k=key, weight=plain(weight), percent=percent(weight)))
 
 
+@st.fragment
+def results_ui() -> None:
+    """The options and everything they change. A fragment: a slider step reruns and redraws only this part,
+    not the editors above (their matrices do not depend on the options)."""
+    st.markdown(f"**{t('builder.options')}**")
+    options_ui()
+    scenario = state.get_scenario()
+    result = scenario.run()
+    matrices_ui(scenario, result)
+    cell_ui(scenario, result)
+
+
 page_header("builder.title", "builder.lead")
 share_ui()
 with editing_container("builder.edit"):
     editors_ui()
-st.markdown(f"**{t('builder.options')}**")
-options_ui()
-scenario = state.get_scenario()
-result = scenario.run()
-matrices_ui(scenario, result)
-cell_ui(scenario, result)
+results_ui()
 with st.expander(t("builder.learned.title"), expanded=True):
     st.markdown(t("builder.learned.body"))

@@ -49,8 +49,6 @@ def divisor_name(mode: str, d_k: int) -> str:
 @st.fragment
 def random_walk_ui() -> None:
     """Many ±1 walks: after n steps they are typically √n from the start, not n."""
-    st.header(t("scaling.walk.title"))
-    st.markdown(t("scaling.walk.body"))
     walks_col, steps_col = st.columns(2)
     walks = walks_col.slider(
         t("scaling.walk.walks"), 100, 5000, step=100, value=1000, key="scaling_walks", persist_state="session"
@@ -72,7 +70,7 @@ def random_walk_ui() -> None:
             x_title=t("scaling.walk.step_axis"),
             y_title=t("scaling.walk.position_axis"),
         )
-        charts.show(figure, "walk_paths")
+        charts.show(figure)
     with spread_col:
         figure = charts.lines(
             step_axis,
@@ -82,16 +80,11 @@ def random_walk_ui() -> None:
             x_title=t("scaling.walk.step_axis"),
             y_title=t("scaling.walk.spread_axis"),
         )
-        charts.show(figure, "walk_spread")
-    st.markdown(
-        t(
-            "scaling.walk.reading",
-            steps=steps,
-            spread=plain(result.spread[-1], 2),
-            sqrt=plain(result.sqrt_steps[-1], 2),
-        )
+        charts.show(figure)
+    reading = t(
+        "scaling.walk.reading", steps=steps, spread=plain(result.spread[-1], 2), sqrt=plain(result.sqrt_steps[-1], 2)
     )
-    st.markdown(t("scaling.walk.bridge"))
+    st.markdown(reading + "\n\n" + t("scaling.walk.bridge"))
 
 
 def spread_frame(result: ScalingExperiment) -> pd.DataFrame:
@@ -121,13 +114,11 @@ def average_frame(result: ScalingExperiment) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def two_decimals(frame: pd.DataFrame) -> dict:
-    """Every float column of `frame` written with 2 decimals, as the lesson's tables are."""
-    return {
-        name: st.column_config.NumberColumn(name, format="%.2f")
-        for name in frame.columns
-        if frame[name].dtype.kind == "f"
-    }
+def table_ui(frame: pd.DataFrame) -> None:
+    """A small static table, every float column with 2 decimals as the lesson's tables are. Static, not a data
+    grid: it is redrawn at once when a slider changes it (a grid keeps changing its page for 150 ms more)."""
+    numbers = [name for name in frame.columns if frame[name].dtype.kind == "f"]
+    st.table(frame.style.format("{:.2f}", subset=numbers), hide_index=True)
 
 
 @st.fragment
@@ -159,7 +150,7 @@ def experiment_ui() -> None:
     table_col, plot_col = st.columns([2, 3])
     with table_col:
         frame = spread_frame(result)
-        st.dataframe(frame, hide_index=True, column_config=two_decimals(frame), key="spread_table")
+        table_ui(frame)
         st.caption(t("scaling.experiment.caption", samples=result.samples))
     with plot_col:
         measured, sqrt_name = t("scaling.experiment.measured"), t("scaling.experiment.sqrt_dk")
@@ -173,7 +164,7 @@ def experiment_ui() -> None:
             x_title=t("scaling.col.dk"),
             y_title=t("scaling.experiment.spread_axis"),
         )
-        charts.show(figure, "spread_loglog")
+        charts.show(figure)
     st.markdown(t("scaling.experiment.reading"))
 
     st.subheader(t("scaling.average.title"))
@@ -186,7 +177,7 @@ def experiment_ui() -> None:
         )
     )
     frame = average_frame(result)
-    st.dataframe(frame, hide_index=True, column_config=two_decimals(frame), height="content", key="average_table")
+    table_ui(frame)
 
 
 def row_frame(row: SoftmaxThreeWays) -> pd.DataFrame:
@@ -234,9 +225,9 @@ def three_ways_ui() -> None:
         y_title=t("scaling.row.weight_axis"),
         y_range=[0, 1.15],
     )
-    charts.show(figure, "three_ways")
+    charts.show(figure)
     frame = row_frame(row)
-    st.dataframe(frame, hide_index=True, column_config=two_decimals(frame), key="row_table")
+    table_ui(frame)
     st.caption(t("scaling.row.rule", ln=plain(row.uniform_entropy, 2), n=row_length))
     st.markdown(t("scaling.row.reading"))
 
@@ -246,6 +237,8 @@ st.header(t("scaling.why.title"))
 st.markdown(t("scaling.why.body"))
 st.latex(r"q \cdot k = q_1 k_1 + q_2 k_2 + \dots + q_{d_k} k_{d_k}")
 st.markdown(t("scaling.why.cancel"))
+st.header(t("scaling.walk.title"))
+st.markdown(t("scaling.walk.body"))
 random_walk_ui()
 experiment_ui()
 three_ways_ui()

@@ -13,7 +13,7 @@ from engine import (
 )
 from ui import charts, state
 from ui.charts import Panel
-from ui.derivation import dot_ui, softmax_ui, tex_text, vector_latex
+from ui.derivation import dot_latex, dot_ui, softmax_ui, stacked_latex, tex_text, vector_latex
 from ui.format import general, percent, plain, signed, vector
 from ui.i18n import t, tm
 from ui.layout import page_header
@@ -24,6 +24,8 @@ STEPS = 5
 STEP_KEY = "step"  # also the URL query parameter: ?step=3 opens step 3
 SCALAR_VALUES = (10.0, 20.0, 30.0)  # the lesson's one-number-per-token example: V_el, V_perro, V_come
 SCALAR_WEIGHTS = (0.3, 0.4, 0.3)  # and the attention "perro" gives them
+ROLES = ("Q", "K", "V")
+ROLE_KEY = "walk_role"  # which projection step 1 derives
 
 
 def _move(delta: int) -> None:
@@ -74,21 +76,21 @@ def step_1_ui(scenario, result, token: str) -> None:
                     result.v, scenario.tokens, [t("matrix.dim", j=j) for j in range(scenario.d_v)], title=t("matrix.v")
                 ),
             ]
-        ),
-        "walk_qkv",
+        )
     )
     i = scenario.tokens.index(token)
-    for tab, (role, w, values) in zip(
-        st.tabs(["Q", "K", "V"]),
-        (("Q", scenario.w_q, result.q), ("K", scenario.w_k, result.k), ("V", scenario.w_v, result.v)),
-        strict=True,
-    ):
-        with tab:
-            st.markdown(tm("walk.1.derivation", role=role, token=token))
-            st.latex(vector_latex(sub("x", token), scenario.x[i]))
-            for j, terms in enumerate(projection_terms(scenario.x[i], w)):
-                dot_ui(f"{sub(role, token)}[{j}]", terms)
-            st.latex(vector_latex(sub(role, token), values[i]))
+    # one projection at a time (not three tabs, which would all be typeset on every step)
+    role = st.segmented_control(
+        t("walk.1.role"), ROLES, default=ROLES[0], required=True, key=ROLE_KEY, persist_state="session"
+    )
+    w, values = {"Q": (scenario.w_q, result.q), "K": (scenario.w_k, result.k), "V": (scenario.w_v, result.v)}[role]
+    st.markdown(tm("walk.1.derivation", role=role, token=token))
+    blocks = [vector_latex(sub("x", token), scenario.x[i])]
+    blocks += [
+        dot_latex(f"{sub(role, token)}[{j}]", terms) for j, terms in enumerate(projection_terms(scenario.x[i], w))
+    ]
+    blocks.append(vector_latex(sub(role, token), values[i]))
+    st.latex(stacked_latex(blocks))
     st.caption(t("walk.1.repeat", count=3 * len(scenario.tokens)))
 
 
@@ -99,8 +101,7 @@ def step_2_ui(scenario, result, token: str, other: str) -> None:
     charts.show(
         charts.heatmap(
             result.scores, scenario.tokens, scenario.tokens, title=t("matrix.scores"), row_title=t("matrix.rows_query")
-        ),
-        "walk_scores",
+        )
     )
     i, j = scenario.tokens.index(token), scenario.tokens.index(other)
     st.markdown(tm("walk.2.pair", q=token, k=other))
@@ -146,7 +147,6 @@ def step_3_ui(scenario, result, token: str) -> None:
             ],
             row_title=t("matrix.rows_query"),
         ),
-        "walk_scaled",
     )
 
 
@@ -161,8 +161,7 @@ def step_4_ui(scenario, result, token: str) -> None:
             kind="weights",
             title=t("matrix.weights"),
             row_title=t("matrix.rows_query"),
-        ),
-        "walk_weights",
+        )
     )
     i = scenario.tokens.index(token)
     allowed = result.allowed[i]
@@ -195,9 +194,12 @@ def step_5_ui(scenario, result, token: str) -> None:
     )
     i = scenario.tokens.index(token)
     st.markdown(tm("walk.5.derivation", token=token))
-    st.latex(r"\alpha = [" + ", ".join(plain(w) for w in result.weights[i]) + "]")
-    for d, terms in enumerate(weighted_sum_terms(result.weights[i], result.v)):
-        dot_ui(rf"\mathrm{{output}}_{{{tex_text(token)}}}[{d}]", terms)
+    blocks = [r"\alpha = [" + ", ".join(plain(w) for w in result.weights[i]) + "]"]
+    blocks += [
+        dot_latex(rf"\mathrm{{output}}_{{{tex_text(token)}}}[{d}]", terms)
+        for d, terms in enumerate(weighted_sum_terms(result.weights[i], result.v))
+    ]
+    st.latex(stacked_latex(blocks))
     before, after = st.columns(2)
     with before.container(border=True):
         st.markdown(tm("walk.5.before", token=token))
@@ -221,36 +223,43 @@ def step_5_ui(scenario, result, token: str) -> None:
                     title=t("matrix.output"),
                 ),
             ]
-        ),
-        "walk_output",
+        )
     )
     st.success(tm("walk.5.closing", token=token))
 
 
+@st.fragment
+def walkthrough_ui() -> None:
+    """The step controls and the step. A fragment: stepping reruns and redraws only this, not the sidebar."""
+    scenario = state.get_scenario()
+    result = scenario.run()
+    step = step_controls_ui()
+    st.caption(t("walk.keys_hint"))
+    st.header(f"{step}. {t(f'walk.name.{step}')}")
+    with st.expander(t("walk.inputs")):
+        charts.show(
+            charts.heatmap(
+                scenario.x,
+                scenario.tokens,
+                [t("matrix.dim", j=j) for j in range(scenario.d_model)],
+                title=t("matrix.x"),
+            )
+        )
+    token = token_select_ui(state.FOCUS_QUERY, "perro", t("scenario.query_token"))
+    if step == 1:
+        step_1_ui(scenario, result, token)
+    elif step == 2:
+        step_2_ui(scenario, result, token, token_select_ui(state.FOCUS_KEY, "come", t("scenario.key_token")))
+    elif step == 3:
+        step_3_ui(scenario, result, token)
+    elif step == 4:
+        step_4_ui(scenario, result, token)
+    else:
+        step_5_ui(scenario, result, token)
+
+
 page_header("walk.title", "walk.lead")
-scenario = state.get_scenario()
-result = scenario.run()
-if not same_numbers(scenario, lesson_scenario()):
+if not same_numbers(state.get_scenario(), lesson_scenario()):
     st.info(t("scenario.edited"))
-step = step_controls_ui()
-share_ui(step)
-st.caption(t("walk.keys_hint"))
-st.header(f"{step}. {t(f'walk.name.{step}')}")
-with st.expander(t("walk.inputs")):
-    charts.show(
-        charts.heatmap(
-            scenario.x, scenario.tokens, [t("matrix.dim", j=j) for j in range(scenario.d_model)], title=t("matrix.x")
-        ),
-        "walk_x",
-    )
-token = token_select_ui(state.FOCUS_QUERY, "perro", t("scenario.query_token"))
-if step == 1:
-    step_1_ui(scenario, result, token)
-elif step == 2:
-    step_2_ui(scenario, result, token, token_select_ui(state.FOCUS_KEY, "come", t("scenario.key_token")))
-elif step == 3:
-    step_3_ui(scenario, result, token)
-elif step == 4:
-    step_4_ui(scenario, result, token)
-else:
-    step_5_ui(scenario, result, token)
+share_ui(st.session_state.get(STEP_KEY))
+walkthrough_ui()

@@ -57,6 +57,12 @@ def dot_ui(lhs: str, terms: DotTerms) -> None:
     st.latex(dot_latex(lhs, terms))
 
 
+def stacked_latex(blocks: list[str]) -> str:
+    """Several formulas one under the other, as one LaTeX element (one element typesets and redraws faster
+    than several)."""
+    return r"\begin{gathered}" + r" \\[0.8em] ".join(blocks) + r"\end{gathered}"
+
+
 def softmax_latex(steps: SoftmaxSteps, labels: list[str]) -> str:
     """e^x of each score, their total, each share, and the check that the shares add up to 1."""
     use_shift = steps.overflow

@@ -77,8 +77,15 @@ def link_errors_ui() -> None:
 
 
 def share_ui(step: int | None = None) -> None:
-    """A popover with the link to copy, the downloads and the upload."""
-    with st.popover(t("share.title"), icon=":material/share:"):
+    """A popover with the link to copy, the downloads and the upload.
+
+    Its content is built only while it is open, and opening it reruns the page: the link is always the current
+    scenario's, also after changes made inside a fragment, and a closed popover costs a rerun nothing.
+    """
+    popover = st.popover(t("share.title"), icon=":material/share:", key=state.SHARE_OPEN, on_change="rerun")
+    if not popover.open:
+        return
+    with popover:
         st.markdown(t("share.link"))
         st.code(share_link(step), language=None, wrap_lines=True)
         st.markdown(t("share.download"))

@@ -10,6 +10,7 @@ Keys:
 - "opt_scale", "opt_temperature", "opt_causal": the builder's option widgets, mirrors of the scenario's
   options; dropped when the scenario is replaced from elsewhere, so they show the new values.
 - "share_link_error": (string key, field) of a link or upload that could not be read, shown once.
+- "share_open": whether the share popover is open (its content is built only then).
 - "scenario_errors": list of (code, params) from the last edit that was refused, shown once.
 - "focus_query", "focus_key": the token names chosen for derivations, kept across pages.
 - "softmax_scores" (+ "_rev"): the softmax playground's own list of scores.
@@ -35,6 +36,7 @@ SCENARIO_REV = "scenario_rev"
 SCENARIO_ERRORS = "scenario_errors"
 FOCUS_QUERY = "focus_query"
 FOCUS_KEY = "focus_key"
+SHARE_OPEN = "share_open"
 
 
 def current_language() -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
@@ -39,6 +40,13 @@ def page_text(at: AppTest) -> str:
         parts.extend(str(element.value) for element in group)
     parts.extend(f"{m.label} {m.value}" for m in at.metric)
     return "\n".join(parts)
+
+
+def figures(at: AppTest) -> list[str]:
+    """The SVG text of every figure the page shows (they are images with data URLs)."""
+    prefix = "data:image/svg+xml;base64,"
+    urls = [image.url for element in at.get("image") for image in element.proto.imgs]
+    return [base64.b64decode(url.removeprefix(prefix)).decode() for url in urls if url.startswith(prefix)]
 
 
 def no_exception(at: AppTest) -> bool:

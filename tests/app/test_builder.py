@@ -6,7 +6,8 @@ import numpy as np
 import pytest
 
 from engine import lesson_scenario
-from tests.app.helpers import button, no_exception, open_page, page_text
+from tests.app.helpers import button, figures, no_exception, open_page, page_text
+from ui.format import plain
 from ui.i18n import LANGUAGES
 
 
@@ -78,3 +79,17 @@ def test_growing_d_model_and_d_k_pads_with_zeros():
     scenario = at.session_state["scenario"]
     assert no_exception(at)
     assert scenario.x.shape == (3, 6) and scenario.w_q.shape == (6, 8) and scenario.w_v.shape == (6, 8)
+
+
+def test_the_heatmaps_follow_the_temperature_slider():
+    at = open_page("pages/qkv_builder.py", "en")
+    at.slider(key="opt_temperature").set_value(2.0).run()
+    assert no_exception(at)
+    scenario = lesson_scenario()
+    hot = replace(scenario, temperature=2.0).run()
+    written = "\n".join(figures(at))
+    # the weights at T = 2 (computed by the engine), not those at T = 1, are written in the attention heatmap
+    for weight in hot.weights.reshape(-1):
+        assert f">{plain(weight)}<" in written
+    assert f">{plain(scenario.run().weights[1, 1])}<" not in written  # perro → perro at T = 1: 0.380
+    assert f">{plain(hot.weights[1, 1])}<" in written

@@ -14,7 +14,7 @@ from ui.i18n import LANGUAGES, translate
 ROOT = Path(__file__).resolve().parents[2]
 PAGE = "pages/scaling_experiment.py"
 DEFAULT_DKS = [4, 16, 64, 256, 1024]
-SPREAD_TABLE, AVERAGE_TABLE, ROW_TABLE = 0, 1, 2  # the page's dataframes, in page order
+SPREAD_TABLE, AVERAGE_TABLE, ROW_TABLE = 0, 1, 2  # the page's tables, in page order
 
 
 def open_page(lang: str = "es", **state) -> AppTest:
@@ -41,7 +41,7 @@ def rendered_text(at: AppTest) -> list[str]:
 def test_page_measures_a_spread_of_sqrt_dk_for_every_default_dk(lang):
     at = open_page(lang)
     assert not at.exception
-    table = at.dataframe[SPREAD_TABLE].value
+    table = at.table[SPREAD_TABLE].value
     assert table.iloc[:, 0].tolist() == DEFAULT_DKS
     normalised = table.iloc[:, 3]
     assert normalised.between(0.9, 1.1).all(), normalised.tolist()
@@ -69,7 +69,7 @@ def test_adding_dk_4096_adds_its_row_and_it_is_still_about_one():
     at = open_page()
     at.multiselect(key="scaling_dks").select(4096).run()
     assert not at.exception
-    table = at.dataframe[SPREAD_TABLE].value
+    table = at.table[SPREAD_TABLE].value
     assert table.iloc[:, 0].tolist() == [*DEFAULT_DKS, 4096]
     assert 0.9 < table.iloc[-1, 3] < 1.1
 
@@ -84,13 +84,13 @@ def test_with_no_dk_chosen_the_page_asks_for_one_instead_of_failing():
 @pytest.mark.parametrize("lang", ["es", "en"])
 def test_one_row_at_large_dk_reads_saturated_balanced_flat(lang):
     at = open_page(lang, scaling_row_dk=1024)
-    verdicts = at.dataframe[ROW_TABLE].value.iloc[:, 3].tolist()
+    verdicts = at.table[ROW_TABLE].value.iloc[:, 3].tolist()
     assert verdicts == [translate(lang, f"scaling.verdict.{v}") for v in ("saturated", "balanced", "flat")]
 
 
 def test_the_average_table_has_one_row_per_dk_and_divisor():
     at = open_page()
-    table = at.dataframe[AVERAGE_TABLE].value
+    table = at.table[AVERAGE_TABLE].value
     assert len(table) == len(DEFAULT_DKS) * len(DIVISORS)
     assert table.iloc[:, 2].between(0, 1).all()
 
@@ -104,4 +104,4 @@ def test_settings_survive_a_trip_to_another_page():
     assert not at.exception
     assert at.slider(key="scaling_steps").value == 500
     assert at.selectbox(key="scaling_row_dk").value == 4096
-    assert at.dataframe[ROW_TABLE].value.iloc[1, 0] == translate("es", "scaling.divisor.sqrt", value="64")
+    assert at.table[ROW_TABLE].value.iloc[1, 0] == translate("es", "scaling.divisor.sqrt", value="64")

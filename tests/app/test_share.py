@@ -34,8 +34,21 @@ def test_a_link_restores_the_scenario_and_language_then_leaves_the_url():
     assert LANGUAGES["en"]["builder.title"] in page_text(at)
 
 
-def test_the_builders_share_box_offers_a_link_that_round_trips():
+def open_share_box(at: AppTest) -> AppTest:
+    """Open the share popover, as a click on it does (opening it reruns the page)."""
+    at.session_state[state.SHARE_OPEN] = True
+    return at.run()
+
+
+def test_the_share_box_builds_its_content_only_when_opened():
     at = open_link({}, "pages/qkv_builder.py")
+    assert not any("?s=" in code.value for code in at.code)
+    open_share_box(at)
+    assert any("?s=" in code.value for code in at.code)
+
+
+def test_the_builders_share_box_offers_a_link_that_round_trips():
+    at = open_share_box(open_link({}, "pages/qkv_builder.py"))
     link = next(code.value for code in at.code if "?s=" in code.value)
     code = link.split("?s=", 1)[1].split("&", 1)[0]
     assert code == encode_scenario(lesson_scenario())
@@ -43,7 +56,7 @@ def test_the_builders_share_box_offers_a_link_that_round_trips():
 
 
 def test_the_walkthrough_link_carries_the_step():
-    at = open_link({"step": "3"}, "pages/walkthrough.py")
+    at = open_share_box(open_link({"step": "3"}, "pages/walkthrough.py"))
     link = next(code.value for code in at.code if "?s=" in code.value)
     assert "step=3" in link
 

@@ -6,6 +6,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from tests.app.helpers import APP, button, no_exception, open_page, page_text
+from ui.format import signed
 from ui.i18n import LANGUAGES
 
 # Verified by hand and with an independent numpy computation from the lesson's x, W_Q, W_K, W_V.
@@ -96,3 +97,17 @@ def test_the_scalar_mixing_example_is_computed():
     at = walk_to(open_page("pages/walkthrough.py", "en"), 5)
     # 0.3·10 + 0.4·20 + 0.3·30 = 3 + 8 + 9 = 20
     assert "values 10, 20, 30 with weights 0.3, 0.4, 0.3 give 20." in page_text(at)
+
+
+def test_step_1_derives_the_projection_chosen():
+    at = open_page("pages/walkthrough.py", "en")
+    result = at.session_state["scenario"].run()
+    at.segmented_control(key="walk_role").set_value("K").run()
+    assert no_exception(at)
+    text = page_text(at)
+    # K_perro, from the engine; the Q derivation is no longer typeset
+    assert "[" + ", ".join(signed(v) for v in result.k[1]) + "]" in text
+    assert Q_PERRO not in text
+    at.switch_page("pages/home.py").run()
+    at.switch_page("pages/walkthrough.py").run()
+    assert at.segmented_control(key="walk_role").value == "K"  # the choice is kept

@@ -94,11 +94,29 @@ def choose_language(page: Page, lang: str) -> None:
     expect(sidebar).to_contain_text(LANGUAGES[lang]["sidebar.presentation"])
 
 
+# The figures are SVG images with data URLs: their text, read back the way the browser parses it.
+FIGURE_TEXTS = """() => [...document.querySelectorAll('[data-testid=stMain] img')]
+  .filter(img => img.src.startsWith('data:image/svg+xml;base64,'))
+  .flatMap(img => {
+    const bytes = Uint8Array.from(atob(img.src.split(',')[1]), c => c.charCodeAt(0));
+    const doc = new DOMParser().parseFromString(new TextDecoder().decode(bytes), 'image/svg+xml');
+    return [...doc.querySelectorAll('text')].map(t => t.textContent);
+  })"""
+# Every figure on the page has loaded and been decoded: a malformed SVG would show as a broken image.
+FIGURES_DRAWN = """() => [...document.querySelectorAll('[data-testid=stMain] img')]
+  .every(img => img.complete && img.naturalWidth > 0)"""
+
+
+def figure_texts(page: Page) -> list[str]:
+    return page.evaluate(FIGURE_TEXTS)
+
+
 def assert_healthy(page: Page) -> None:
-    """No Streamlit exception box, no console error, no dialog."""
+    """No Streamlit exception box, no console error, no dialog, no broken figure."""
     expect(page.locator("[data-testid=stException]")).to_have_count(0)
     assert page.console_errors == [], page.console_errors
     assert page.dialogs == [], page.dialogs
+    page.wait_for_function(FIGURES_DRAWN, timeout=10_000)
 
 
 def screenshot(page: Page, name: str) -> Path:

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.e2e.shared import act, assert_healthy, open_app
+from tests.e2e.shared import FIGURE_TEXTS, act, assert_healthy, figure_texts, open_app
 
 pytestmark = pytest.mark.e2e
 PAYLOAD = "<img src=x onerror=alert(1)>"
@@ -31,8 +33,9 @@ def edit_first_cell(page: Page, editor_index: int, column_offset: float, text: s
 def test_html_as_a_token_name_is_shown_as_text(page, app_url):
     open_app(page, f"{app_url}/builder")
     edit_first_cell(page, 0, 60, PAYLOAD)
-    # the heatmaps label their rows with the new name, as literal text
-    expect(page.locator("svg text").filter(has_text=PAYLOAD).first).to_be_attached()
+    # the heatmaps (SVG images) label their rows with the new name, as literal text
+    page.wait_for_function(f"({FIGURE_TEXTS})().includes({json.dumps(PAYLOAD)})", timeout=10_000)
+    assert PAYLOAD in figure_texts(page)
     assert injected_images(page) == 0
     assert_healthy(page)
 

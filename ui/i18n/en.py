@@ -77,7 +77,7 @@ STRINGS: dict[str, str] = {
     "softmax.chart.naive": "divide by the sum",
     "softmax.chart.y": "share",
     "softmax.total": "Sum of the scores: {total}",
-    "softmax.naive.ok": "It works here, but it does not widen the gaps: the top score weighs only {naive} times the lowest; with softmax, {soft} times.",
+    "softmax.naive.ok": "It works here, but it does not widen the gaps: the top score weighs only {naive} times the lowest; with softmax (T = 1), {soft} times.",
     "softmax.naive.problem.sum_zero": "The sum is 0: you cannot divide by zero. The naive division gives no result at all.",
     "softmax.naive.problem.sum_negative": "The sum is negative: signs flip and the highest score ends up with the lowest share.",
     "softmax.naive.problem.negative_entries": "Some scores are negative: out come negative “shares”, meaningless as probabilities.",
@@ -140,6 +140,7 @@ STRINGS: dict[str, str] = {
         "(what it looks for), K = x · W_K (what it offers to be found by) and V = x · W_V (what it hands over if "
         "chosen). In a real model the W are learned; here they are made up, but the mechanics are the same."
     ),
+    "walk.1.role": "Projection to derive",
     "walk.1.derivation": (
         "Each dimension j of the result is the dot product of x with **column j** of the matrix. This is "
         "how {role} of “{token}” comes out, dimension by dimension:"
@@ -483,7 +484,7 @@ STRINGS: dict[str, str] = {
     "share.link": "**Link** that opens this same view (scenario, language and step). Copy it with the box's button:",
     "share.download": "**Download** the scenario:",
     "share.json": "Scenario (JSON)",
-    "share.png": "Each chart downloads as a PNG from its toolbar (the camera icon).",
+    "share.png": "Every figure is an SVG image: right-click it → “Save image as…”. It stays sharp at any size, good for slides.",
     "share.upload": "**Upload** a scenario (a JSON downloaded from here)",
     "share.bad_link": "The link could not be read (problem in “{field}”): showing the lesson's example.",
     "share.bad_file": "The file could not be used (problem in “{field}”): the scenario did not change.",

@@ -77,7 +77,7 @@ STRINGS: dict[str, str] = {
     "softmax.chart.naive": "dividir por la suma",
     "softmax.chart.y": "proporción",
     "softmax.total": "Suma de los puntajes: {total}",
-    "softmax.naive.ok": "Acá funciona, pero no agranda las diferencias: el puntaje más alto pesa sólo {naive} veces el más bajo; con softmax, {soft} veces.",
+    "softmax.naive.ok": "Acá funciona, pero no agranda las diferencias: el puntaje más alto pesa sólo {naive} veces el más bajo; con softmax (T = 1), {soft} veces.",
     "softmax.naive.problem.sum_zero": "La suma da 0: no se puede dividir por cero. La división ingenua no da ningún resultado.",
     "softmax.naive.problem.sum_negative": "La suma es negativa: los signos se dan vuelta y el puntaje más alto termina con la proporción más baja.",
     "softmax.naive.problem.negative_entries": "Hay puntajes negativos: salen «proporciones» negativas, que no tienen sentido como probabilidades.",
@@ -141,6 +141,7 @@ STRINGS: dict[str, str] = {
         "entrega si lo eligen). En un modelo real las W se aprenden; acá están inventadas, pero la mecánica es "
         "la misma."
     ),
+    "walk.1.role": "Proyección que se deriva",
     "walk.1.derivation": (
         "Cada dimensión j del resultado es el producto punto entre x y la **columna j** de la matriz. "
         "Así se calcula {role} de «{token}», dimensión por dimensión:"
@@ -485,7 +486,7 @@ STRINGS: dict[str, str] = {
     "share.link": "**Enlace** que abre esta misma vista (escenario, idioma y paso). Copialo con el botón del recuadro:",
     "share.download": "**Descargar** el escenario:",
     "share.json": "Escenario (JSON)",
-    "share.png": "Cada gráfico se descarga como PNG desde su barra de herramientas (el ícono de la cámara).",
+    "share.png": "Cada figura es una imagen SVG: guardala con clic derecho → «Guardar imagen como…». Se ve nítida a cualquier tamaño, ideal para tus diapositivas.",
     "share.upload": "**Subir** un escenario (JSON descargado de acá)",
     "share.bad_link": "El enlace no se pudo leer (problema en «{field}»): se muestra el ejemplo de la lección.",
     "share.bad_file": "El archivo no se pudo usar (problema en «{field}»): el escenario no cambió.",
