@@ -69,12 +69,14 @@ class Server(NamedTuple):
 
 
 class Case(NamedTuple):
-    """What is measured on one page: its address and its interaction (None: first render only)."""
+    """What is measured on one page: its address, its interaction (None: first render only), and what to do
+    once before it (open a tab, say)."""
 
     name: str
     url: str
     description: str
     interact: Interact | None
+    prepare: Callable[[Page], None] | None = None
 
 
 class ServerLink(ScriptRuns):
@@ -122,18 +124,29 @@ def step_shortcut(page: Page, i: int) -> None:
     page.keyboard.press(KEYS[i % 2])
 
 
+def open_tab(label: str) -> Callable[[Page], None]:
+    def prepare(page: Page) -> None:
+        page.get_by_role("tab", name=label).click()
+
+    return prepare
+
+
 def causal_toggle(page: Page, i: int) -> None:
     """Switch the pipeline's causal mask on or off with a click on its label."""
     page.locator("[data-testid=stMain]").get_by_text(STRINGS["pipeline.causal"], exact=True).click()
 
 
-INTERACTIONS: dict[str, tuple[str, Interact | None]] = {
-    "home": ("none: first render only (see above)", None),
-    "softmax": ("temperature slider, key →/←", slider_step(STRINGS["softmax.temperature"])),
-    "walkthrough": ("next/previous step shortcut, key →/←", step_shortcut),
-    "builder": ("Options: temperature slider, key →/←", slider_step(STRINGS["scenario.temperature"])),
-    "scaling": ("random-walk slider (walks; a fragment), key →/←", slider_step(STRINGS["scaling.walk.walks"])),
-    "pipeline": ("causal-mask toggle, click on its label", causal_toggle),
+INTERACTIONS: dict[str, tuple[str, Interact | None, Callable[[Page], None] | None]] = {
+    "home": ("none: first render only (see above)", None, None),
+    "softmax": ("temperature slider, key →/←", slider_step(STRINGS["softmax.temperature"]), None),
+    "walkthrough": ("next/previous step shortcut, key →/←", step_shortcut, None),
+    "builder": ("Options: temperature slider, key →/←", slider_step(STRINGS["scenario.temperature"]), None),
+    "scaling": (
+        "random-walk slider (walks), key →/←, in the random-walk tab",
+        slider_step(STRINGS["scaling.walk.walks"]),
+        open_tab(STRINGS["scaling.tab.walk"]),
+    ),
+    "pipeline": ("causal-mask toggle, click on its label", causal_toggle, None),
 }
 FLOOR_INTERACTION = "slider, key →/←"
 
@@ -191,6 +204,10 @@ def interaction_latencies(browser: Browser, case: Case, repeats: int) -> dict:
     """The latencies of `repeats` interactions, and what the page draws: figures (images) and DOM elements."""
     with session(browser) as tab:
         open_settled(tab, case.url)
+        if case.prepare is not None:
+            finished = tab.link.finished
+            case.prepare(tab.page)
+            settle(tab, finished)
         for i in range(WARMUP_STEPS):
             timed_step(tab, case.interact, i)
         samples = [timed_step(tab, case.interact, WARMUP_STEPS + i) for i in range(repeats)]
@@ -311,8 +328,8 @@ def cases(app: Server, floor: Server, keys: list[str]) -> dict[str, Case]:
     specs = {spec.key: spec for spec in PAGES}
     found = {"floor": Case("floor", f"{floor.url}/", FLOOR_INTERACTION, slider_step())}
     for key in keys:
-        description, interact = INTERACTIONS[key]
-        found[key] = Case(key, page_url(app.url, specs[key]), description, interact)
+        description, interact, prepare = INTERACTIONS[key]
+        found[key] = Case(key, page_url(app.url, specs[key]), description, interact, prepare)
     return found
 
 

@@ -1,5 +1,6 @@
 """From a sentence to contextualised vectors: tokens, embeddings, positional encoding, attention, and what it did."""
 
+import numpy as np
 import pandas as pd
 import streamlit as st
 
@@ -15,7 +16,7 @@ from engine import (
 )
 from engine.presets import LESSON_D_MODEL, LESSON_SENTENCE, LESSON_TOKENS
 from ui import charts
-from ui.format import percent, signed, vector
+from ui.format import percent, plain, signed, vector
 from ui.i18n import t
 from ui.layout import page_header
 from ui.text import md_literal
@@ -114,7 +115,7 @@ def attention_controls_ui(d_model: int) -> tuple[str, int, bool]:
 def tokens_ui(result: PipelineResult) -> None:
     st.header(t("pipeline.tokens.title"))
     st.markdown(t("pipeline.tokens.body", count=len(result.tokens)))
-    st.dataframe(pd.DataFrame([result.tokens], columns=dims(len(result.tokens))), hide_index=True, key="tokens")
+    st.table(pd.DataFrame([result.tokens], columns=dims(len(result.tokens))), hide_index=True)
     if result.dropped:
         st.info(t("pipeline.dropped", dropped=result.dropped, limit=MAX_TOKENS))
 
@@ -170,13 +171,15 @@ def x_ui(result: PipelineResult, lesson_case: bool) -> None:
 
 def attention_ui(result: PipelineResult, weights: str) -> None:
     st.caption(t(f"pipeline.attention.weights_{weights}"))
-    with st.expander(t("pipeline.attention.matrices")):
-        d_model, d_k = result.w_q.shape
-        panels = [
-            charts.Panel(matrix, dims(d_model), dims(d_k), title=name)
-            for name, matrix in (("W_Q", result.w_q), ("W_K", result.w_k), ("W_V", result.w_v))
-        ]
-        charts.show(charts.heatmaps(panels))
+    matrices = st.expander(t("pipeline.attention.matrices"), key="pipeline_matrices_open", on_change="rerun")
+    if matrices.open:  # drawn only when opened
+        with matrices:
+            d_model, d_k = result.w_q.shape
+            panels = [
+                charts.Panel(matrix, dims(d_model), dims(d_k), title=name)
+                for name, matrix in (("W_Q", result.w_q), ("W_K", result.w_k), ("W_V", result.w_v))
+            ]
+            charts.show(charts.heatmaps(panels))
     charts.show(
         charts.heatmap(
             result.attention.weights,
@@ -198,18 +201,24 @@ def output_ui(result: PipelineResult) -> None:
     st.code(rows_as_text("output", result.tokens, result.attention.output), language=None)
 
 
-def token_at(tokens, index: int) -> str | None:
-    return f"{tokens[index]} ({index})" if index >= 0 else None
+def token_at(tokens, index: int) -> str:
+    return f"{tokens[index]} ({index})" if index >= 0 else "—"
+
+
+def number(value: float) -> str:
+    return "—" if np.isnan(value) else plain(value)
 
 
 def effect_frame(result: PipelineResult, top: TopAttended, distance) -> pd.DataFrame:
+    """One row per token: its top attended tokens with their weights, and how far its vector moved. Written as
+    text with three decimals ("—" where a masked row has no second choice): a static table shows it as is."""
     tokens = result.tokens
-    frame = pd.DataFrame({t("pipeline.effect.col.token"): [token_at(tokens, i) for i in range(len(tokens))]})
+    columns = {t("pipeline.effect.col.token"): [token_at(tokens, i) for i in range(len(tokens))]}
     for rank in range(top.indices.shape[1]):
-        frame[t("pipeline.effect.col.top", rank=rank + 1)] = [token_at(tokens, i) for i in top.indices[:, rank]]
-        frame[t("pipeline.effect.col.weight", rank=rank + 1)] = top.weights[:, rank]
-    frame[t("pipeline.effect.col.moved")] = distance
-    return frame
+        columns[t("pipeline.effect.col.top", rank=rank + 1)] = [token_at(tokens, i) for i in top.indices[:, rank]]
+        columns[t("pipeline.effect.col.weight", rank=rank + 1)] = [number(w) for w in top.weights[:, rank]]
+    columns[t("pipeline.effect.col.moved")] = [number(d) for d in distance]
+    return pd.DataFrame(columns)
 
 
 def effect_ui(result: PipelineResult, top: TopAttended) -> None:
@@ -218,9 +227,8 @@ def effect_ui(result: PipelineResult, top: TopAttended) -> None:
     st.markdown(t("pipeline.effect.body"))
     moved = movement(result.x, result.attention.output)
     frame = effect_frame(result, top, moved.distance)
-    numbers = [name for name in frame.columns if frame[name].dtype.kind == "f"]
     # static, not a data grid: redrawn at once when the mask or the weights change (a grid settles 150 ms later)
-    st.table(frame.style.format("{:.3f}", subset=numbers, na_rep="—"), hide_index=True)
+    st.table(frame, hide_index=True)
     figure = charts.arrows(
         moved.x_2d,
         moved.output_2d,

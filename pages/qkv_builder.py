@@ -92,8 +92,10 @@ def results_ui() -> None:
 
 page_header("builder.title", "builder.lead")
 share_ui()
-with editing_container("builder.edit"):
-    editors_ui()
+editing = editing_container("builder.edit")
+if editing is not None:
+    with editing:
+        editors_ui()
 results_ui()
 with st.expander(t("builder.learned.title"), expanded=True):
     st.markdown(t("builder.learned.body"))

@@ -14,7 +14,7 @@ from engine import (
     scaling_experiment,
     softmax_three_ways,
 )
-from ui import charts
+from ui import charts, state
 from ui.format import plain, vector
 from ui.i18n import t
 from ui.layout import page_header
@@ -115,10 +115,14 @@ def average_frame(result: ScalingExperiment) -> pd.DataFrame:
 
 
 def table_ui(frame: pd.DataFrame) -> None:
-    """A small static table, every float column with 2 decimals as the lesson's tables are. Static, not a data
-    grid: it is redrawn at once when a slider changes it (a grid keeps changing its page for 150 ms more)."""
-    numbers = [name for name in frame.columns if frame[name].dtype.kind == "f"]
-    st.table(frame.style.format("{:.2f}", subset=numbers), hide_index=True)
+    """A small static table, every float column written with 2 decimals as the lesson's tables are. Static,
+    not a data grid: it is redrawn at once when a slider changes it (a grid keeps changing its page for 150 ms
+    more); and the numbers are written here, which costs far less than a pandas Styler would."""
+    written = frame.copy()
+    for name in frame.columns:
+        if frame[name].dtype.kind == "f":
+            written[name] = [plain(value, 2) for value in frame[name]]
+    st.table(written, hide_index=True)
 
 
 @st.fragment
@@ -232,15 +236,51 @@ def three_ways_ui() -> None:
     st.markdown(t("scaling.row.reading"))
 
 
+def idea_ui() -> None:
+    st.header(t("scaling.why.title"))
+    st.markdown(t("scaling.why.body"))
+    st.latex(r"q \cdot k = q_1 k_1 + q_2 k_2 + \dots + q_{d_k} k_{d_k}")
+    st.markdown(t("scaling.why.cancel"))
+
+
+def walk_ui() -> None:
+    st.header(t("scaling.walk.title"))
+    st.markdown(t("scaling.walk.body"))
+    random_walk_ui()
+
+
+def summary_ui() -> None:
+    st.header(t("scaling.summary.title"))
+    st.markdown(t("scaling.summary.body"))
+
+
+SECTIONS = {"idea": idea_ui, "walk": walk_ui, "experiment": experiment_ui, "row": three_ways_ui, "summary": summary_ui}
+SECTION_KEY = "scaling_section"  # the open section, kept across page and language switches
+
+
+def _on_section(widget_key: str, labels: list[str]) -> None:
+    st.session_state[SECTION_KEY] = list(SECTIONS)[labels.index(st.session_state[widget_key])]
+
+
+def sections_ui() -> None:
+    """One section at a time, as tabs that run only when open: a slider step redraws one section, not the
+    whole page (Streamlit redraws every element of a page on each run), and a lecturer shows one idea at a
+    time."""
+    labels = [t(f"scaling.tab.{name}") for name in SECTIONS]
+    current = st.session_state.get(SECTION_KEY, "idea")
+    widget_key = f"scaling_tabs_{state.current_language()}"  # the labels change with the language
+    tabs = st.tabs(
+        labels,
+        default=labels[list(SECTIONS).index(current)],
+        key=widget_key,
+        on_change=_on_section,
+        args=(widget_key, labels),
+    )
+    for draw, tab in zip(SECTIONS.values(), tabs, strict=True):
+        if tab.open:
+            with tab:
+                draw()
+
+
 page_header("scaling.title", "scaling.lead")
-st.header(t("scaling.why.title"))
-st.markdown(t("scaling.why.body"))
-st.latex(r"q \cdot k = q_1 k_1 + q_2 k_2 + \dots + q_{d_k} k_{d_k}")
-st.markdown(t("scaling.why.cancel"))
-st.header(t("scaling.walk.title"))
-st.markdown(t("scaling.walk.body"))
-random_walk_ui()
-experiment_ui()
-three_ways_ui()
-st.header(t("scaling.summary.title"))
-st.markdown(t("scaling.summary.body"))
+sections_ui()

@@ -26,6 +26,7 @@ SCALAR_VALUES = (10.0, 20.0, 30.0)  # the lesson's one-number-per-token example:
 SCALAR_WEIGHTS = (0.3, 0.4, 0.3)  # and the attention "perro" gives them
 ROLES = ("Q", "K", "V")
 ROLE_KEY = "walk_role"  # which projection step 1 derives
+INPUTS_KEY = "walk_inputs_open"  # whether the expander with the input vectors x is open
 
 
 def _move(delta: int) -> None:
@@ -236,15 +237,11 @@ def walkthrough_ui() -> None:
     step = step_controls_ui()
     st.caption(t("walk.keys_hint"))
     st.header(f"{step}. {t(f'walk.name.{step}')}")
-    with st.expander(t("walk.inputs")):
-        charts.show(
-            charts.heatmap(
-                scenario.x,
-                scenario.tokens,
-                [t("matrix.dim", j=j) for j in range(scenario.d_model)],
-                title=t("matrix.x"),
-            )
-        )
+    inputs = st.expander(t("walk.inputs"), key=INPUTS_KEY, on_change="rerun")
+    if inputs.open:  # drawn only when opened: a closed expander costs a step change nothing
+        with inputs:
+            dims = [t("matrix.dim", j=j) for j in range(scenario.d_model)]
+            charts.show(charts.heatmap(scenario.x, scenario.tokens, dims, title=t("matrix.x")))
     token = token_select_ui(state.FOCUS_QUERY, "perro", t("scenario.query_token"))
     if step == 1:
         step_1_ui(scenario, result, token)

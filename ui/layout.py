@@ -35,7 +35,9 @@ def page_header(title_key: str, intro_key: str | None = None) -> None:
 
 
 def editing_container(label_key: str):
-    """Where editors go: inline normally, folded away in presentation mode."""
+    """Where editors go: inline normally, folded away in presentation mode, or None while folded: a folded
+    expander's editors are not built at all (opening it reruns the page), so they cost a slider step nothing."""
     if presentation_mode():
-        return st.expander(t(label_key), expanded=False)
+        folded = st.expander(t(label_key), expanded=False, key=f"{label_key}_open", on_change="rerun")
+        return folded if folded.open else None
     return st.container()

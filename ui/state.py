@@ -19,6 +19,10 @@ Keys:
   "scaling_samples", "scaling_seed", "scaling_row_dk", "scaling_row_length", "scaling_row_seed",
   "pipeline_sentence", "pipeline_d_model", "pipeline_weights", "pipeline_seed", "pipeline_causal".
 - "step": the walkthrough's step, bound to the URL query parameter of the same name.
+- "walk_inputs_open", "pipeline_matrices_open", "builder.edit_open": whether those folded expanders are open
+  (their content is built only then).
+- "scaling_section": the scaling page's open section ("idea", "walk", "experiment", "row", "summary"); its
+  tabs widget is "scaling_tabs_<lang>", since its labels change with the language.
 """
 
 from __future__ import annotations

@@ -220,10 +220,12 @@ class Axis(NamedTuple):
     log: bool
     ticks: list[float]
 
-    def at(self, value: float, start: float, end: float) -> float:
-        """Pixel position of `value` between pixel `start` (at low) and `end` (at high)."""
+    def at(self, value, start: float, end: float):
+        """Pixel position of `value` (a number or an array) between pixel `start` (at low) and `end` (at high)."""
         if self.log:
-            value, low, high = math.log10(value), math.log10(self.low), math.log10(self.high)
+            with np.errstate(divide="ignore", invalid="ignore"):
+                value = np.log10(value)
+            low, high = math.log10(self.low), math.log10(self.high)
         else:
             low, high = self.low, self.high
         return start + (value - low) / ((high - low) or 1.0) * (end - start)
@@ -277,10 +279,12 @@ class Frame(NamedTuple):
     def py(self, value: float) -> float:
         return self.y.at(value, self.top + self.height, self.top)
 
-    def inside(self, x: float, y: float) -> bool:
-        ok_x = math.isfinite(x) and (x > 0 or not self.x.log)
-        ok_y = math.isfinite(y) and (y > 0 or not self.y.log)
-        return ok_x and ok_y
+    def inside(self, x, y):
+        """Whether a point (or each of arrays of points) can be drawn: finite, and positive on a log axis."""
+        x, y = np.asarray(x, dtype=np.float64), np.asarray(y, dtype=np.float64)
+        ok_x = np.isfinite(x) & ((x > 0) | (not self.x.log))
+        ok_y = np.isfinite(y) & ((y > 0) | (not self.y.log))
+        return ok_x & ok_y
 
 
 def _frame_ui(canvas: Canvas, frame: Frame, x_title: str, y_title: str, x_labels: dict[float, str] | None = None):
@@ -467,13 +471,14 @@ def _polyline(frame: Frame, xs: np.ndarray, ys: np.ndarray, color: str, width: f
     if xs.size > MAX_POINTS:
         keep = np.unique(np.linspace(0, xs.size - 1, MAX_POINTS).round().astype(int))
         xs, ys = xs[keep], ys[keep]
-    commands, pen_down = [], False
-    for a, b in zip(xs, ys, strict=True):
-        if frame.inside(a, b):
-            commands.append(f"{'L' if pen_down else 'M'}{frame.px(a):.1f} {frame.py(b):.1f}")
-            pen_down = True
-        else:
-            pen_down = False
+    ok = frame.inside(xs, ys)
+    commands = []
+    # each stretch of drawable points: "M x y L x y x y ...", in whole pixels (finer would not show)
+    edges = np.flatnonzero(np.diff(np.concatenate([[0], ok.astype(np.int8), [0]])))
+    for first, stop in zip(edges[::2], edges[1::2], strict=True):
+        points = np.rint(np.stack([frame.px(xs[first:stop]), frame.py(ys[first:stop])], axis=1)).astype(int)
+        flat = points.ravel().tolist()
+        commands.append(f"M{flat[0]} {flat[1]}" + ("L" + " ".join(map(str, flat[2:])) if len(flat) > 2 else ""))
     dash = ' stroke-dasharray="8 5"' if dashed else ""
     return (
         f'<path d="{"".join(commands)}" fill="none" stroke="{color}" stroke-width="{width}" '

@@ -5,7 +5,6 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
 
@@ -23,6 +22,7 @@ LESSON_X_TEXT = (
     "x_perro = [+0.500, +1.150, +0.780, +0.880]",
     "x_come  = [+1.360, -0.640, -0.280, +1.910]",
 )
+TOKENS_TABLE, EFFECT_TABLE = 0, 1  # the page's static tables, in page order
 
 
 def open_page(lang: str = "es", **state) -> AppTest:
@@ -57,7 +57,7 @@ def test_the_default_sentence_shows_the_lessons_x_as_text(lang):
     for line in LESSON_X_TEXT:
         assert line in code_text(at)
     assert [s.value for s in at.success] == [translate(lang, "pipeline.x.lesson_match")]
-    assert at.dataframe[0].value.iloc[0].tolist() == ["el", "perro", "come"]
+    assert at.table[TOKENS_TABLE].value.iloc[0].tolist() == ["el", "perro", "come"]
 
 
 @pytest.mark.parametrize("lang", ["es", "en"])
@@ -93,7 +93,7 @@ def test_a_300_word_sentence_is_cut_and_says_how_many_tokens_were_dropped(lang):
     at = type_sentence(open_page(lang), " ".join(f"palabra{i}" for i in range(300)))
     assert not at.exception
     assert translate(lang, "pipeline.dropped", dropped=300 - MAX_TOKENS, limit=MAX_TOKENS) in [i.value for i in at.info]
-    assert at.dataframe[0].value.shape == (1, MAX_TOKENS)
+    assert at.table[TOKENS_TABLE].value.shape == (1, MAX_TOKENS)
 
 
 @pytest.mark.parametrize(
@@ -102,7 +102,7 @@ def test_a_300_word_sentence_is_cut_and_says_how_many_tokens_were_dropped(lang):
 def test_html_markdown_and_repeated_tokens_are_shown_as_plain_text(sentence):
     at = type_sentence(open_page(), sentence)
     assert not at.exception
-    tokens = at.dataframe[0].value.iloc[0].tolist()
+    tokens = at.table[TOKENS_TABLE].value.iloc[0].tolist()
     assert tokens == list(pipeline(sentence).tokens)
     assert not any("<img" in text or "<b>" in text for text in rendered_text(at))
 
@@ -142,10 +142,10 @@ def test_the_causal_mask_leaves_the_first_token_looking_only_at_itself():
     at = open_page()
     at.toggle(key="pipeline_causal").set_value(True).run()
     assert not at.exception
-    effect = at.table[0].value
+    effect = at.table[EFFECT_TABLE].value
     assert effect.iloc[0, 1] == "el (0)"
-    assert effect.iloc[0, 2] == 1.0
-    assert pd.isna(effect.iloc[0, 3]) and pd.isna(effect.iloc[0, 4])
+    assert effect.iloc[0, 2] == "1.000"
+    assert effect.iloc[0, 3] == "—" and effect.iloc[0, 4] == "—"  # no second choice: the rest is masked
 
 
 def test_the_sentence_and_settings_survive_a_trip_to_another_page():
@@ -156,7 +156,7 @@ def test_the_sentence_and_settings_survive_a_trip_to_another_page():
     assert not at.exception
     assert at.text_input(key=SENTENCE).value == "hola mundo"
     assert at.selectbox(key="pipeline_d_model").value == 8
-    assert at.dataframe[0].value.iloc[0].tolist() == ["hola", "mundo"]
+    assert at.table[TOKENS_TABLE].value.iloc[0].tolist() == ["hola", "mundo"]
 
 
 def test_the_wave_plot_shades_the_sentence_once_however_often_the_page_reruns():

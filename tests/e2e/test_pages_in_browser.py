@@ -64,3 +64,14 @@ def test_moving_the_temperature_slider_changes_the_weights(page, app_url):
     # softmax([2, 5, 1] / 1.4) = [0.0999, 0.8512, 0.0489] (math.exp by hand)
     expect(main).to_contain_text("[0.100, 0.851, 0.049]")
     assert_healthy(page)
+
+
+def test_the_scaling_page_opens_one_section_at_a_time(page, app_url):
+    open_app(page, f"{app_url}/scaling")
+    main = page.locator("[data-testid=stMain]")
+    walks = main.locator("[data-testid=stSlider]").filter(has_text=LANGUAGES["es"]["scaling.walk.walks"])
+    expect(walks).to_have_count(0)  # the first section has no slider
+    act(page, lambda: page.get_by_role("tab", name=LANGUAGES["es"]["scaling.tab.walk"]).click())
+    expect(walks).to_have_count(1)
+    expect(main).to_contain_text(LANGUAGES["es"]["scaling.walk.title"])
+    assert_healthy(page)  # its two figures are drawn

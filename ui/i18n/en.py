@@ -243,6 +243,11 @@ STRINGS: dict[str, str] = {
         "In the attention formula the scores are divided by √d_k before the softmax. You don't have to take "
         "that on faith: draw random vectors, measure, compare. The engine computes everything live."
     ),
+    "scaling.tab.idea": "1 · The idea",
+    "scaling.tab.walk": "2 · A random walk",
+    "scaling.tab.experiment": "3 · The experiment",
+    "scaling.tab.row": "4 · Three divisors",
+    "scaling.tab.summary": "5 · In short",
     "scaling.why.title": "The idea: a dot product is a sum of d_k terms",
     "scaling.why.body": (
         "The score between a query and a key is their dot product: multiply coordinate by coordinate and add "

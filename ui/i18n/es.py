@@ -243,6 +243,11 @@ STRINGS: dict[str, str] = {
         "En la fórmula de atención, los scores se dividen por √d_k antes del softmax. Acá no hace falta "
         "creerlo: generás vectores al azar, medís y comparás. Todo lo calcula el motor en vivo."
     ),
+    "scaling.tab.idea": "1 · La idea",
+    "scaling.tab.walk": "2 · Un paseo al azar",
+    "scaling.tab.experiment": "3 · El experimento",
+    "scaling.tab.row": "4 · Tres divisores",
+    "scaling.tab.summary": "5 · En resumen",
     "scaling.why.title": "La idea: un producto punto es una suma de d_k términos",
     "scaling.why.body": (
         "El score entre una query y una key es su producto punto: se multiplican coordenada a coordenada y "
