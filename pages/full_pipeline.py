@@ -154,6 +154,7 @@ def positional_ui(result: PipelineResult) -> None:
             x_title=t("pipeline.position"),
             y_title=t("pipeline.pe.value_axis"),
             highlight=(-0.5, len(result.tokens) - 0.5),
+            narrow=True,
         )
         charts.show(figure)
         st.caption(t("pipeline.pe.waves_caption", n=len(result.tokens)))

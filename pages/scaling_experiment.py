@@ -69,6 +69,7 @@ def random_walk_ui() -> None:
             title=t("scaling.walk.paths_title", shown=min(SHOWN_WALKS, walks)),
             x_title=t("scaling.walk.step_axis"),
             y_title=t("scaling.walk.position_axis"),
+            narrow=True,
         )
         charts.show(figure)
     with spread_col:
@@ -79,6 +80,7 @@ def random_walk_ui() -> None:
             title=t("scaling.walk.spread_title"),
             x_title=t("scaling.walk.step_axis"),
             y_title=t("scaling.walk.spread_axis"),
+            narrow=True,
         )
         charts.show(figure)
     reading = t(

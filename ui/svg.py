@@ -426,18 +426,20 @@ def lines(
     log_axes: bool = False,
     markers: bool = False,
     highlight: tuple[float, float] | None = None,
+    narrow: bool = False,
     large: bool = False,
 ) -> str:
     """Named series over x (`dashed` names the reference lines); `faint` (m, len(x)) adds thin grey paths
     without a legend (random walks, say); `log_axes` makes both axes logarithmic, ticked at the x values and at
-    1-2-5 on y; `highlight` (x0, x1) shades that stretch of x."""
+    1-2-5 on y; `highlight` (x0, x1) shades that stretch of x; `narrow` draws it for half a page
+    (smaller, so that its text is not shrunk further)."""
     xs = np.asarray(x, dtype=np.float64)
     ys = [np.asarray(v, dtype=np.float64) for v in series.values()]
     paths = np.zeros((0, xs.size)) if faint is None else np.asarray(faint, dtype=np.float64)
     every_y = np.concatenate([*ys, paths.reshape(-1)]) if ys or paths.size else np.zeros(0)
     x_axis = axis(xs, log=log_axes, ticks=list(xs) if log_axes else None, pad=0.02 if log_axes else 0.0)
     y_axis = axis(every_y, log=log_axes)
-    width, height = (900, 480) if large else (720, 380)
+    width, height = ((600, 420) if large else (480, 340)) if narrow else ((900, 480) if large else (720, 380))
     canvas, left, top, plot_w, plot_h = _layout(
         large, title, bool(series), y_axis.ticks, y_title, x_title, width, height
     )
