@@ -28,9 +28,10 @@ SERIES_COLORS = qualitative.Plotly
 INK, GRID, MASKED = "#111827", "#e5e7eb", "#f3f4f6"
 FONT = "'Source Sans Pro', 'Source Sans 3', Helvetica, Arial, sans-serif"  # quoted: "Sans 3" is no CSS name
 MAX_POINTS = 240  # points drawn per line at most: one every 3 px or so of a plot 720 px wide
-MAX_CELL_TEXT = 12  # more columns than this, and the cells are too narrow for their numbers: colour only
+MAX_CELL_TEXT = 12  # up to this many columns, values are written in full in the cells
+MAX_SMALL_TEXT = 24  # up to this many, smaller and with at most 2 decimals; more, and the cells are colour only
 
-_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")  # and lone surrogates
 
 
 def text(value: object) -> str:
@@ -134,21 +135,25 @@ def heatmaps(
     panels: Sequence[Panel], *, row_title: str = "", decimals: int = 3, masked_text: str = "−∞", large: bool = False
 ) -> str:
     """Matrices side by side, each with its title, row labels (queries or tokens) and column labels on top,
-    its values written in the cells (when the cells are wide enough) and masked cells left grey."""
+    its values written in the cells (smaller, with fewer decimals, past MAX_CELL_TEXT columns; colour only past
+    MAX_SMALL_TEXT) and masked cells left grey. Titles and labels are given the room they need."""
     size = 20 if large else 14
     canvas = Canvas(size)
     n_cols = max(np.asarray(p.values).shape[1] for p in panels)
     n_rows = max(np.asarray(p.values).shape[0] for p in panels)
-    numbers = n_cols <= MAX_CELL_TEXT
-    label_size = size if n_rows <= 24 else max(8.0, size * 24 / n_rows)
+    numbers = n_cols <= MAX_SMALL_TEXT
+    number_size = size if n_cols <= MAX_CELL_TEXT else size * 0.72
+    shown_decimals = decimals if n_cols <= MAX_CELL_TEXT else min(decimals, 2)
     if numbers:
-        widest = max(max(text_width(c, size) for c in p.cols) for p in panels)
-        cell_w, cell_h = max(size * (decimals + 3) * 0.62 + 12, widest + 8), size * 2.3
+        cell_w, cell_h = number_size * (shown_decimals + 3) * 0.62 + 10, number_size * 2.3
     else:
         cell_w = cell_h = max(9.0, min(size * 2.3, 640 / max(n_cols, n_rows)))
-    title_h = size * 2 if any(p.title for p in panels) else 0
-    upright = n_cols <= 16  # column labels written across; more columns, and they are turned upward
+    label_size = min(float(size), max(8.0, cell_h * 0.8))
     widest_col = max(max(text_width(c, label_size) for c in p.cols) for p in panels)
+    upright = widest_col <= cell_w - 4  # column labels written across when they fit, else turned upward
+    if numbers and not upright and n_cols <= MAX_CELL_TEXT:
+        cell_w, upright = widest_col + 8, True  # a few columns: widen them rather than turn the labels
+    title_h = size * 2 if any(p.title for p in panels) else 0
     col_label_h = (label_size if upright else widest_col) + 10
     top = title_h + col_label_h
     row_title_w = size * 1.8 if row_title else 0
@@ -158,9 +163,11 @@ def heatmaps(
         z = np.asarray(panel.values, dtype=np.float64)
         rows, cols = z.shape
         label_w = max(text_width(r, label_size) for r in panel.rows) + 10
-        left = x + label_w
+        title_w = text_width(panel.title, size + 2) * 1.1 if panel.title else 0.0
+        left = x + max(label_w, title_w / 2 - cols * cell_w / 2)  # room for the labels, and for the title
+        centre = left + cols * cell_w / 2
         if panel.title:
-            canvas.label(left + cols * cell_w / 2, size, panel.title, size=size + 2, bold=True)
+            canvas.label(centre, size, panel.title, size=size + 2, bold=True)
         for j, name in enumerate(panel.cols):
             cx = left + (j + 0.5) * cell_w
             if upright:
@@ -179,12 +186,14 @@ def heatmaps(
                     f'width="{cell_w - 2:.1f}" height="{cell_h - 2:.1f}" fill="{fill or MASKED}"/>'
                 )
                 if numbers:
-                    content = fmt(z[i, j], decimals) if fill else masked_text
-                    canvas.label(left + (j + 0.5) * cell_w, cy, content, fill=_ink_on(fill) if fill else INK)
-        x = left + cols * cell_w + gap
-    height = top + n_rows * cell_h + 4
+                    content = fmt(z[i, j], shown_decimals) if fill else masked_text
+                    ink = _ink_on(fill) if fill else INK
+                    canvas.label(left + (j + 0.5) * cell_w, cy, content, fill=ink, size=number_size)
+        x = max(left + cols * cell_w, centre + title_w / 2) + gap
+    grid_h = n_rows * cell_h
+    height = top + max(grid_h, text_width(row_title, size) + 8 if row_title else 0) + 4
     if row_title:
-        canvas.label(size * 0.8, top + n_rows * cell_h / 2, row_title, rotate=True)
+        canvas.label(size * 0.8, top + max(grid_h, text_width(row_title, size) + 8) / 2, row_title, rotate=True)
     return canvas.document(x - gap + 4, height)
 
 
@@ -315,11 +324,33 @@ def _frame_ui(canvas: Canvas, frame: Frame, x_title: str, y_title: str, x_labels
         canvas.label(size * 0.8, frame.top + frame.height / 2, y_title, rotate=True)
 
 
-def _legend(canvas: Canvas, entries: Sequence[tuple[str, str, str]], left: float, y: float) -> None:
-    """One row of legend entries (name, colour, "solid" / "dash" / "diamond" / "circle") starting at `left`."""
+LEGEND_LINE = 1.6  # legend rows are this many font sizes apart
+
+
+def _legend_entry_width(name: str, size: float) -> float:
+    return 34 + text_width(name, size) + size * 1.5
+
+
+def _legend_rows(names: Sequence[str], size: float, left: float, right: float) -> int:
+    """How many rows the legend entries take between `left` and `right`."""
+    rows, x = (1 if names else 0), left
+    for name in names:
+        width = _legend_entry_width(name, size)
+        if x > left and x + width > right:
+            rows, x = rows + 1, left
+        x += width
+    return rows
+
+
+def _legend(canvas: Canvas, entries: Sequence[tuple[str, str, str]], left: float, y: float, right: float) -> None:
+    """Legend entries (name, colour, "solid" / "dash" / "diamond" / "circle" / "square") from `left`, wrapped
+    onto new rows at `right`."""
     size = canvas.size
     x = left
     for name, color, style in entries:
+        width = _legend_entry_width(name, size)
+        if x > left and x + width > right:
+            x, y = left, y + size * LEGEND_LINE
         if style in ("solid", "dash"):
             dash = ' stroke-dasharray="8 5"' if style == "dash" else ""
             canvas.add(
@@ -329,7 +360,7 @@ def _legend(canvas: Canvas, entries: Sequence[tuple[str, str, str]], left: float
         else:
             canvas.add(_marker(x + 14, y, color, style))
         canvas.label(x + 34, y, name, anchor="start")
-        x += 34 + text_width(name, size) + size * 1.5
+        x += width
 
 
 def _marker(x: float, y: float, color: str, style: str, radius: float = 6) -> str:
@@ -347,26 +378,40 @@ def _marker(x: float, y: float, color: str, style: str, radius: float = 6) -> st
     return f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{radius:.1f}" fill="{color}"/>'
 
 
+class Layout(NamedTuple):
+    canvas: Canvas
+    left: float  # the plot area
+    top: float
+    width: float
+    height: float
+    legend_y: float  # the middle of the legend's first row
+
+
 def _layout(
     large: bool,
     title: str,
-    legend: bool,
+    legend: Sequence[str],
     y_ticks: Sequence[float],
     y_title: str,
     x_title: str,
     width: float,
     height: float,
-) -> tuple[Canvas, float, float, float, float]:
-    """The canvas, and the plot area's left, top, width and height once title, legend and axes have room."""
+) -> Layout:
+    """The canvas, and where the plot area goes once the title, the legend (wrapped onto as many rows as it
+    needs) and the axes have room. A title too long for the width is drawn smaller."""
     canvas = Canvas(20 if large else 14)
     size = canvas.size
-    top = (size * 2.2 if title else size) + (size * 1.8 if legend else 0)
     widest_tick = max((text_width(tick_label(t), size) for t in y_ticks), default=size)
     left = (size * 2 if y_title else size * 0.5) + widest_tick + 10
+    right = width - size
+    title_h = size * 2.2 if title else size
+    rows = _legend_rows(legend, size, left, right)
+    top = title_h + rows * size * LEGEND_LINE
     bottom = size * (3.3 if x_title else 2)
     if title:
-        canvas.label(left + (width - left) / 2, size * 1.1, title, size=size + 2, bold=True)
-    return canvas, left, top, width - left - size, height - top - bottom
+        title_size = min(size + 2.0, (width - 10) / max(0.62 * len(title), 1.0))
+        canvas.label(width / 2, size * 1.1, title, size=title_size, bold=True)
+    return Layout(canvas, left, top, right - left, height - top - bottom, title_h + size * 0.6)
 
 
 def bars(
@@ -383,7 +428,8 @@ def bars(
     all_values = np.concatenate(values) if values else np.zeros(0)
     y = axis(all_values, include_zero=True, pad=0.15, span=y_range)
     width, height = (900, 480) if large else (720, 360)
-    canvas, left, top, plot_w, plot_h = _layout(large, title, len(groups) > 1, y.ticks, y_title, "", width, height)
+    names = list(groups) if len(groups) > 1 else []
+    canvas, left, top, plot_w, plot_h, legend_y = _layout(large, title, names, y.ticks, y_title, "", width, height)
     frame = Frame(left, top, plot_w, plot_h, Axis(0.0, 1.0, False, []), y)
     _frame_ui(canvas, frame, "", y_title)
     size = canvas.size
@@ -409,7 +455,8 @@ def bars(
             canvas,
             [(name, SERIES_COLORS[g % len(SERIES_COLORS)], "square") for g, name in enumerate(groups)],
             left,
-            top - size * 1.2,
+            legend_y,
+            left + plot_w,
         )
     return canvas.document(width, height)
 
@@ -440,8 +487,8 @@ def lines(
     x_axis = axis(xs, log=log_axes, ticks=list(xs) if log_axes else None, pad=0.02 if log_axes else 0.0)
     y_axis = axis(every_y, log=log_axes)
     width, height = ((600, 420) if large else (480, 340)) if narrow else ((900, 480) if large else (720, 380))
-    canvas, left, top, plot_w, plot_h = _layout(
-        large, title, bool(series), y_axis.ticks, y_title, x_title, width, height
+    canvas, left, top, plot_w, plot_h, legend_y = _layout(
+        large, title, list(series), y_axis.ticks, y_title, x_title, width, height
     )
     frame = Frame(left, top, plot_w, plot_h, x_axis, y_axis)
     if highlight is not None:
@@ -462,7 +509,7 @@ def lines(
                 if frame.inside(a, b):
                     canvas.add(_marker(frame.px(a), frame.py(b), color, "circle", 4))
         entries.append((name, color, "dash" if name in dashed else "solid"))
-    _legend(canvas, entries, left, top - canvas.size * 1.2)
+    _legend(canvas, entries, left, legend_y, left + plot_w)
     return canvas.document(width, height)
 
 
@@ -511,7 +558,9 @@ def arrows(
     width = height = 640 if large else 520
     spans = [(float(c - half), float(c + half)) for c in centre]
     x_axis, y_axis = (axis(np.array(s), span=s) for s in spans)
-    canvas, left, top, plot_w, plot_h = _layout(large, title, True, y_axis.ticks, y_title, x_title, width, height)
+    canvas, left, top, plot_w, plot_h, legend_y = _layout(
+        large, title, [start_name, end_name], y_axis.ticks, y_title, x_title, width, height
+    )
     side = min(plot_w, plot_h)  # equal axes: one unit is as long across as up
     frame = Frame(left, top, side, side, x_axis, y_axis)
     _frame_ui(canvas, frame, x_title, y_title)
@@ -530,7 +579,6 @@ def arrows(
         canvas.add(_marker(frame.px(x0), frame.py(y0), start_color, "circle", 5))
         canvas.add(_marker(frame.px(x1), frame.py(y1), end_color, "diamond", 5))
         canvas.label(frame.px(x0), frame.py(y0) - canvas.size * 0.9, name)
-    _legend(
-        canvas, [(start_name, start_color, "circle"), (end_name, end_color, "diamond")], left, top - canvas.size * 1.2
-    )
+    entries = [(start_name, start_color, "circle"), (end_name, end_color, "diamond")]
+    _legend(canvas, entries, left, legend_y, left + plot_w)
     return canvas.document(left + side + canvas.size, top + side + canvas.size * 3.3)

@@ -94,13 +94,44 @@ def test_any_label_gives_well_formed_svg_showing_it_as_text(label):
         assert "<img" not in figure
 
 
-def test_wide_matrices_are_coloured_without_numbers():
-    n = svg.MAX_CELL_TEXT + 1
-    values = np.linspace(-1, 1, n * n).reshape(n, n)
-    labels = [f"t{i}" for i in range(n)]
-    figure = svg.heatmaps([svg.Panel(values, labels, labels)])
-    assert not any(re.fullmatch(r"[+-]\d\.\d{3}", text) for text in texts(figure))
-    assert len(fills(figure)) == n * n
+def test_wider_matrices_get_two_decimals_then_colour_only():
+    for n, pattern in ((svg.MAX_CELL_TEXT + 1, r"[+-]\d\.\d{2}"), (svg.MAX_SMALL_TEXT + 1, None)):
+        values = np.linspace(-1, 1, n * n).reshape(n, n)
+        labels = [f"t{i}" for i in range(n)]
+        figure = svg.heatmaps([svg.Panel(values, labels, labels)])
+        written = [text for text in texts(figure) if re.fullmatch(r"[+-]\d\.\d+", text)]
+        assert len(fills(figure)) == n * n
+        if pattern is None:
+            assert written == []
+        else:
+            assert len(written) == n * n and all(re.fullmatch(pattern, text) for text in written)
+
+
+def _width(figure: str) -> float:
+    return float(parse(figure).get("width"))
+
+
+def test_titles_and_legends_stay_inside_the_figure():
+    one = np.array([[0.5]])
+    titles = ["Scores Q · Kᵀ", "Scores ÷ 1.414", "Pesos (softmax)"]
+    figure = svg.heatmaps([svg.Panel(one, ["el"], ["el"], title=title) for title in titles], row_title="quién pregunta")
+    centres = [float(e.get("x")) for e in parse(figure).iter(f"{NS}text") if e.text in titles]
+    half_widths = [svg.text_width(title, 16) / 2 for title in titles]
+    assert len(centres) == len(titles)
+    for k in range(len(titles) - 1):
+        assert centres[k] + half_widths[k] <= centres[k + 1] - half_widths[k + 1]  # neighbours do not overlap
+    assert centres[-1] + half_widths[-1] <= _width(figure)
+    names = {f"columna {j} (sin)": [0.0, 1.0] for j in range(4)}
+    chart = svg.lines([0, 1], names, title="Las ondas de PE (columnas 0, 1 y las últimas dos)", narrow=True)
+    for element in parse(chart).iter(f"{NS}text"):
+        if element.text in names:  # each legend entry starts and ends inside the figure
+            assert float(element.get("x")) + svg.text_width(element.text, 14) <= _width(chart)
+
+
+def test_lone_surrogates_are_dropped_so_the_figure_can_be_encoded():
+    figure = svg.heatmaps([svg.Panel(np.ones((1, 1)), ["a\ud800b"], ["c"])])
+    figure.encode("utf-8")
+    assert "ab" in texts(figure)
 
 
 def test_long_series_are_drawn_through_at_most_max_points():
