@@ -1,6 +1,5 @@
 """From a sentence to contextualised vectors: tokens, embeddings, positional encoding, attention, and what it did."""
 
-import numpy as np
 import pandas as pd
 import streamlit as st
 
@@ -16,7 +15,7 @@ from engine import (
 )
 from engine.presets import LESSON_D_MODEL, LESSON_SENTENCE, LESSON_TOKENS
 from ui import charts
-from ui.format import percent, plain, signed, vector
+from ui.format import percent, signed, vector, written
 from ui.i18n import t
 from ui.layout import page_header
 from ui.text import md_literal
@@ -206,19 +205,15 @@ def token_at(tokens, index: int) -> str:
     return f"{tokens[index]} ({index})" if index >= 0 else "—"
 
 
-def number(value: float) -> str:
-    return "—" if np.isnan(value) else plain(value)
-
-
 def effect_frame(result: PipelineResult, top: TopAttended, distance) -> pd.DataFrame:
-    """One row per token: its top attended tokens with their weights, and how far its vector moved. Written as
-    text with three decimals ("—" where a masked row has no second choice): a static table shows it as is."""
+    """One row per token: its top attended tokens with their weights ("—" and NaN where a masked row has no
+    second choice), and how far its vector moved."""
     tokens = result.tokens
     columns = {t("pipeline.effect.col.token"): [token_at(tokens, i) for i in range(len(tokens))]}
     for rank in range(top.indices.shape[1]):
         columns[t("pipeline.effect.col.top", rank=rank + 1)] = [token_at(tokens, i) for i in top.indices[:, rank]]
-        columns[t("pipeline.effect.col.weight", rank=rank + 1)] = [number(w) for w in top.weights[:, rank]]
-    columns[t("pipeline.effect.col.moved")] = [number(d) for d in distance]
+        columns[t("pipeline.effect.col.weight", rank=rank + 1)] = top.weights[:, rank]
+    columns[t("pipeline.effect.col.moved")] = distance
     return pd.DataFrame(columns)
 
 
@@ -229,7 +224,7 @@ def effect_ui(result: PipelineResult, top: TopAttended) -> None:
     moved = movement(result.x, result.attention.output)
     frame = effect_frame(result, top, moved.distance)
     # static, not a data grid: redrawn at once when the mask or the weights change (a grid settles 150 ms later)
-    st.table(frame, hide_index=True)
+    st.table(written(frame, 3), hide_index=True)
     figure = charts.arrows(
         moved.x_2d,
         moved.output_2d,

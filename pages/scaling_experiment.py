@@ -15,7 +15,7 @@ from engine import (
     softmax_three_ways,
 )
 from ui import charts, state
-from ui.format import plain, vector
+from ui.format import plain, vector, written
 from ui.i18n import t
 from ui.layout import page_header
 
@@ -117,14 +117,9 @@ def average_frame(result: ScalingExperiment) -> pd.DataFrame:
 
 
 def table_ui(frame: pd.DataFrame) -> None:
-    """A small static table, every float column written with 2 decimals as the lesson's tables are. Static,
-    not a data grid: it is redrawn at once when a slider changes it (a grid keeps changing its page for 150 ms
-    more); and the numbers are written here, which costs far less than a pandas Styler would."""
-    written = frame.copy()
-    for name in frame.columns:
-        if frame[name].dtype.kind == "f":
-            written[name] = [plain(value, 2) for value in frame[name]]
-    st.table(written, hide_index=True)
+    """A small static table, numbers with 2 decimals as the lesson's tables are. Static, not a data grid: it is
+    redrawn at once when a slider changes it (a grid keeps changing its page for 150 ms more)."""
+    st.table(written(frame, 2), hide_index=True)
 
 
 @st.fragment

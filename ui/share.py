@@ -109,7 +109,7 @@ def share_ui(step: int | None = None) -> None:
                 on_click="ignore",
                 key=f"csv_{name}",
             )
-        st.caption(t("share.png"))
+        st.caption(t("share.figures"))
         upload_key = f"upload_{state.scenario_rev()}"
         st.file_uploader(
             t("share.upload"),

@@ -97,6 +97,10 @@ def _rgb(color: str) -> tuple[int, int, int]:
     return r, g, b
 
 
+_SIGNED_RGB = np.array([_rgb(color) for color in SIGNED_SCALE], dtype=np.float64)  # parsed once, at import
+_WEIGHT_RGB = np.array([_rgb(color) for color in WEIGHT_SCALE], dtype=np.float64)
+
+
 def _ink_on(fill: str) -> str:
     """Black or white text, whichever reads better on `fill` (relative luminance)."""
     r, g, b = _rgb(fill)
@@ -111,11 +115,11 @@ def cell_colors(values: np.ndarray, kind: str) -> list[list[str | None]]:
     finite = np.isfinite(z)
     if kind == "weights":
         position = np.clip(z, 0.0, 1.0)
-        scale = WEIGHT_SCALE
+        scale = _WEIGHT_RGB
     else:
         bound = float(np.max(np.abs(z[finite]))) if finite.any() else 1.0
         position = (np.clip(z, -bound, bound) / (bound or 1.0) + 1.0) / 2.0
-        scale = SIGNED_SCALE
+        scale = _SIGNED_RGB
     rgb = _interpolate(scale, np.where(finite, position, 0.0))
     return [
         [f"rgb({r},{g},{b})" if ok else None for (r, g, b), ok in zip(row, row_ok, strict=True)]
@@ -123,9 +127,8 @@ def cell_colors(values: np.ndarray, kind: str) -> list[list[str | None]]:
     ]
 
 
-def _interpolate(scale: Sequence[str], position: np.ndarray) -> np.ndarray:
-    """Colours at `position` (0 to 1) along a scale of evenly spaced "rgb(r, g, b)" anchors, as integer RGB."""
-    anchors = np.array([_rgb(color) for color in scale], dtype=np.float64)
+def _interpolate(anchors: np.ndarray, position: np.ndarray) -> np.ndarray:
+    """Colours at `position` (0 to 1) along evenly spaced RGB `anchors` (k, 3), as integer RGB."""
     stops = np.linspace(0.0, 1.0, len(anchors))
     channels = [np.interp(position, stops, anchors[:, c]) for c in range(3)]
     return np.rint(np.stack(channels, axis=-1)).astype(int)
@@ -296,7 +299,7 @@ class Frame(NamedTuple):
         return ok_x & ok_y
 
 
-def _frame_ui(canvas: Canvas, frame: Frame, x_title: str, y_title: str, x_labels: dict[float, str] | None = None):
+def _frame_ui(canvas: Canvas, frame: Frame, x_title: str, y_title: str) -> None:
     """Grid lines, tick labels and axis titles."""
     size = canvas.size
     bottom = frame.top + frame.height
@@ -310,7 +313,7 @@ def _frame_ui(canvas: Canvas, frame: Frame, x_title: str, y_title: str, x_labels
     for tick in frame.x.ticks:
         x = frame.px(tick)
         canvas.add(f'<line x1="{x:.1f}" x2="{x:.1f}" y1="{frame.top:.1f}" y2="{bottom:.1f}" stroke="{GRID}"/>')
-        canvas.label(x, bottom + size * 0.9, (x_labels or {}).get(tick, tick_label(tick)))
+        canvas.label(x, bottom + size * 0.9, tick_label(tick))
     canvas.add(
         f'<line x1="{frame.left:.1f}" x2="{frame.left + frame.width:.1f}" y1="{bottom:.1f}" '
         f'y2="{bottom:.1f}" stroke="{INK}"/>'
@@ -327,40 +330,40 @@ def _frame_ui(canvas: Canvas, frame: Frame, x_title: str, y_title: str, x_labels
 LEGEND_LINE = 1.6  # legend rows are this many font sizes apart
 
 
-def _legend_entry_width(name: str, size: float) -> float:
-    return 34 + text_width(name, size) + size * 1.5
+def _legend_places(names: Sequence[str], size: float, left: float, right: float) -> list[tuple[float, int]]:
+    """Where each legend entry starts: (x, row), entries wrapped onto a new row at `right`."""
+    places, x, row = [], left, 0
+    for name in names:
+        width = 34 + text_width(name, size) + size * 1.5
+        if x > left and x + width > right:
+            x, row = left, row + 1
+        places.append((x, row))
+        x += width
+    return places
 
 
 def _legend_rows(names: Sequence[str], size: float, left: float, right: float) -> int:
     """How many rows the legend entries take between `left` and `right`."""
-    rows, x = (1 if names else 0), left
-    for name in names:
-        width = _legend_entry_width(name, size)
-        if x > left and x + width > right:
-            rows, x = rows + 1, left
-        x += width
-    return rows
+    places = _legend_places(names, size, left, right)
+    return places[-1][1] + 1 if places else 0
 
 
 def _legend(canvas: Canvas, entries: Sequence[tuple[str, str, str]], left: float, y: float, right: float) -> None:
     """Legend entries (name, colour, "solid" / "dash" / "diamond" / "circle" / "square") from `left`, wrapped
-    onto new rows at `right`."""
+    onto new rows at `right`; `y` is the middle of the first row."""
     size = canvas.size
-    x = left
-    for name, color, style in entries:
-        width = _legend_entry_width(name, size)
-        if x > left and x + width > right:
-            x, y = left, y + size * LEGEND_LINE
+    places = _legend_places([name for name, _, _ in entries], size, left, right)
+    for (name, color, style), (x, row) in zip(entries, places, strict=True):
+        y_row = y + row * size * LEGEND_LINE
         if style in ("solid", "dash"):
             dash = ' stroke-dasharray="8 5"' if style == "dash" else ""
             canvas.add(
-                f'<line x1="{x:.1f}" x2="{x + 28:.1f}" y1="{y:.1f}" y2="{y:.1f}" stroke="{color}" '
+                f'<line x1="{x:.1f}" x2="{x + 28:.1f}" y1="{y_row:.1f}" y2="{y_row:.1f}" stroke="{color}" '
                 f'stroke-width="3"{dash}/>'
             )
         else:
-            canvas.add(_marker(x + 14, y, color, style))
-        canvas.label(x + 34, y, name, anchor="start")
-        x += width
+            canvas.add(_marker(x + 14, y_row, color, style))
+        canvas.label(x + 34, y_row, name, anchor="start")
 
 
 def _marker(x: float, y: float, color: str, style: str, radius: float = 6) -> str:

@@ -489,7 +489,7 @@ STRINGS: dict[str, str] = {
     "share.link": "**Link** that opens this same view (scenario, language and step). Copy it with the box's button:",
     "share.download": "**Download** the scenario:",
     "share.json": "Scenario (JSON)",
-    "share.png": "Every figure is an SVG image: right-click it → “Save image as…”. It stays sharp at any size, good for slides.",
+    "share.figures": "Every figure is an SVG image: right-click it → “Save image as…”. It stays sharp at any size, good for slides.",
     "share.upload": "**Upload** a scenario (a JSON downloaded from here)",
     "share.bad_link": "The link could not be read (problem in “{field}”): showing the lesson's example.",
     "share.bad_file": "The file could not be used (problem in “{field}”): the scenario did not change.",

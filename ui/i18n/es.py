@@ -491,7 +491,7 @@ STRINGS: dict[str, str] = {
     "share.link": "**Enlace** que abre esta misma vista (escenario, idioma y paso). Copialo con el botón del recuadro:",
     "share.download": "**Descargar** el escenario:",
     "share.json": "Escenario (JSON)",
-    "share.png": "Cada figura es una imagen SVG: guardala con clic derecho → «Guardar imagen como…». Se ve nítida a cualquier tamaño, ideal para tus diapositivas.",
+    "share.figures": "Cada figura es una imagen SVG: guardala con clic derecho → «Guardar imagen como…». Se ve nítida a cualquier tamaño, ideal para tus diapositivas.",
     "share.upload": "**Subir** un escenario (JSON descargado de acá)",
     "share.bad_link": "El enlace no se pudo leer (problema en «{field}»): se muestra el ejemplo de la lección.",
     "share.bad_file": "El archivo no se pudo usar (problema en «{field}»): el escenario no cambió.",
