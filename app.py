@@ -5,6 +5,7 @@ from pathlib import Path
 import streamlit as st
 
 from ui import state
+from ui.heap import freeze_long_lived_objects
 from ui.i18n import LANGUAGE_NAMES, t
 from ui.pages import PAGES
 from ui.share import apply_link
@@ -31,3 +32,4 @@ navigation = st.navigation(
     ]
 )
 navigation.run()
+freeze_long_lived_objects()  # once per process, after the first page has imported what it needs

@@ -9,6 +9,7 @@ ports, then measures, in Debian's headless Chromium:
 A page's interaction is "within target" when its median is at most 2× the floor's and its p95 at most 3×.
 
 Run: python benchmarks/bench_latency.py [--repeats 30] [--pages softmax builder ...] [--json figures.json]
+                                       [--floor-app benchmarks/floor_app_frozen.py]
 """
 
 from __future__ import annotations
@@ -200,19 +201,26 @@ def timed_step(tab: Tab, interact: Interact, i: int) -> float:
     return latency
 
 
-def interaction_latencies(browser: Browser, case: Case, repeats: int) -> dict:
-    """The latencies of `repeats` interactions, and what the page draws: figures (images) and DOM elements."""
-    with session(browser) as tab:
+def interaction_latencies(browser: Browser, case: Case, floor: Case, repeats: int) -> dict:
+    """`repeats` interactions with the page, each right after one with the floor app (open beside it in its
+    own session), so that both sets of figures see the same machine: a slower minute slows both. Also what the
+    page draws: figures (images) and DOM elements."""
+    with session(browser) as floor_tab, session(browser) as tab:
+        open_settled(floor_tab, floor.url)
         open_settled(tab, case.url)
         if case.prepare is not None:
             finished = tab.link.finished
             case.prepare(tab.page)
             settle(tab, finished)
         for i in range(WARMUP_STEPS):
+            timed_step(floor_tab, floor.interact, i)
             timed_step(tab, case.interact, i)
-        samples = [timed_step(tab, case.interact, WARMUP_STEPS + i) for i in range(repeats)]
+        samples, floor_samples = [], []
+        for i in range(WARMUP_STEPS, WARMUP_STEPS + repeats):
+            floor_samples.append(timed_step(floor_tab, floor.interact, i))
+            samples.append(timed_step(tab, case.interact, i))
         charts, elements = tab.page.evaluate(PAGE_SIZE)
-        return summary(samples) | {"figures": charts, "dom_elements": elements}
+        return summary(samples) | {"floor": summary(floor_samples), "figures": charts, "dom_elements": elements}
 
 
 def first_render_ms(browser: Browser, url: str) -> float:
@@ -265,12 +273,14 @@ def summary(samples: list[float]) -> dict:
     return {"median_ms": statistics.median(samples), "p95_ms": p95(samples), "samples_ms": samples}
 
 
-def with_ratios(rows: dict[str, dict], floor: dict) -> dict[str, dict]:
-    """Each measured row with its median and p95 as multiples of the floor's, and whether that is within target."""
+def with_ratios(rows: dict[str, dict], floor: dict | None = None) -> dict[str, dict]:
+    """Each measured row with its median and p95 as multiples of the floor's (`floor`, or the row's own "floor":
+    the floor's figures measured alternately with it), and whether that is within target."""
     for row in rows.values():
         if "median_ms" in row:
-            row["median_ratio"] = row["median_ms"] / floor["median_ms"]
-            row["p95_ratio"] = row["p95_ms"] / floor["p95_ms"]
+            reference = row.get("floor", floor)
+            row["median_ratio"] = row["median_ms"] / reference["median_ms"]
+            row["p95_ratio"] = row["p95_ms"] / reference["p95_ms"]
             row["within_target"] = row["median_ratio"] <= MEDIAN_TARGET and row["p95_ratio"] <= P95_TARGET
     return rows
 
@@ -303,24 +313,33 @@ def print_websocket(rows: dict[str, dict]) -> None:
 def print_interactions(rows: dict[str, dict], repeats: int) -> None:
     print(
         f"Interaction latency (press -> last DOM mutation before {QUIET_MS} ms of calm; {repeats} timed after "
-        f"{WARMUP_STEPS} untimed; ms)\ntarget: median <= {MEDIAN_TARGET:g}x floor median and p95 <= {P95_TARGET:g}x "
-        "floor p95"
+        f"{WARMUP_STEPS} untimed, each right after one with the floor app; ms)\n"
+        f"target: median <= {MEDIAN_TARGET:g}x the floor's median and p95 <= {P95_TARGET:g}x its p95, the floor's "
+        "figures being those measured alternately with the page"
     )
     print(
-        f"  {'page':<12} {'median':>7} {'p95':>7} {'x med':>6} {'x p95':>6}  {'target':<6} "
+        f"  {'page':<12} {'median':>7} {'p95':>7} {'floor':>11} {'x med':>6} {'x p95':>6}  {'target':<6} "
         f"{'figs':>6} {'DOM':>6}  interaction"
     )
     for name, row in rows.items():
         if "median_ms" not in row:
-            print(f"  {name:<12} {'-':>7} {'-':>7} {'-':>6} {'-':>6}  {'-':<6} {'-':>6} {'-':>6}  {row['interaction']}")
+            print(
+                f"  {name:<12} {'-':>7} {'-':>7} {'-':>11} {'-':>6} {'-':>6}  {'-':<6} {'-':>6} {'-':>6}  "
+                f"{row['interaction']}"
+            )
             continue
         verdict = "-" if name == "floor" else ("ok" if row["within_target"] else "MISS")
+        paired = row.get("floor", row)
         print(
-            f"  {name:<12} {row['median_ms']:7.0f} {row['p95_ms']:7.0f} {row['median_ratio']:6.2f} "
-            f"{row['p95_ratio']:6.2f}  {verdict:<6} {row['figures']:>6} {row['dom_elements']:>6}  "
+            f"  {name:<12} {row['median_ms']:7.0f} {row['p95_ms']:7.0f} "
+            f"{paired['median_ms']:5.0f}/{paired['p95_ms']:<5.0f} {row['median_ratio']:6.2f} "
+            f"{row['p95_ratio']:6.2f}  {verdict:<6} {row.get('figures', '-'):>6} {row.get('dom_elements', '-'):>6}  "
             f"{row['interaction']}"
         )
-    print("  figs: figures (SVG images) on the page; DOM: elements on the page, both after the last interaction")
+    print(
+        "  floor: median/p95 of the floor's interactions alternated with the page's (the floor row: all of them); "
+        "figs: figures (SVG images) on the page; DOM: elements on the page, both after the last interaction"
+    )
 
 
 def cases(app: Server, floor: Server, keys: list[str]) -> dict[str, Case]:
@@ -351,12 +370,18 @@ def measure(browser: Browser, app: Server, floor: Server, keys: list[str], repea
     if "builder" in chosen:
         figures["websocket"] = {name: websocket_bytes(browser, chosen[name]) for name in ("floor", "builder")}
         print_websocket(figures["websocket"])
-    interactions = {}
+    floor_case = chosen["floor"]
+    interactions: dict[str, dict] = {"floor": {"interaction": floor_case.description}}
     for name, case in chosen.items():
-        interactions[name] = {"interaction": case.description}
-        if case.interact is not None:
-            interactions[name] |= interaction_latencies(browser, case, repeats)
-    figures["interactions"] = with_ratios(interactions, interactions["floor"])
+        if name != "floor":
+            interactions[name] = {"interaction": case.description}
+            if case.interact is not None:
+                interactions[name] |= interaction_latencies(browser, case, floor_case, repeats)
+    # The floor's row: every floor interaction of the run, for reference; each page is compared with its own.
+    paired = [sample for row in interactions.values() for sample in row.get("floor", {}).get("samples_ms", [])]
+    if paired:
+        interactions["floor"] |= summary(paired)
+    figures["interactions"] = with_ratios(interactions, interactions["floor"] if paired else None)
     print_interactions(figures["interactions"], repeats)
     return figures
 
@@ -367,6 +392,13 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--repeats", type=int, default=30, help="timed interactions per page (default 30)")
     parser.add_argument("--pages", nargs="+", choices=keys, default=keys, help="pages to measure (default: all)")
     parser.add_argument("--json", type=Path, metavar="PATH", help="also write every figure to PATH as JSON")
+    parser.add_argument(
+        "--floor-app",
+        type=Path,
+        default=FLOOR_APP,
+        metavar="PATH",
+        help="the floor app to compare with (default: benchmarks/floor_app.py)",
+    )
     args = parser.parse_args()
     if args.repeats < 1:
         parser.error("--repeats must be at least 1")
@@ -387,7 +419,7 @@ def main() -> None:
     if chromium is None:
         sys.exit("no Chromium found: install Debian's chromium package")
     keys = [spec.key for spec in PAGES if spec.key in args.pages]
-    with served(ROOT / "app.py") as app, served(FLOOR_APP) as floor, sync_playwright() as playwright:
+    with served(ROOT / "app.py") as app, served(args.floor_app) as floor, sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=chromium, headless=True, args=CHROMIUM_FLAGS)
         try:
             for server in (app, floor):  # one page load each: a fresh server's first session is slower

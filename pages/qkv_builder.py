@@ -5,7 +5,7 @@ import streamlit as st
 from engine import dot_terms
 from ui import charts, state
 from ui.charts import Panel
-from ui.derivation import dot_ui, tex_text
+from ui.derivation import dot_rows, show, token_text
 from ui.editors import dims_ui, errors_ui, matrix_editor_ui, x_editor_ui
 from ui.format import general, percent, plain, signed
 from ui.i18n import t, tm
@@ -62,7 +62,7 @@ def cell_ui(scenario, result) -> None:
         key = token_select_ui(state.FOCUS_KEY, "come", t("scenario.key_token"))
     i, j = scenario.tokens.index(query), scenario.tokens.index(key)
     st.markdown(t("builder.cell.score"))
-    dot_ui(rf"\mathrm{{score}}({tex_text(query)} \to {tex_text(key)})", dot_terms(result.q[i], result.k[j]))
+    show(dot_rows(f"score({token_text(query)} → {token_text(key)})", dot_terms(result.q[i], result.k[j])))
     if not result.allowed[i, j]:
         st.warning(tm("builder.cell.masked", q=query, k=key))
         return

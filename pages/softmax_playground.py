@@ -4,7 +4,7 @@ import streamlit as st
 
 from engine import largest_to_smallest, naive_normalize, softmax_steps
 from ui import charts, state
-from ui.derivation import softmax_ui
+from ui.derivation import show, softmax_rows
 from ui.editors import errors_ui, number_list_editor_ui
 from ui.format import general, plain, vector
 from ui.i18n import t
@@ -45,7 +45,7 @@ def results_ui(scores, naive) -> None:
     st.markdown("\n\n".join(notes))
     if steps.overflow:
         st.warning(t("softmax.steps.shifted", shift=general(steps.shift)))
-    softmax_ui(steps, labels)
+    show(softmax_rows(steps, labels))
 
 
 def naive_ui(scores, naive) -> None:

@@ -13,8 +13,8 @@ from engine import (
 )
 from ui import charts, state
 from ui.charts import Panel
-from ui.derivation import dot_latex, dot_ui, softmax_ui, stacked_latex, tex_text, vector_latex
-from ui.format import general, percent, plain, signed, vector
+from ui.derivation import BLANK, Row, dot_rows, show, softmax_rows, sub, token_text, vector_row, vector_text
+from ui.format import general, percent, signed, vector
 from ui.i18n import t, tm
 from ui.layout import page_header
 from ui.scenario_controls import token_select_ui
@@ -31,11 +31,6 @@ INPUTS_KEY = "walk_inputs_open"  # whether the expander with the input vectors x
 
 def _move(delta: int) -> None:
     st.session_state[STEP_KEY] = min(STEPS, max(1, st.session_state.get(STEP_KEY, 1) + delta))
-
-
-def sub(name: str, token: str) -> str:
-    """Q_{\\text{perro}} and the like, with the token name as literal text."""
-    return f"{name}_{{{tex_text(token)}}}"
 
 
 def step_controls_ui() -> int:
@@ -86,12 +81,11 @@ def step_1_ui(scenario, result, token: str) -> None:
     )
     w, values = {"Q": (scenario.w_q, result.q), "K": (scenario.w_k, result.k), "V": (scenario.w_v, result.v)}[role]
     st.markdown(tm("walk.1.derivation", role=role, token=token))
-    blocks = [vector_latex(sub("x", token), scenario.x[i])]
-    blocks += [
-        dot_latex(f"{sub(role, token)}[{j}]", terms) for j, terms in enumerate(projection_terms(scenario.x[i], w))
-    ]
-    blocks.append(vector_latex(sub(role, token), values[i]))
-    st.latex(stacked_latex(blocks))
+    rows = [vector_row(sub("x", token), scenario.x[i]), BLANK]
+    for j, terms in enumerate(projection_terms(scenario.x[i], w)):
+        rows += [*dot_rows(f"{sub(role, token)}[{j}]", terms), BLANK]
+    rows.append(vector_row(sub(role, token), values[i]))
+    show(rows)
     st.caption(t("walk.1.repeat", count=3 * len(scenario.tokens)))
 
 
@@ -106,8 +100,8 @@ def step_2_ui(scenario, result, token: str, other: str) -> None:
     )
     i, j = scenario.tokens.index(token), scenario.tokens.index(other)
     st.markdown(tm("walk.2.pair", q=token, k=other))
-    st.latex(vector_latex(sub("Q", token), result.q[i]) + r"\qquad " + vector_latex(sub("K", other), result.k[j]))
-    dot_ui(rf"\mathrm{{score}}({tex_text(token)} \to {tex_text(other)})", dot_terms(result.q[i], result.k[j]))
+    rows = [vector_row(sub("Q", token), result.q[i]), vector_row(sub("K", other), result.k[j]), BLANK]
+    show(rows + dot_rows(f"score({token_text(token)} → {token_text(other)})", dot_terms(result.q[i], result.k[j])))
     row = result.scores[i]
     st.info(
         tm(
@@ -130,11 +124,13 @@ def step_3_ui(scenario, result, token: str) -> None:
     st.markdown(t("walk.3.why"))
     i = scenario.tokens.index(token)
     st.markdown(tm("walk.3.row", token=token))
-    lines = [
-        rf"{tex_text(token)} \to {tex_text(other)}: &\quad {signed(s)} \div {general(result.divisor)} = {signed(s2)}"
-        for other, s, s2 in zip(scenario.tokens, result.scores[i], result.scaled_scores[i], strict=True)
-    ]
-    st.latex(r"\begin{aligned}" + r" \\ ".join(lines) + r"\end{aligned}")
+    divisor = general(result.divisor)
+    show(
+        [
+            Row(f"score'({token_text(token)} → {token_text(other)})", "=", f"{signed(s)} ÷ {divisor} = {signed(s2)}")
+            for other, s, s2 in zip(scenario.tokens, result.scores[i], result.scaled_scores[i], strict=True)
+        ]
+    )
     charts.show(
         charts.heatmaps(
             [
@@ -170,7 +166,7 @@ def step_4_ui(scenario, result, token: str) -> None:
     if not allowed.all():
         st.caption(tm("walk.4.masked", token=token, allowed=", ".join(labels)))
     st.markdown(tm("walk.4.row", token=token))
-    softmax_ui(softmax_steps(result.scaled_scores[i][allowed], scenario.temperature), labels)
+    show(softmax_rows(softmax_steps(result.scaled_scores[i][allowed], scenario.temperature), labels))
     st.markdown(t("walk.4.compare"))
     unscaled = softmax(result.scores[i][allowed], temperature=scenario.temperature)
     with_col, without_col = st.columns(2)
@@ -195,12 +191,11 @@ def step_5_ui(scenario, result, token: str) -> None:
     )
     i = scenario.tokens.index(token)
     st.markdown(tm("walk.5.derivation", token=token))
-    blocks = [r"\alpha = [" + ", ".join(plain(w) for w in result.weights[i]) + "]"]
-    blocks += [
-        dot_latex(rf"\mathrm{{output}}_{{{tex_text(token)}}}[{d}]", terms)
-        for d, terms in enumerate(weighted_sum_terms(result.weights[i], result.v))
-    ]
-    st.latex(stacked_latex(blocks))
+    rows = [Row(sub("α", token), "=", vector_text(result.weights[i], sign=False)), BLANK]
+    for d, terms in enumerate(weighted_sum_terms(result.weights[i], result.v)):
+        rows += [*dot_rows(f"{sub('output', token)}[{d}]", terms), BLANK]
+    rows.append(vector_row(sub("output", token), result.output[i]))
+    show(rows)
     before, after = st.columns(2)
     with before.container(border=True):
         st.markdown(tm("walk.5.before", token=token))

@@ -1,6 +1,22 @@
-"""Derivations as LaTeX: the engine's per-term arithmetic written the way the lesson writes it."""
+"""Derivations as aligned text: the engine's per-term arithmetic written the way the lesson writes it.
+
+A derivation is a block of rows "lhs = rhs", the "=" (or "≈") of every row in one column, the rows of one dot
+product continuing under each other:
+
+    score(perro → come) = (+0.461)(+1.391) + (+0.779)(+0.663) + (+0.526)(-0.158) + (+0.807)(-0.150)
+                        = (+0.641) + (+0.517) + (-0.083) + (-0.121)
+                        = +0.954
+
+It is shown as monospace text (`st.code`), not LaTeX: the factors of consecutive rows line up, it can be
+copied, a token's name shows exactly as typed (`st.code` interprets nothing), and a browser draws it for a
+fraction of what KaTeX costs (a walkthrough step redrew about 50 ms sooner; README, Speed). The symbolic
+formulas (Q = x · W_Q, the softmax definition) stay LaTeX.
+"""
 
 from __future__ import annotations
+
+import unicodedata
+from typing import NamedTuple
 
 import numpy as np
 import streamlit as st
@@ -8,23 +24,53 @@ import streamlit as st
 from engine import DotTerms, SoftmaxSteps
 from ui.format import general, plain, signed
 
-_TEX_ESCAPES = {
-    "\\": r"\backslash{}",
-    "{": r"\{",
-    "}": r"\}",
-    "$": r"\$",
-    "&": r"\&",
-    "#": r"\#",
-    "^": r"\^{}",
-    "_": r"\_",
-    "%": r"\%",
-    "~": r"\~{}",
-}
+
+class Row(NamedTuple):
+    lhs: str  # "" continues the row above
+    relation: str  # "=", "≈"
+    rhs: str
 
 
-def tex_text(text: str) -> str:
-    """User text inside LaTeX as literal text: every special character escaped, wrapped in \\text{}."""
-    return r"\text{" + "".join(_TEX_ESCAPES.get(ch, ch) for ch in str(text)) + "}"
+BLANK = None  # an empty line between two groups of rows
+
+
+def token_text(token: object) -> str:
+    """A token name for a text block: control characters (a line break in a name would break the alignment)
+    shown as the replacement character."""
+    return "".join("\ufffd" if unicodedata.category(ch) == "Cc" else ch for ch in str(token))
+
+
+def width(text: str) -> int:
+    """Columns `text` takes in a monospace font: wide (CJK, most emoji) characters two, combining marks and
+    zero-width characters none."""
+    columns = 0
+    for ch in text:
+        if unicodedata.combining(ch) or unicodedata.category(ch) in ("Mn", "Me", "Cf"):
+            continue
+        columns += 2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1
+    return columns
+
+
+def block(rows: list[Row | None]) -> str:
+    """The rows as lines, every relation sign in the column after the widest left-hand side."""
+    lhs_width = max((width(row.lhs) for row in rows if row is not None), default=0)
+    lines = []
+    for row in rows:
+        if row is None:
+            lines.append("")
+        else:
+            padding = " " * (lhs_width - width(row.lhs))
+            lines.append(f"{row.lhs}{padding} {row.relation} {row.rhs}")
+    return "\n".join(lines)
+
+
+def show(rows: list[Row | None]) -> None:
+    st.code(block(rows), language=None)
+
+
+def sub(symbol: str, token: object) -> str:
+    """Q_perro, x_el: a symbol and the token it belongs to, as the lesson writes them."""
+    return f"{symbol}_{token_text(token)}"
 
 
 def factor(value: float) -> str:
@@ -36,54 +82,41 @@ def factor(value: float) -> str:
     return text
 
 
-def dot_latex(lhs: str, terms: DotTerms) -> str:
-    """lhs = (a0)(b0) + (a1)(b1) + ... = p0 + p1 + ... = total, over three aligned lines."""
+def vector_text(values, sign: bool = True) -> str:
+    fmt = signed if sign else plain
+    return "[" + ", ".join(fmt(v) for v in np.asarray(values).reshape(-1)) + "]"
+
+
+def vector_row(lhs: str, values, sign: bool = True) -> Row:
+    return Row(lhs, "=", vector_text(values, sign))
+
+
+def dot_rows(lhs: str, terms: DotTerms) -> list[Row]:
+    """lhs = (a0)(b0) + (a1)(b1) + ..., then = p0 + p1 + ..., then = total."""
     products = " + ".join(f"({factor(a)})({factor(b)})" for a, b in zip(terms.a, terms.b, strict=True))
     partials = " + ".join(f"({signed(p)})" for p in terms.products)
-    return (
-        r"\begin{aligned}"
-        + lhs
-        + r" &= "
-        + products
-        + r" \\ &= "
-        + partials
-        + r" \\ &= "
-        + signed(terms.total)
-        + r"\end{aligned}"
-    )
+    return [Row(lhs, "=", products), Row("", "=", partials), Row("", "=", signed(terms.total))]
 
 
-def dot_ui(lhs: str, terms: DotTerms) -> None:
-    st.latex(dot_latex(lhs, terms))
-
-
-def stacked_latex(blocks: list[str]) -> str:
-    """Several formulas one under the other, as one LaTeX element (one element typesets and redraws faster
-    than several)."""
-    return r"\begin{gathered}" + r" \\[0.8em] ".join(blocks) + r"\end{gathered}"
-
-
-def softmax_latex(steps: SoftmaxSteps, labels: list[str]) -> str:
-    """e^x of each score, their total, each share, and the check that the shares add up to 1."""
-    use_shift = steps.overflow
-    exps = steps.shifted_exps if use_shift else steps.naive_exps
-    total = steps.shifted_total if use_shift else steps.naive_total
-    args = steps.shifted if use_shift else steps.tempered
-    lines = []
-    for label, arg, e in zip(labels, args, exps, strict=True):
-        lines.append(rf"e^{{{signed(arg)}}} &\approx {general(e)} && ({tex_text(label)})")
-    lines.append(r"\textstyle\sum &\approx " + " + ".join(general(e) for e in exps) + rf" = {general(total)}")
-    for label, e, w in zip(labels, exps, steps.weights, strict=True):
-        lines.append(rf"{general(e)} / {general(total)} &\approx {plain(w)} && ({tex_text(label)})")
-    lines.append(
-        r"\textstyle\sum w &= " + " + ".join(plain(w) for w in steps.weights) + rf" = {plain(steps.weights_sum)}"
-    )
-    return r"\begin{aligned}" + r" \\ ".join(lines) + r"\end{aligned}"
-
-
-def softmax_ui(steps: SoftmaxSteps, labels: list[str]) -> None:
-    st.latex(softmax_latex(steps, labels))
-
-
-def vector_latex(lhs: str, values: np.ndarray) -> str:
-    return lhs + r" = [" + ", ".join(signed(v) for v in np.asarray(values).reshape(-1)) + "]"
+def softmax_rows(steps: SoftmaxSteps, labels: list[str]) -> list[Row | None]:
+    """e^x of each score, their total, each share, and the check that the shares add up to 1. When e^x of the
+    scores themselves overflows, the scores shifted by their maximum (what makes softmax safe) are used."""
+    shifted = steps.overflow
+    exps = steps.shifted_exps if shifted else steps.naive_exps
+    total = steps.shifted_total if shifted else steps.naive_total
+    args = steps.shifted if shifted else steps.tempered
+    notes = [f"  ← {token_text(label)}" for label in labels]
+    written_exps = [general(e) for e in exps]
+    exp_width = max(len(e) for e in written_exps)  # so the arrows to the tokens stand in one column
+    rows: list[Row | None] = [
+        Row(f"e^({signed(arg)})", "≈", e.ljust(exp_width) + note)
+        for arg, e, note in zip(args, written_exps, notes, strict=True)
+    ]
+    rows.append(Row("Σ", "≈", " + ".join(written_exps) + f" = {general(total)}"))
+    rows.append(BLANK)
+    rows += [
+        Row(f"{e} / {general(total)}", "≈", plain(w) + note)
+        for e, w, note in zip(written_exps, steps.weights, notes, strict=True)
+    ]
+    rows.append(Row("Σ w", "=", " + ".join(plain(w) for w in steps.weights) + f" = {plain(steps.weights_sum)}"))
+    return rows

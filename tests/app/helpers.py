@@ -42,6 +42,11 @@ def page_text(at: AppTest) -> str:
     return "\n".join(parts)
 
 
+def derivation_lines(at: AppTest) -> list[str]:
+    """Every line of the page's text blocks (derivations are aligned text in st.code), stripped."""
+    return [line.strip() for code in at.code for line in str(code.value).splitlines()]
+
+
 def figures(at: AppTest) -> list[str]:
     """The SVG text of every figure the page shows (they are images with data URLs)."""
     prefix = "data:image/svg+xml;base64,"

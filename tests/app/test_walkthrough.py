@@ -5,14 +5,14 @@ from dataclasses import replace
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from tests.app.helpers import APP, button, no_exception, open_page, page_text
+from tests.app.helpers import APP, button, derivation_lines, no_exception, open_page, page_text
 from ui.format import signed
 from ui.i18n import LANGUAGES
 
 # Verified by hand and with an independent numpy computation from the lesson's x, W_Q, W_K, W_V.
-Q_PERRO_0 = "&= +0.461"
+Q_PERRO_0 = "= +0.461"  # the last line of Q_perro[0]'s derivation
 Q_PERRO = "[+0.461, +0.779, +0.526, +0.807]"
-SCORE_PERRO_COME = "&= +0.954"
+SCORE_PERRO_COME = "= +0.954"
 WEIGHTS_PERRO = "[0.289, 0.380, 0.332]"  # the lesson prints 0.379 for the middle one: 0.37951 rounds to 0.380
 OUTPUT_PERRO = "[+0.743, +0.013, +0.772, +0.714]"  # the lesson prints +0.773 for dimension 2: 0.77245
 
@@ -27,20 +27,23 @@ def walk_to(at, step: int):
 def test_stepping_through_all_five_steps_shows_each_steps_figures(lang):
     at = open_page("pages/walkthrough.py", lang)
     strings = LANGUAGES[lang]
-    expected = {
-        1: [Q_PERRO_0, Q_PERRO],
-        2: [SCORE_PERRO_COME, "(+0.461)(+1.391)"],
-        3: ["+1.223 \\div 2.000 = +0.612", "+0.677 \\div 2.000 = +0.339"],
-        4: ["e^{+0.339} &\\approx 1.403", WEIGHTS_PERRO, "[0.247, 0.427, 0.326]"],
-        5: [OUTPUT_PERRO, "[+0.500, +1.150, +0.780, +0.880]", "&= +0.743"],
+    expected = {  # in the page's text / as a whole line of a derivation
+        1: ([Q_PERRO], [Q_PERRO_0, "Q_perro    = " + Q_PERRO]),
+        2: (["(+0.461)(+1.391)"], [SCORE_PERRO_COME]),
+        3: ([], ["score'(perro → perro) = +1.223 ÷ 2.000 = +0.612", "score'(perro → el)    = +0.677 ÷ 2.000 = +0.339"]),
+        4: ([WEIGHTS_PERRO, "[0.247, 0.427, 0.326]"], ["e^(+0.339)    ≈ 1.403  ← el"]),
+        5: ([OUTPUT_PERRO, "[+0.500, +1.150, +0.780, +0.880]"], ["= +0.743"]),
     }
     for step in range(1, 6):
         assert no_exception(at), step
         assert at.query_params.get("step", "1") == str(step)
         text = page_text(at)
         assert strings[f"walk.name.{step}"] in text
-        for figure in expected[step]:
+        in_text, lines = expected[step]
+        for figure in in_text:
             assert figure in text, (step, figure)
+        for line in lines:
+            assert line in derivation_lines(at), (step, line)
         if step < 5:
             button(at, strings["walk.next"]).click().run()
     assert next(b for b in at.button if b.label == strings["walk.next"]).disabled
@@ -64,8 +67,8 @@ def test_an_edit_to_w_q_changes_the_derivation():
     at.session_state["scenario"] = replace(scenario, w_q=w_q)
     at.run()
     text = page_text(at)
-    assert "(+0.5)(+1.3)" in text and "&= +0.961" in text
-    assert Q_PERRO_0 not in text
+    assert "(+0.5)(+1.3)" in text and "= +0.961" in derivation_lines(at)
+    assert Q_PERRO_0 not in derivation_lines(at)
     assert LANGUAGES["es"]["scenario.edited"] in text
 
 

@@ -58,5 +58,5 @@ def test_a_number_cell_edit_reaches_the_walkthrough(page, app_url):
     page.get_by_role("link", name="Paso a paso").click()
     expect(main).to_contain_text("Paso 1 de 5")
     # Q_perro[0] = 0.5·1.3 + 1.15·0.1 + 0.78·(−0.2) + 0.88·0.4 = 0.961
-    expect(main.locator(".katex").filter(has_text="+0.961").first).to_be_visible()
+    expect(main.locator("[data-testid=stCode]").filter(has_text="= +0.961").first).to_be_visible()
     assert_healthy(page)

@@ -38,7 +38,7 @@ def test_the_walkthrough_steps_with_the_arrow_keys(page, app_url):
     act(page, lambda: page.keyboard.press("ArrowRight"))
     expect(main).to_contain_text("Paso 2 de 5")
     assert "step=2" in page.url
-    expect(page.locator(".katex").filter(has_text="+0.954").first).to_be_visible()
+    expect(page.locator("[data-testid=stCode]").filter(has_text="= +0.954").first).to_be_visible()
     act(page, lambda: page.keyboard.press("ArrowRight"))
     expect(main).to_contain_text("Paso 3 de 5")
     act(page, lambda: page.keyboard.press("ArrowLeft"))

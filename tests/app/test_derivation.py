@@ -1,0 +1,63 @@
+"""Derivations as aligned text: the rows line up, names show literally, the lesson's arithmetic reads as printed."""
+
+import numpy as np
+
+from engine import lesson_scenario, projection_terms, softmax_steps
+from ui.derivation import BLANK, Row, block, dot_rows, softmax_rows, sub, token_text, width
+
+
+def relation_columns(text: str) -> set[int]:
+    """The display column of each line's first relation sign (" = " or " ≈ ")."""
+    columns = set()
+    for line in filter(None, text.splitlines()):
+        first = min(i for i in (line.find(" = "), line.find(" ≈ ")) if i >= 0)
+        columns.add(width(line[:first]))
+    return columns
+
+
+def test_the_relation_signs_stand_in_one_column_whatever_the_names():
+    rows = [Row("x_el", "=", "[+1.000]"), BLANK, Row("score(perro🐶 → 食べる)", "=", "+0.954"), Row("", "=", "+0.1")]
+    text = block(rows)
+    assert text.splitlines()[1] == ""
+    assert len(relation_columns(text)) == 1
+    # the emoji and the two CJK characters take two columns each in a monospace font
+    assert width("score(perro🐶 → 食べる)") == len("score(perro🐶 → 食べる)") + 4
+
+
+def test_a_control_character_in_a_name_cannot_break_a_line():
+    name = token_text("pe\nrro\t<b>")
+    assert name == "pe\ufffdrro\ufffd<b>"  # markup stays as typed: st.code shows text, it renders nothing
+    assert block([Row(sub("Q", "pe\nrro"), "=", "[+0.461]")]).count("\n") == 0
+
+
+def test_q_perro_0_reads_as_the_lesson_writes_it():
+    # The lesson: Q_perro[0] = (0.50)(0.3) + (1.15)(0.1) + (0.78)(-0.2) + (0.88)(0.4)
+    #                        = 0.150 + 0.115 + -0.156 + 0.352 = +0.461
+    scenario = lesson_scenario()
+    terms = projection_terms(scenario.x[1], scenario.w_q)[0]
+    first, second, third = block(dot_rows(sub("Q", "perro") + "[0]", terms)).splitlines()
+    assert first == "Q_perro[0] = (+0.5)(+0.3) + (+1.15)(+0.1) + (+0.78)(-0.2) + (+0.88)(+0.4)"
+    assert second == "           = (+0.150) + (+0.115) + (-0.156) + (+0.352)"
+    assert third == "           = +0.461"
+
+
+def test_softmax_of_huge_scores_is_worked_out_on_the_shifted_scores():
+    steps = softmax_steps(np.array([1000.0, 1001.0]))
+    assert steps.overflow
+    text = block(softmax_rows(steps, ["a", "b"]))
+    lines = [" ".join(line.split()) for line in text.splitlines()]  # alignment aside
+    # e^1000 overflows; shifted by the maximum the scores are -1 and 0: e^-1 = 0.36788, e^0 = 1
+    assert "e^(-1.000) ≈ 0.368 ← a" in lines and "e^(+0.000) ≈ 1.000 ← b" in lines
+    # 0.36788 / 1.36788 = 0.26894 and 1 / 1.36788 = 0.73106
+    assert "0.368 / 1.368 ≈ 0.269 ← a" in lines and "1.000 / 1.368 ≈ 0.731 ← b" in lines
+    assert "Σ w = 0.269 + 0.731 = 1.000" in lines
+    assert "inf" not in text and "∞" not in text
+
+
+def test_the_arrows_to_the_tokens_stand_in_one_column():
+    # e^2 = 7.389 and e^5 = 148.413: values of different widths
+    text = block(softmax_rows(softmax_steps(np.array([2.0, 5.0, 1.0])), ["#1", "#2", "#3"]))
+    exp_lines = [line for line in text.splitlines() if line.startswith("e^(")]
+    assert len(exp_lines) == 3
+    assert len({width(line[: line.index("←")]) for line in exp_lines}) == 1
+    assert len(relation_columns(text)) == 1
