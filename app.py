@@ -31,5 +31,5 @@ navigation = st.navigation(
         for i, spec in enumerate(PAGES)
     ]
 )
+freeze_long_lived_objects()  # once per process, before the first page runs: see ui/heap.py
 navigation.run()
-freeze_long_lived_objects()  # once per process, after the first page has imported what it needs

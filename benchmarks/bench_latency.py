@@ -202,9 +202,9 @@ def timed_step(tab: Tab, interact: Interact, i: int) -> float:
 
 
 def interaction_latencies(browser: Browser, case: Case, floor: Case, repeats: int) -> dict:
-    """`repeats` interactions with the page, each right after one with the floor app (open beside it in its
-    own session), so that both sets of figures see the same machine: a slower minute slows both. Also what the
-    page draws: figures (images) and DOM elements."""
+    """`repeats` interactions with the page, each paired with one with the floor app (open beside it in its own
+    session; the floor's first in one pair, the page's in the next), so that both sets of figures see the same
+    machine: a slower minute slows both. Also what the page draws: figures (images) and DOM elements."""
     with session(browser) as floor_tab, session(browser) as tab:
         open_settled(floor_tab, floor.url)
         open_settled(tab, case.url)
@@ -217,8 +217,12 @@ def interaction_latencies(browser: Browser, case: Case, floor: Case, repeats: in
             timed_step(tab, case.interact, i)
         samples, floor_samples = [], []
         for i in range(WARMUP_STEPS, WARMUP_STEPS + repeats):
-            floor_samples.append(timed_step(floor_tab, floor.interact, i))
+            # floor then page, then page then floor: whatever one leaves behind weighs on both alike
+            if i % 2 == 0:
+                floor_samples.append(timed_step(floor_tab, floor.interact, i))
             samples.append(timed_step(tab, case.interact, i))
+            if i % 2 == 1:
+                floor_samples.append(timed_step(floor_tab, floor.interact, i))
         charts, elements = tab.page.evaluate(PAGE_SIZE)
         return summary(samples) | {"floor": summary(floor_samples), "figures": charts, "dom_elements": elements}
 
@@ -402,6 +406,9 @@ def parse_args() -> argparse.Namespace:
     args = parser.parse_args()
     if args.repeats < 1:
         parser.error("--repeats must be at least 1")
+    args.floor_app = args.floor_app.resolve()  # the servers run from the repository root
+    if not args.floor_app.is_file():
+        parser.error(f"--floor-app: no such file: {args.floor_app}")
     return args
 
 

@@ -7,8 +7,14 @@ import gc
 
 import streamlit as st
 
-value = st.slider("Value", min_value=0, max_value=100, value=50)
-st.write(f"Value: {value}")
-if not gc.get_freeze_count():
+
+@st.cache_resource  # once per process, and a cheap check on every later run
+def freeze_once() -> bool:
     gc.collect()
     gc.freeze()
+    return True
+
+
+freeze_once()
+value = st.slider("Value", min_value=0, max_value=100, value=50)
+st.write(f"Value: {value}")

@@ -3,13 +3,13 @@
 A derivation is a block of rows "lhs = rhs", the "=" (or "≈") of every row in one column, the rows of one dot
 product continuing under each other:
 
-    score(perro → come) = (+0.461)(+1.391) + (+0.779)(+0.663) + (+0.526)(-0.158) + (+0.807)(-0.150)
-                        = (+0.641) + (+0.517) + (-0.083) + (-0.121)
+    score(perro → come) = (+0.461)(+1.391) + (+0.779)(+0.663) + (+0.526)(-0.158) + (+0.807)(-0.15)
+                        = (+0.641) + (+0.516) + (-0.083) + (-0.121)
                         = +0.954
 
 It is shown as monospace text (`st.code`), not LaTeX: the factors of consecutive rows line up, it can be
 copied, a token's name shows exactly as typed (`st.code` interprets nothing), and a browser draws it for a
-fraction of what KaTeX costs (a walkthrough step redrew about 50 ms sooner; README, Speed). The symbolic
+fraction of what KaTeX costs (a walkthrough step redrew about 45 ms sooner; README, Speed). The symbolic
 formulas (Q = x · W_Q, the softmax definition) stay LaTeX.
 """
 
@@ -34,20 +34,44 @@ class Row(NamedTuple):
 BLANK = None  # an empty line between two groups of rows
 
 
+_BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+_ISOLATE, _END_ISOLATE = "\u2068", "\u2069"  # first-strong isolate ... pop directional isolate
+
+
 def token_text(token: object) -> str:
-    """A token name for a text block: control characters (a line break in a name would break the alignment)
-    shown as the replacement character."""
-    return "".join("\ufffd" if unicodedata.category(ch) == "Cc" else ch for ch in str(token))
+    """A token name for a text block, shown as typed and unable to disturb the line around it: control
+    characters (a line break would break the alignment) and bidirectional overrides (one would reverse the
+    numbers after it) become the replacement character, and a name with right-to-left letters is a directional
+    isolate, so a Hebrew or Arabic name reads right to left without pulling the "=" and the numbers after it
+    into its run (other names stay free of the invisible marks, for whoever copies the text)."""
+    text = "".join("\ufffd" if unicodedata.category(ch) == "Cc" or ch in _BIDI_CONTROLS else ch for ch in str(token))
+    if any(unicodedata.bidirectional(ch) in ("R", "AL", "AN") for ch in text):
+        return f"{_ISOLATE}{text}{_END_ISOLATE}"
+    return text
+
+
+def _zero_width(ch: str) -> bool:
+    """Combining marks, format characters (zero-width joiner, ...), skin-tone modifiers, Hangul vowel and final
+    jamo: they add to the character before them, not a column of their own."""
+    code = ord(ch)
+    return unicodedata.category(ch) in ("Mn", "Me", "Cf") or 0x1F3FB <= code <= 0x1F3FF or 0x1160 <= code <= 0x11FF
 
 
 def width(text: str) -> int:
-    """Columns `text` takes in a monospace font: wide (CJK, most emoji) characters two, combining marks and
-    zero-width characters none."""
+    """Columns `text` takes in a monospace font, approximately: wide (CJK, emoji) characters two; combining
+    marks, zero-width characters, skin-tone modifiers and what a zero-width joiner joins none. Only
+    approximately: a browser draws CJK and emoji from fallback fonts whose widths are not exactly two columns
+    of the code font, so a row with such a name may stand a few pixels off."""
     columns = 0
+    last = 0  # columns of the last character counted
+    joined = False  # the previous character was a zero-width joiner: this one belongs to its cluster
     for ch in text:
-        if unicodedata.combining(ch) or unicodedata.category(ch) in ("Mn", "Me", "Cf"):
-            continue
-        columns += 2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1
+        if ch == "\ufe0f" and last == 1:  # emoji presentation: the character before is drawn wide
+            columns, last = columns + 1, 2
+        elif not joined and not _zero_width(ch):
+            last = 2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1
+            columns += last
+        joined = ch == "\u200d"
     return columns
 
 

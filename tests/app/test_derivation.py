@@ -5,6 +5,8 @@ import numpy as np
 from engine import lesson_scenario, projection_terms, softmax_steps
 from ui.derivation import BLANK, Row, block, dot_rows, softmax_rows, sub, token_text, width
 
+FSI, PDI = "\u2068", "\u2069"  # the Unicode directional isolate around every token name
+
 
 def relation_columns(text: str) -> set[int]:
     """The display column of each line's first relation sign (" = " or " ≈ ")."""
@@ -20,14 +22,33 @@ def test_the_relation_signs_stand_in_one_column_whatever_the_names():
     text = block(rows)
     assert text.splitlines()[1] == ""
     assert len(relation_columns(text)) == 1
-    # the emoji and the two CJK characters take two columns each in a monospace font
-    assert width("score(perro🐶 → 食べる)") == len("score(perro🐶 → 食べる)") + 4
+
+
+def test_columns_are_counted_as_terminals_count_them():
+    # Unicode's East Asian Width: CJK and emoji are wide (2); combining marks, zero-width joiners, emoji
+    # modifiers and Hangul vowel/final jamo add nothing to the cluster they belong to.
+    assert width("perro") == 5 and width("食べる") == 6 and width("🐶") == 2
+    assert width("a\u0301") == 1  # a + combining acute
+    assert width("👍🏽") == 2  # thumbs up + skin tone
+    assert width("👨\u200d👩\u200d👧") == 2  # one family emoji, three people joined
+    assert width("\u2764\ufe0f") == 2  # a narrow heart, drawn as a wide emoji
+    assert width("\u1100\u1161\u11a8") == 2  # 각 written as three jamo
 
 
 def test_a_control_character_in_a_name_cannot_break_a_line():
     name = token_text("pe\nrro\t<b>")
-    assert name == "pe\ufffdrro\ufffd<b>"  # markup stays as typed: st.code shows text, it renders nothing
+    assert name == "pe\ufffdrro\ufffd<b>"  # markup stays as typed: st.code renders nothing
     assert block([Row(sub("Q", "pe\nrro"), "=", "[+0.461]")]).count("\n") == 0
+
+
+def test_a_right_to_left_name_cannot_reorder_the_numbers_after_it():
+    # Isolated, a Hebrew name reads right to left inside its isolate and leaves the rest of the line alone; an
+    # override character (U+202E would reverse everything after it) is replaced.
+    assert token_text("שלום") == f"{FSI}שלום{PDI}"
+    assert token_text("a\u202eb\u2066c") == "a\ufffdb\ufffdc"
+    assert token_text("مرحبا") == f"{FSI}مرحبا{PDI}"
+    line = block([Row(sub("Q", "שלום"), "=", "[+0.461]")])
+    assert line == f"Q_{FSI}שלום{PDI} = [+0.461]"
 
 
 def test_q_perro_0_reads_as_the_lesson_writes_it():
