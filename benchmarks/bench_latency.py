@@ -317,7 +317,7 @@ def print_websocket(rows: dict[str, dict]) -> None:
 def print_interactions(rows: dict[str, dict], repeats: int) -> None:
     print(
         f"Interaction latency (press -> last DOM mutation before {QUIET_MS} ms of calm; {repeats} timed after "
-        f"{WARMUP_STEPS} untimed, each right after one with the floor app; ms)\n"
+        f"{WARMUP_STEPS} untimed, each paired with one with the floor app; ms)\n"
         f"target: median <= {MEDIAN_TARGET:g}x the floor's median and p95 <= {P95_TARGET:g}x its p95, the floor's "
         "figures being those measured alternately with the page"
     )
