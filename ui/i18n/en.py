@@ -88,7 +88,7 @@ STRINGS: dict[str, str] = {
         "gaps between scores."
     ),
     "softmax.steps.title": "The arithmetic, step by step",
-    "softmax.steps.body": "1) e^x of each score, 2) their sum, 3) each divided by the sum, and the check.",
+    "softmax.steps.body": "First e^x of each score, then their sum, then each one divided by the sum; last, the check.",
     "softmax.steps.tempered": "With T = {t}, each score is first divided by T.",
     "softmax.steps.shifted": (
         "These scores are so large that e^x overflows (it is ∞ in float64). So the arithmetic subtracts the "

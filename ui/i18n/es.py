@@ -88,7 +88,7 @@ STRINGS: dict[str, str] = {
         "válidas, y la exponencial agranda las diferencias entre puntajes."
     ),
     "softmax.steps.title": "La cuenta, paso a paso",
-    "softmax.steps.body": "1) e^x de cada puntaje, 2) la suma, 3) cada uno dividido por la suma, y la verificación.",
+    "softmax.steps.body": "Primero e^x de cada puntaje, después la suma, después cada uno dividido por la suma; al final, la verificación.",
     "softmax.steps.tempered": "Con T = {t}, cada puntaje se divide primero por T.",
     "softmax.steps.shifted": (
         "Estos puntajes son tan grandes que e^x se desborda (da ∞ en float64). Por eso la cuenta se hace "
