@@ -277,7 +277,7 @@ def summary(samples: list[float]) -> dict:
     return {"median_ms": statistics.median(samples), "p95_ms": p95(samples), "samples_ms": samples}
 
 
-def with_ratios(rows: dict[str, dict], floor: dict | None = None) -> dict[str, dict]:
+def with_ratios(rows: dict[str, dict], floor: dict) -> dict[str, dict]:
     """Each measured row with its median and p95 as multiples of the floor's (`floor`, or the row's own "floor":
     the floor's figures measured alternately with it), and whether that is within target."""
     for row in rows.values():
@@ -385,7 +385,7 @@ def measure(browser: Browser, app: Server, floor: Server, keys: list[str], repea
     paired = [sample for row in interactions.values() for sample in row.get("floor", {}).get("samples_ms", [])]
     if paired:
         interactions["floor"] |= summary(paired)
-    figures["interactions"] = with_ratios(interactions, interactions["floor"] if paired else None)
+    figures["interactions"] = with_ratios(interactions, interactions["floor"])
     print_interactions(figures["interactions"], repeats)
     return figures
 

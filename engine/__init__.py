@@ -13,7 +13,17 @@ from engine.attention import (
 from engine.derivation import DotTerms, dot_terms, projection_terms, weighted_sum_terms
 from engine.errors import EngineInputError
 from engine.peakedness import VERDICTS, peakedness_verdict
-from engine.pipeline import MAX_TOKENS, PipelineResult, embed, pipeline, positional_encoding, tokenize
+from engine.pipeline import (
+    MAX_TOKENS,
+    PipelineResult,
+    SentenceVectors,
+    attend,
+    embed,
+    pipeline,
+    positional_encoding,
+    sentence_vectors,
+    tokenize,
+)
 from engine.projection import Movement, TopAttended, movement, top_attended
 from engine.scaling import (
     DIVISORS,
@@ -56,11 +66,13 @@ __all__ = [
     "RandomWalks",
     "ScalingExperiment",
     "Scenario",
+    "SentenceVectors",
     "SoftmaxSteps",
     "SoftmaxThreeWays",
     "TopAttended",
     "VERDICTS",
     "allowed_positions",
+    "attend",
     "attention",
     "check_token_name",
     "divisor_for",
@@ -82,6 +94,7 @@ __all__ = [
     "row_entropy",
     "same_numbers",
     "scaling_experiment",
+    "sentence_vectors",
     "softmax",
     "softmax_steps",
     "softmax_three_ways",

@@ -63,6 +63,18 @@ def embed(tokens, d: int) -> np.ndarray:
 
 
 @dataclass(frozen=True)
+class SentenceVectors:
+    """The stages before attention: they depend on the sentence and d_model only, not on the weights."""
+
+    sentence: str
+    tokens: tuple[str, ...]  # at most max_tokens of them
+    dropped: int  # tokens cut because the sentence was longer than max_tokens
+    embeddings: np.ndarray  # (n, d_model)
+    positional: np.ndarray  # (n, d_model)
+    x: np.ndarray  # (n, d_model)  embeddings + positional
+
+
+@dataclass(frozen=True)
 class PipelineResult:
     """Every stage from sentence to attention output."""
 
@@ -94,6 +106,55 @@ def pipeline_weights(d_model: int, d_k: int, weights: str, seed: int):
     raise EngineInputError("bad_weights", f"weights must be 'lesson' or 'random', got {weights!r}")
 
 
+def sentence_vectors(sentence: str, d_model: int = LESSON_D_MODEL, *, max_tokens: int = MAX_TOKENS) -> SentenceVectors:
+    """Tokenizer, embedding and positional encoding: the sentence as the vectors x that attention reads."""
+    all_tokens = tokenize(sentence)
+    if not all_tokens:
+        raise EngineInputError("empty_sentence", "the sentence has no tokens")
+    tokens = tuple(all_tokens[:max_tokens])
+    embeddings = embed(tokens, d_model)  # (n, d_model)
+    positional = positional_encoding(len(tokens), d_model)  # (n, d_model)
+    return SentenceVectors(
+        sentence=sentence,
+        tokens=tokens,
+        dropped=len(all_tokens) - len(tokens),
+        embeddings=embeddings,
+        positional=positional,
+        x=embeddings + positional,
+    )
+
+
+def attend(
+    vectors: SentenceVectors,
+    *,
+    weights: str = "lesson",
+    seed: int = 0,
+    d_k: int | None = None,
+    causal: bool = False,
+    scale="sqrt",
+    temperature: float = 1.0,
+) -> PipelineResult:
+    """Self-attention over a sentence's vectors, with the lesson's or seeded random weights."""
+    d_model = vectors.x.shape[1]
+    d_k = d_model if d_k is None else d_k
+    w_q, w_k, w_v = pipeline_weights(d_model, d_k, weights, seed)
+    result = attention(
+        vectors.x, w_q, w_k, w_v, scale=scale, mask="causal" if causal else None, temperature=temperature
+    )
+    return PipelineResult(
+        sentence=vectors.sentence,
+        tokens=vectors.tokens,
+        dropped=vectors.dropped,
+        embeddings=vectors.embeddings,
+        positional=vectors.positional,
+        x=vectors.x,
+        w_q=w_q,
+        w_k=w_k,
+        w_v=w_v,
+        attention=result,
+    )
+
+
 def pipeline(
     sentence: str,
     d_model: int = LESSON_D_MODEL,
@@ -107,25 +168,5 @@ def pipeline(
     max_tokens: int = MAX_TOKENS,
 ) -> PipelineResult:
     """Run a sentence through tokenizer, embedding, positional encoding and self-attention."""
-    all_tokens = tokenize(sentence)
-    if not all_tokens:
-        raise EngineInputError("empty_sentence", "the sentence has no tokens")
-    tokens = tuple(all_tokens[:max_tokens])
-    d_k = d_model if d_k is None else d_k
-    w_q, w_k, w_v = pipeline_weights(d_model, d_k, weights, seed)
-    embeddings = embed(tokens, d_model)  # (n, d_model)
-    positional = positional_encoding(len(tokens), d_model)  # (n, d_model)
-    x = embeddings + positional  # (n, d_model)
-    result = attention(x, w_q, w_k, w_v, scale=scale, mask="causal" if causal else None, temperature=temperature)
-    return PipelineResult(
-        sentence=sentence,
-        tokens=tokens,
-        dropped=len(all_tokens) - len(tokens),
-        embeddings=embeddings,
-        positional=positional,
-        x=x,
-        w_q=w_q,
-        w_k=w_k,
-        w_v=w_v,
-        attention=result,
-    )
+    vectors = sentence_vectors(sentence, d_model, max_tokens=max_tokens)
+    return attend(vectors, weights=weights, seed=seed, d_k=d_k, causal=causal, scale=scale, temperature=temperature)

@@ -7,15 +7,18 @@ from engine import (
     MAX_TOKENS,
     EngineInputError,
     PipelineResult,
+    SentenceVectors,
     TopAttended,
+    attend,
     movement,
-    pipeline,
     positional_encoding,
+    sentence_vectors,
     top_attended,
 )
 from engine.presets import LESSON_D_MODEL, LESSON_SENTENCE, LESSON_TOKENS
 from ui import charts
-from ui.format import percent, signed, vector, written
+from ui.derivation import block, sub, vector_row
+from ui.format import percent, signed, written
 from ui.i18n import t
 from ui.layout import page_header
 from ui.text import md_literal
@@ -41,8 +44,7 @@ def dims(d: int) -> list[str]:
 
 def rows_as_text(name: str, tokens, matrix) -> str:
     """One line per token, `name_token = [+0.500, ...]`, so the numbers can be read and searched as text."""
-    width = max(len(token) for token in tokens)
-    return "\n".join(f"{name}_{token:<{width}} = {vector(row)}" for token, row in zip(tokens, matrix, strict=True))
+    return block([vector_row(sub(name, token), row) for token, row in zip(tokens, matrix, strict=True)])
 
 
 def controls_ui() -> tuple[str, int]:
@@ -111,7 +113,7 @@ def attention_controls_ui(d_model: int) -> tuple[str, int, bool]:
     return weights, int(seed), causal
 
 
-def tokens_ui(result: PipelineResult) -> None:
+def tokens_ui(result: SentenceVectors) -> None:
     st.header(t("pipeline.tokens.title"))
     st.markdown(t("pipeline.tokens.body", count=len(result.tokens)))
     st.table(pd.DataFrame([result.tokens], columns=dims(len(result.tokens))), hide_index=True)
@@ -119,14 +121,14 @@ def tokens_ui(result: PipelineResult) -> None:
         st.info(t("pipeline.dropped", dropped=result.dropped, limit=MAX_TOKENS))
 
 
-def embeddings_ui(result: PipelineResult) -> None:
+def embeddings_ui(result: SentenceVectors) -> None:
     st.header(t("pipeline.embed.title"))
     st.markdown(t("pipeline.embed.body"))
     d_model = result.x.shape[1]
     charts.show(charts.heatmap(result.embeddings, result.tokens, dims(d_model), row_title=t("pipeline.token")))
 
 
-def positional_ui(result: PipelineResult) -> None:
+def positional_ui(result: SentenceVectors) -> None:
     st.header(t("pipeline.pe.title"))
     st.markdown(t("pipeline.pe.body"))
     d_model = result.x.shape[1]
@@ -159,7 +161,7 @@ def positional_ui(result: PipelineResult) -> None:
         st.caption(t("pipeline.pe.waves_caption", n=len(result.tokens)))
 
 
-def x_ui(result: PipelineResult, lesson_case: bool) -> None:
+def x_ui(result: SentenceVectors, lesson_case: bool) -> None:
     st.header(t("pipeline.x.title"))
     st.markdown(t("pipeline.x.body"))
     d_model = result.x.shape[1]
@@ -272,11 +274,11 @@ def ambiguity_ui(result: PipelineResult, top: TopAttended) -> None:
 
 
 @st.fragment
-def attention_onward_ui(sentence: str, d_model: int) -> None:
+def attention_onward_ui(vectors: SentenceVectors) -> None:
     """Attention and everything after it, with the controls that change only these. A fragment: switching the
     mask or the weights reruns and redraws this part, not the stages above (x does not depend on W)."""
-    weights, seed, causal = attention_controls_ui(d_model)
-    result = pipeline(sentence, d_model, weights=weights, seed=seed, causal=causal)
+    weights, seed, causal = attention_controls_ui(vectors.x.shape[1])
+    result = attend(vectors, weights=weights, seed=seed, causal=causal)
     top = top_attended(result.attention.weights, k=2, allowed=result.attention.allowed)
     attention_ui(result, weights)
     output_ui(result)
@@ -288,19 +290,18 @@ def attention_onward_ui(sentence: str, d_model: int) -> None:
 page_header("pipeline.title", "pipeline.lead")
 sentence, d_model = controls_ui()
 try:
-    # the stages before attention do not depend on the weights; any valid choice gives the same x
-    result = pipeline(sentence, d_model, weights="lesson" if d_model == LESSON_D_MODEL else "random")
+    vectors = sentence_vectors(sentence, d_model)
 except EngineInputError as error:
     if error.code != "empty_sentence":
         raise
     st.warning(t("pipeline.empty"))
     st.stop()
 
-lesson_case = result.tokens == LESSON_TOKENS and d_model == LESSON_D_MODEL
-tokens_ui(result)
-embeddings_ui(result)
-positional_ui(result)
-x_ui(result, lesson_case)
+lesson_case = vectors.tokens == LESSON_TOKENS and d_model == LESSON_D_MODEL
+tokens_ui(vectors)
+embeddings_ui(vectors)
+positional_ui(vectors)
+x_ui(vectors, lesson_case)
 st.header(t("pipeline.attention.title"))
 st.markdown(t("pipeline.attention.body"))
-attention_onward_ui(sentence, d_model)
+attention_onward_ui(vectors)

@@ -13,7 +13,7 @@ from engine import (
 )
 from ui import charts, state
 from ui.charts import Panel
-from ui.derivation import BLANK, Row, dot_rows, show, softmax_rows, sub, token_text, vector_row, vector_text
+from ui.derivation import BLANK, Row, dot_rows, show, softmax_rows, sub, token_text, vector_row
 from ui.format import general, percent, signed, vector
 from ui.i18n import t, tm
 from ui.layout import page_header
@@ -191,7 +191,7 @@ def step_5_ui(scenario, result, token: str) -> None:
     )
     i = scenario.tokens.index(token)
     st.markdown(tm("walk.5.derivation", token=token))
-    rows = [Row(sub("α", token), "=", vector_text(result.weights[i], sign=False)), BLANK]
+    rows = [Row(sub("α", token), "=", vector(result.weights[i], sign=False)), BLANK]
     for d, terms in enumerate(weighted_sum_terms(result.weights[i], result.v)):
         rows += [*dot_rows(f"{sub('output', token)}[{d}]", terms), BLANK]
     rows.append(vector_row(sub("output", token), result.output[i]))

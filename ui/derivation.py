@@ -18,11 +18,10 @@ from __future__ import annotations
 import unicodedata
 from typing import NamedTuple
 
-import numpy as np
 import streamlit as st
 
 from engine import DotTerms, SoftmaxSteps
-from ui.format import general, plain, signed
+from ui.format import general, plain, signed, vector
 
 
 class Row(NamedTuple):
@@ -106,13 +105,8 @@ def factor(value: float) -> str:
     return text
 
 
-def vector_text(values, sign: bool = True) -> str:
-    fmt = signed if sign else plain
-    return "[" + ", ".join(fmt(v) for v in np.asarray(values).reshape(-1)) + "]"
-
-
-def vector_row(lhs: str, values, sign: bool = True) -> Row:
-    return Row(lhs, "=", vector_text(values, sign))
+def vector_row(lhs: str, values) -> Row:
+    return Row(lhs, "=", vector(values))
 
 
 def dot_rows(lhs: str, terms: DotTerms) -> list[Row]:

@@ -18,7 +18,7 @@ _PRESENTATION_CSS = """
 [data-testid="stMain"] h3 { font-size: 1.8rem; }
 .katex { font-size: 1.45em !important; }
 [data-testid="stMain"] [data-testid="stCode"] code { font-size: 1.05rem; }  /* derivations: a 4-term row still fits */
-.katex-display { overflow-x: auto; overflow-y: hidden; }  /* a long derivation scrolls, never gets cut */
+.katex-display { overflow-x: auto; overflow-y: hidden; }  /* a long formula scrolls, never gets cut */
 [data-testid="stMain"] .block-container { max-width: 100%; padding-left: 2rem; padding-right: 2rem; }
 [data-testid="stToolbar"], [data-testid="stDecoration"] { display: none; }
 </style>
