@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 import re
 import unicodedata
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 
 import numpy as np
 
@@ -75,15 +75,9 @@ class SentenceVectors:
 
 
 @dataclass(frozen=True)
-class PipelineResult:
-    """Every stage from sentence to attention output."""
+class PipelineResult(SentenceVectors):
+    """Every stage from sentence to attention output: the sentence's vectors, the weights, and attention."""
 
-    sentence: str
-    tokens: tuple[str, ...]  # at most max_tokens of them
-    dropped: int  # tokens cut because the sentence was longer than max_tokens
-    embeddings: np.ndarray  # (n, d_model)
-    positional: np.ndarray  # (n, d_model)
-    x: np.ndarray  # (n, d_model)  embeddings + positional
     w_q: np.ndarray  # (d_model, d_k)
     w_k: np.ndarray  # (d_model, d_k)
     w_v: np.ndarray  # (d_model, d_k)
@@ -141,13 +135,9 @@ def attend(
     result = attention(
         vectors.x, w_q, w_k, w_v, scale=scale, mask="causal" if causal else None, temperature=temperature
     )
+    stages = {field.name: getattr(vectors, field.name) for field in fields(SentenceVectors)}
     return PipelineResult(
-        sentence=vectors.sentence,
-        tokens=vectors.tokens,
-        dropped=vectors.dropped,
-        embeddings=vectors.embeddings,
-        positional=vectors.positional,
-        x=vectors.x,
+        **stages,
         w_q=w_q,
         w_k=w_k,
         w_v=w_v,
