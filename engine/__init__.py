@@ -1,20 +1,13 @@
 """The attention engine: pure numpy, float64, every intermediate returned as data."""
 
 from engine import presets
-from engine.attention import (
-    SCALE_MODES,
-    AttentionResult,
-    MultiHeadResult,
-    allowed_positions,
-    attention,
-    divisor_for,
-    multi_head_attention,
-)
+from engine.attention import AttentionResult, Scale, allowed_positions, attention, divisor_for
 from engine.derivation import DotTerms, dot_terms, projection_terms, weighted_sum_terms
 from engine.errors import EngineInputError
+from engine.limits import MAX_TOKENS
+from engine.multihead import MultiHeadResult, multi_head_attention
 from engine.peakedness import VERDICTS, peakedness_verdict
 from engine.pipeline import (
-    MAX_TOKENS,
     PipelineResult,
     SentenceVectors,
     attend,
@@ -26,7 +19,6 @@ from engine.pipeline import (
 )
 from engine.projection import Movement, TopAttended, movement, top_attended
 from engine.scaling import (
-    DIVISORS,
     RandomWalks,
     ScalingExperiment,
     SoftmaxThreeWays,
@@ -53,9 +45,7 @@ from engine.softmax import (
 )
 
 __all__ = [
-    "DIVISORS",
     "MAX_TOKENS",
-    "SCALE_MODES",
     "AttentionResult",
     "DotTerms",
     "EngineInputError",
@@ -65,6 +55,7 @@ __all__ = [
     "PipelineResult",
     "RandomWalks",
     "ScalingExperiment",
+    "Scale",
     "Scenario",
     "SentenceVectors",
     "SoftmaxSteps",

@@ -1,18 +1,22 @@
-"""Scaled dot-product self-attention, single- and multi-head, keeping every intermediate."""
+"""Scaled dot-product self-attention: softmax(Q·Kᵀ / √d_k) · V, keeping every intermediate a page shows."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Literal
+from enum import StrEnum
 
 import numpy as np
 
 from engine.errors import EngineInputError
 from engine.softmax import softmax
 
-ScaleMode = Literal["sqrt", "none", "dk"]
-SCALE_MODES: tuple[str, ...] = ("none", "sqrt", "dk")
+
+class Scale(StrEnum):
+    """What the scores are divided by before the softmax (a string, so it travels in links and JSON as is)."""
+
+    NONE = "none"  # by 1: the scores as they come
+    SQRT = "sqrt"  # by √d_k: the Transformer's choice
+    DK = "dk"  # by d_k: too much
 
 
 @dataclass(frozen=True)
@@ -23,9 +27,9 @@ class AttentionResult:
     k: np.ndarray  # (n, d_k)  keys: what each token offers to be found by
     v: np.ndarray  # (n, d_v)  values: what each token hands over
     scores: np.ndarray  # (n, n)  Q·Kᵀ, row i = token i asking, column j = token j looked at
-    divisor: float  # what the scores are divided by (√d_k, d_k, 1 or a number)
+    divisor: float  # what the scores are divided by: √d_k, d_k or 1
     scaled_scores: np.ndarray  # (n, n)  scores / divisor, -inf where masked
-    weights: np.ndarray  # (n, n)  softmax of each row; rows sum to 1 (0 where fully masked)
+    weights: np.ndarray  # (n, n)  softmax of each row at the temperature; rows sum to 1
     output: np.ndarray  # (n, d_v)  weights · V
     allowed: np.ndarray  # (n, n) bool, True where token i may look at token j
     temperature: float
@@ -35,43 +39,47 @@ class AttentionResult:
         return self.q.shape[1]
 
 
-def _matrix(m, name: str) -> np.ndarray:
-    arr = np.asarray(m, dtype=np.float64)
-    if arr.ndim != 2:
-        raise EngineInputError("not_matrix", f"{name} must be a 2-D matrix, got shape {arr.shape}", name=name)
-    if not np.isfinite(arr).all():
-        raise EngineInputError("not_finite", f"{name} contains NaN or infinity", name=name)
-    return arr
+def attention(
+    x: np.ndarray,
+    w_q: np.ndarray,
+    w_k: np.ndarray,
+    w_v: np.ndarray,
+    *,
+    scale: Scale = Scale.SQRT,
+    mask: str | np.ndarray | None = None,
+    temperature: float = 1.0,
+) -> AttentionResult:
+    """Self-attention of the rows of x: the output and every intermediate, weights included."""
+    x, w_q, w_k, w_v = checked_inputs(x, w_q, w_k, w_v)
+    allowed = allowed_positions(x.shape[0], mask)  # (n, n)
+    divisor = divisor_for(scale, w_q.shape[1])
+
+    with np.errstate(over="ignore", invalid="ignore"):  # overflow is checked below, once, with a message
+        q = x @ w_q  # (n, d_k)
+        k = x @ w_k  # (n, d_k)
+        v = x @ w_v  # (n, d_v)
+        scores = q @ k.T  # (n, n)
+        scaled = np.where(allowed, scores / divisor, -np.inf)  # (n, n)  masked cells get no weight
+        weights = softmax(scaled, temperature=temperature)  # (n, n)
+        output = weights @ v  # (n, d_v)
+
+    result = AttentionResult(q, k, v, scores, divisor, scaled, weights, output, allowed, float(temperature))
+    return checked_finite(result)
 
 
-def _require_rows(w: np.ndarray, name: str, rows: int, source: str) -> None:
-    if w.shape[0] != rows:
-        raise EngineInputError(
-            "shape_mismatch",
-            f"{name} has shape {w.shape} but {source} needs {rows} rows",
-            name=name,
-            got=w.shape,
-            expected_rows=rows,
-        )
+# --- the checks, kept out of the formula ---
 
 
-def divisor_for(scale, d_k: int) -> float:
-    """The number scores are divided by: √d_k for "sqrt", d_k for "dk", 1 for "none", or `scale` itself."""
-    if isinstance(scale, str):
-        if scale == "sqrt":
-            return float(np.sqrt(d_k))
-        if scale == "dk":
-            return float(d_k)
-        if scale == "none":
-            return 1.0
-        raise EngineInputError("bad_scale", f"scale must be 'sqrt', 'none', 'dk' or a number, got {scale!r}")
-    value = float(scale)
-    if not np.isfinite(value) or value <= 0:
-        raise EngineInputError("bad_scale", f"a numeric scale must be finite and > 0, got {scale!r}")
-    return value
+def divisor_for(scale: Scale | str, d_k: int) -> float:
+    """The number scores are divided by: √d_k, d_k or 1."""
+    try:
+        mode = Scale(scale)
+    except ValueError:
+        raise EngineInputError("bad_scale", f"scale must be one of {[s.value for s in Scale]}, got {scale!r}") from None
+    return {Scale.NONE: 1.0, Scale.SQRT: float(np.sqrt(d_k)), Scale.DK: float(d_k)}[mode]
 
 
-def allowed_positions(n: int, mask=None) -> np.ndarray:
+def allowed_positions(n: int, mask: str | np.ndarray | None = None) -> np.ndarray:
     """(n, n) bool: True where query i may attend to key j. "causal" allows j <= i only."""
     if mask is None:
         return np.ones((n, n), dtype=bool)
@@ -87,63 +95,53 @@ def allowed_positions(n: int, mask=None) -> np.ndarray:
     return arr
 
 
-def attention(x, w_q, w_k, w_v, *, scale="sqrt", mask=None, temperature: float = 1.0) -> AttentionResult:
-    """Self-attention of the rows of x: returns the output and every intermediate, weights included."""
-    x = _matrix(x, "x")  # (n, d_model)
-    w_q, w_k, w_v = _matrix(w_q, "W_Q"), _matrix(w_k, "W_K"), _matrix(w_v, "W_V")
-    d_model = x.shape[1]
-    for w, name in ((w_q, "W_Q"), (w_k, "W_K"), (w_v, "W_V")):
-        _require_rows(w, name, d_model, f"x of shape {x.shape}")
-    if w_q.shape[1] != w_k.shape[1]:
+def as_matrix(m: object, name: str) -> np.ndarray:
+    """`m` as a finite 2-D float64 array, or EngineInputError naming `name`."""
+    try:
+        arr = np.asarray(m, dtype=np.float64)
+    except (TypeError, ValueError, OverflowError):
+        raise EngineInputError("not_a_number", f"{name} must hold numbers only", name=name) from None
+    if arr.ndim != 2 or 0 in arr.shape:
+        raise EngineInputError("not_matrix", f"{name} must be a non-empty 2-D matrix, got shape {arr.shape}", name=name)
+    if not np.isfinite(arr).all():
+        raise EngineInputError("not_finite", f"{name} contains NaN or infinity", name=name)
+    return arr
+
+
+def checked_inputs(x: object, w_q: object, w_k: object, w_v: object) -> tuple[np.ndarray, ...]:
+    """x, W_Q, W_K, W_V as finite matrices whose shapes multiply: W_* have d_model rows, W_Q and W_K one d_k."""
+    x = as_matrix(x, "x")  # (n, d_model)
+    weights = {name: as_matrix(w, name) for name, w in (("W_Q", w_q), ("W_K", w_k), ("W_V", w_v))}
+    for name, w in weights.items():
+        if w.shape[0] != x.shape[1]:
+            raise EngineInputError(
+                "shape_mismatch",
+                f"{name} has shape {w.shape} but x of shape {x.shape} needs {x.shape[1]} rows",
+                name=name,
+                got=w.shape,
+                expected_rows=x.shape[1],
+            )
+    if weights["W_Q"].shape[1] != weights["W_K"].shape[1]:
         raise EngineInputError(
             "shape_mismatch",
-            f"W_Q has shape {w_q.shape} and W_K has shape {w_k.shape}: queries and keys need the same d_k",
+            f"W_Q has shape {weights['W_Q'].shape} and W_K has shape {weights['W_K'].shape}: "
+            "queries and keys need the same d_k",
             name="W_K",
-            got=w_k.shape,
-            expected=w_q.shape,
+            got=weights["W_K"].shape,
+            expected=weights["W_Q"].shape,
         )
-    n = x.shape[0]
-    q = x @ w_q  # (n, d_k)
-    k = x @ w_k  # (n, d_k)
-    v = x @ w_v  # (n, d_v)
-    divisor = divisor_for(scale, q.shape[1])
-    allowed = allowed_positions(n, mask)
-    with np.errstate(over="ignore", invalid="ignore"):
-        scores = q @ k.T  # (n, n)
-        scaled = np.where(allowed, scores / divisor, -np.inf)  # (n, n)
-    weights = softmax(scaled, axis=-1, temperature=temperature)  # (n, n)
-    with np.errstate(over="ignore", invalid="ignore"):
-        output = weights @ v  # (n, d_v)
-    return AttentionResult(
-        q=q,
-        k=k,
-        v=v,
-        scores=scores,
-        divisor=divisor,
-        scaled_scores=scaled,
-        weights=weights,
-        output=output,
-        allowed=allowed,
-        temperature=float(temperature),
-    )
+    return x, weights["W_Q"], weights["W_K"], weights["W_V"]
 
 
-@dataclass(frozen=True)
-class MultiHeadResult:
-    """Several attentions side by side, concatenated and projected back by W_O."""
+def checked_finite(result: AttentionResult) -> AttentionResult:
+    """The result, or EngineInputError("overflow") when numbers this large overflowed float64 on the way.
 
-    heads: tuple[AttentionResult, ...]
-    concat: np.ndarray  # (n, h * d_v)
-    w_o: np.ndarray  # (h * d_v, d_out)
-    output: np.ndarray  # (n, d_out)  concat · W_O
-
-
-def multi_head_attention(x, heads: Sequence[tuple], w_o, **options) -> MultiHeadResult:
-    """Run attention once per (W_Q, W_K, W_V) in `heads`, concatenate the outputs, project by W_O."""
-    if len(heads) == 0:
-        raise EngineInputError("no_heads", "multi-head attention needs at least one head")
-    results = tuple(attention(x, *head, **options) for head in heads)
-    concat = np.concatenate([r.output for r in results], axis=1)  # (n, h * d_v)
-    w_o = _matrix(w_o, "W_O")
-    _require_rows(w_o, "W_O", concat.shape[1], f"the concatenated heads ({concat.shape[1]} columns)")
-    return MultiHeadResult(heads=results, concat=concat, w_o=w_o, output=concat @ w_o)
+    Inputs are finite, but products of entries near 1e200 are not: rather than a NaN or an all-zero row,
+    the caller gets an error it can explain."""
+    unmasked = np.where(result.allowed, result.scaled_scores, 0.0)
+    for name, values in (("Q", result.q), ("K", result.k), ("V", result.v), ("Q·Kᵀ", result.scores)):
+        if not np.isfinite(values).all():
+            raise EngineInputError("overflow", f"{name} overflowed: the inputs are too large", name=name)
+    if not (np.isfinite(unmasked).all() and np.isfinite(result.output).all()):
+        raise EngineInputError("overflow", "the output overflowed: the inputs are too large", name="output")
+    return result

@@ -9,11 +9,11 @@ from dataclasses import dataclass, fields
 
 import numpy as np
 
-from engine.attention import AttentionResult, attention
+from engine.attention import AttentionResult, Scale, attention
 from engine.errors import EngineInputError
+from engine.limits import MAX_TOKENS
 from engine.presets import LESSON_D_MODEL, LESSON_TOKENS, LESSON_W_K, LESSON_W_Q, LESSON_W_V, LESSON_X, random_weights
 
-MAX_TOKENS = 64
 # Words; flags (two regional indicators); any other symbol with the modifiers that belong to it
 # (variation selectors, skin tones, zero-width-joined emoji), so "❤️" and "👩‍💻" stay one token each.
 _TOKEN_PATTERN = re.compile(
@@ -125,7 +125,7 @@ def attend(
     seed: int = 0,
     d_k: int | None = None,
     causal: bool = False,
-    scale="sqrt",
+    scale: Scale = Scale.SQRT,
     temperature: float = 1.0,
 ) -> PipelineResult:
     """Self-attention over a sentence's vectors, with the lesson's or seeded random weights."""
@@ -153,7 +153,7 @@ def pipeline(
     seed: int = 0,
     d_k: int | None = None,
     causal: bool = False,
-    scale="sqrt",
+    scale: Scale = Scale.SQRT,
     temperature: float = 1.0,
     max_tokens: int = MAX_TOKENS,
 ) -> PipelineResult:

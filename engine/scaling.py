@@ -7,10 +7,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from engine.attention import divisor_for
+from engine.attention import Scale, divisor_for
 from engine.softmax import softmax
 
-DIVISORS: tuple[str, ...] = ("none", "sqrt", "dk")  # the lesson's three-divisor table, in its order
 _CHUNK_ELEMENTS = 1 << 22  # random numbers drawn at once (32 MB of float64) so d_k = 4096 fits in memory
 
 
@@ -24,8 +23,8 @@ class ScalingExperiment:
     spread: np.ndarray  # (m,) std of q·k, q and k with unit-variance entries
     sqrt_dk: np.ndarray  # (m,) √d_k, what the spread should be
     scaled_spread: np.ndarray  # (m,) std of q·k / √d_k, about 1 whatever d_k
-    max_weight: np.ndarray  # (m, 3) mean largest softmax weight per row, columns in DIVISORS order
-    entropy: np.ndarray  # (m, 3) mean entropy (nats) of softmax rows, columns in DIVISORS order
+    max_weight: np.ndarray  # (m, 3) mean largest softmax weight per row, columns in Scale order (none, √d_k, d_k)
+    entropy: np.ndarray  # (m, 3) mean entropy (nats) of softmax rows, columns in Scale order (none, √d_k, d_k)
     uniform_entropy: float  # ln(row_length), the entropy of a perfectly flat row
 
 
@@ -57,13 +56,13 @@ def scaling_experiment(dks: Sequence[int], samples: int, seed: int, row_length: 
         raise ValueError(f"need samples >= row_length >= 2, got samples={samples}, row_length={row_length}")
     rng = np.random.default_rng(seed)
     m = dks_arr.size
-    spread, max_weight, entropy = np.empty(m), np.empty((m, len(DIVISORS))), np.empty((m, len(DIVISORS)))
+    spread, max_weight, entropy = np.empty(m), np.empty((m, len(Scale))), np.empty((m, len(Scale)))
     usable = samples - samples % row_length
     for i, d_k in enumerate(dks_arr):
         dots = random_dot_products(int(d_k), samples, rng)  # (samples,)
         spread[i] = dots.std()
         rows = dots[:usable].reshape(-1, row_length)  # (samples // n, n): independent rows of scores
-        for j, mode in enumerate(DIVISORS):
+        for j, mode in enumerate(Scale):
             w = softmax(rows / divisor_for(mode, int(d_k)), axis=-1)
             max_weight[i, j] = w.max(axis=-1).mean()
             entropy[i, j] = row_entropy(w).mean()
@@ -87,7 +86,7 @@ class SoftmaxThreeWays:
 
     d_k: int
     scores: np.ndarray  # (n,) q·k_j for one random q and n random keys
-    weights: np.ndarray  # (3, n) rows in DIVISORS order
+    weights: np.ndarray  # (3, n) rows in Scale order (none, √d_k, d_k)
     max_weight: np.ndarray  # (3,)
     entropy: np.ndarray  # (3,)
     uniform_entropy: float
@@ -99,7 +98,7 @@ def softmax_three_ways(d_k: int, row_length: int, seed: int) -> SoftmaxThreeWays
     q = rng.standard_normal(d_k)  # (d_k,)
     keys = rng.standard_normal((row_length, d_k))  # (n, d_k)
     scores = keys @ q  # (n,)
-    weights = np.stack([softmax(scores / divisor_for(mode, d_k)) for mode in DIVISORS])  # (3, n)
+    weights = np.stack([softmax(scores / divisor_for(mode, d_k)) for mode in Scale])  # (3, n)
     return SoftmaxThreeWays(
         d_k=d_k,
         scores=scores,

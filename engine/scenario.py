@@ -7,15 +7,10 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from engine.attention import SCALE_MODES, AttentionResult, attention
+from engine.attention import AttentionResult, Scale, attention
 from engine.errors import EngineInputError
+from engine.limits import MAX_ABS_VALUE, MAX_TOKEN_CHARS
 from engine.presets import LESSON_TOKENS, LESSON_W_K, LESSON_W_Q, LESSON_W_V, LESSON_X, random_inputs, random_weights
-
-MAX_ABS_VALUE = 1e6  # larger entries are refused: Q·Kᵀ of such numbers is no longer a readable lesson
-MAX_TOKEN_CHARS = 32
-MAX_SCENARIO_TOKENS = 16  # the editable scenario; the pipeline page takes longer sentences
-D_MODEL_RANGE = (2, 8)
-D_K_RANGE = (1, 8)
 
 
 def parse_number(value) -> float:
@@ -70,7 +65,7 @@ class Scenario:
     w_q: np.ndarray  # (d_model, d_k)
     w_k: np.ndarray  # (d_model, d_k)
     w_v: np.ndarray  # (d_model, d_v)
-    scale: str = "sqrt"  # one of SCALE_MODES
+    scale: Scale = Scale.SQRT
     causal: bool = False
     temperature: float = 1.0
 
@@ -83,8 +78,9 @@ class Scenario:
                 raise EngineInputError("shape_mismatch", f"{name} needs {d_model} rows")
         if self.w_q.shape[1] != self.w_k.shape[1]:
             raise EngineInputError("shape_mismatch", "W_Q and W_K need the same number of columns")
-        if self.scale not in SCALE_MODES:
-            raise EngineInputError("bad_scale", f"scale must be one of {SCALE_MODES}")
+        if self.scale not in tuple(Scale):
+            raise EngineInputError("bad_scale", f"scale must be one of {[s.value for s in Scale]}")
+        object.__setattr__(self, "scale", Scale(self.scale))
 
     @property
     def d_model(self) -> int:

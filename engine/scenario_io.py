@@ -15,21 +15,19 @@ from typing import Any
 
 import numpy as np
 
-from engine.attention import SCALE_MODES
+from engine.attention import Scale
 from engine.errors import EngineInputError
-from engine.scenario import (
+from engine.limits import (
     D_K_RANGE,
     D_MODEL_RANGE,
+    MAX_JSON_BYTES,
+    MAX_LINK_CHARS,
     MAX_SCENARIO_TOKENS,
-    Scenario,
-    check_token_name,
-    parse_number,
+    TEMPERATURE_RANGE,
 )
+from engine.scenario import Scenario, check_token_name, parse_number
 
 FORMAT_VERSION = 1
-MAX_CODE_CHARS = 12_000  # a link longer than this is refused before decoding
-MAX_JSON_BYTES = 100_000  # decompressed or uploaded JSON larger than this is refused
-TEMPERATURE_RANGE = (0.1, 5.0)
 MATRICES = ("x", "w_q", "w_k", "w_v")
 
 
@@ -43,7 +41,7 @@ def scenario_to_dict(scenario: Scenario) -> dict[str, Any]:
         "version": FORMAT_VERSION,
         "tokens": list(scenario.tokens),
         **{name: scenario.matrix(name).tolist() for name in MATRICES},
-        "scale": scenario.scale,
+        "scale": str(scenario.scale),
         "causal": bool(scenario.causal),
         "temperature": float(scenario.temperature),
     }
@@ -91,8 +89,8 @@ def scenario_from_dict(data: Any) -> Scenario:
     if w_k.shape != w_q.shape:
         raise _bad("w_k", "must have the same shape as w_q")
     scale = data.get("scale", "sqrt")
-    if scale not in SCALE_MODES:
-        raise _bad("scale", f"must be one of {', '.join(SCALE_MODES)}")
+    if scale not in tuple(Scale):
+        raise _bad("scale", f"must be one of {', '.join(Scale)}")
     causal = data.get("causal", False)
     if not isinstance(causal, bool):
         raise _bad("causal", "must be true or false")
@@ -130,7 +128,7 @@ def encode_scenario(scenario: Scenario) -> str:
 
 def decode_scenario(code: str) -> Scenario:
     """The scenario a link's code carries; malformed, truncated, oversized or hostile codes raise."""
-    if not isinstance(code, str) or not code or len(code) > MAX_CODE_CHARS:
+    if not isinstance(code, str) or not code or len(code) > MAX_LINK_CHARS:
         raise _bad("link", "is empty or too long")
     try:
         packed = base64.urlsafe_b64decode(code + "=" * (-len(code) % 4))

@@ -4,8 +4,8 @@ import pandas as pd
 import streamlit as st
 
 from engine import (
-    DIVISORS,
     RandomWalks,
+    Scale,
     ScalingExperiment,
     SoftmaxThreeWays,
     divisor_for,
@@ -111,7 +111,7 @@ def average_frame(result: ScalingExperiment) -> pd.DataFrame:
             t("scaling.col.verdict"): t(f"scaling.verdict.{verdicts[i, j]}"),
         }
         for i, d_k in enumerate(result.dks)
-        for j, mode in enumerate(DIVISORS)
+        for j, mode in enumerate(Scale)
     ]
     return pd.DataFrame(rows)
 
@@ -185,7 +185,7 @@ def row_frame(row: SoftmaxThreeWays) -> pd.DataFrame:
     verdicts = peakedness_verdict(row.max_weight, row.entropy, row.uniform_entropy)  # (3,)
     return pd.DataFrame(
         {
-            t("scaling.col.divisor"): [divisor_name(mode, row.d_k) for mode in DIVISORS],
+            t("scaling.col.divisor"): [divisor_name(mode, row.d_k) for mode in Scale],
             t("scaling.col.max_weight"): row.max_weight,
             t("scaling.col.entropy"): row.entropy,
             t("scaling.col.verdict"): [t(f"scaling.verdict.{verdict}") for verdict in verdicts],
@@ -217,7 +217,7 @@ def three_ways_ui() -> None:
     row = cached_three_ways(d_k, row_length, int(seed))
     st.markdown(t("scaling.row.scores"))
     st.code(vector(row.scores, 2), language=None)
-    groups = {divisor_name(mode, d_k): weights for mode, weights in zip(DIVISORS, row.weights, strict=True)}
+    groups = {divisor_name(mode, d_k): weights for mode, weights in zip(Scale, row.weights, strict=True)}
     labels = [f"#{j + 1}" for j in range(row_length)]
     figure = charts.bars(
         groups,

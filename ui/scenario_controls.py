@@ -6,7 +6,7 @@ from dataclasses import replace
 
 import streamlit as st
 
-from engine import SCALE_MODES
+from engine import Scale
 from ui import state
 from ui.i18n import t
 
@@ -49,7 +49,7 @@ def options_ui() -> None:
     scale_col, temp_col, mask_col = st.columns([3, 3, 2], vertical_alignment="bottom")
     scale_col.segmented_control(
         t("scenario.scale"),
-        options=list(SCALE_MODES),
+        options=list(Scale),
         format_func=lambda mode: t(f"scenario.scale.{mode}"),
         required=True,
         **_bind("scale", "opt_scale"),

@@ -9,7 +9,7 @@ import random
 
 import pytest
 
-from engine import SCALE_MODES, lesson_scenario
+from engine import Scale, lesson_scenario
 from engine.scenario import Scenario
 from tests.app.helpers import open_page
 from ui.pages import PAGES
@@ -51,7 +51,7 @@ def random_value(widget, rng: random.Random):
     if kind == "Toggle" or kind == "Checkbox":
         return rng.random() < 0.5
     if kind == "ButtonGroup":  # the walkthrough's step picker and the builder's scale mode
-        return rng.randint(1, 5) if widget.key == "step" else rng.choice(SCALE_MODES)
+        return rng.randint(1, 5) if widget.key == "step" else rng.choice(list(Scale))
     raise AssertionError(f"no random values for {kind}")
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from engine import DIVISORS, VERDICTS
+from engine import VERDICTS, Scale
 from ui.i18n import LANGUAGES, translate
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -83,7 +83,7 @@ def test_only_the_open_section_runs_and_the_choice_is_kept():
 def test_every_key_the_page_uses_exists_in_both_languages():
     source = (ROOT / PAGE).read_text(encoding="utf-8")
     keys = set(re.findall(r'\bt\(\s*"([a-z_.]+)"', source))
-    keys |= {f"scaling.divisor.{mode}" for mode in DIVISORS} | {f"scaling.verdict.{v}" for v in VERDICTS}
+    keys |= {f"scaling.divisor.{mode}" for mode in Scale} | {f"scaling.verdict.{v}" for v in VERDICTS}
     keys |= {"scaling.title", "scaling.lead"}  # through page_header
     assert len(keys) > 40
     for strings in LANGUAGES.values():
@@ -116,7 +116,7 @@ def test_one_row_at_large_dk_reads_saturated_balanced_flat(lang):
 def test_the_average_table_has_one_row_per_dk_and_divisor():
     at = open_page()
     table = at.table[AVERAGE_TABLE].value
-    assert len(table) == len(DEFAULT_DKS) * len(DIVISORS)
+    assert len(table) == len(DEFAULT_DKS) * len(Scale)
     assert table.iloc[:, 2].astype(float).between(0, 1).all()
 
 

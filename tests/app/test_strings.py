@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from engine import SCALE_MODES
+from engine import Scale
 from ui.i18n import LANGUAGES
 from ui.pages import PAGES
 
@@ -30,7 +30,7 @@ def literal_keys() -> set[str]:
 def dynamic_keys() -> set[str]:
     """Keys the app builds from a prefix and a value; listed here from the values they can take."""
     keys = {f"page.{spec.key}" for spec in PAGES} | {f"home.map.{spec.key}" for spec in PAGES[1:]}
-    keys |= {f"walk.name.{i}" for i in range(1, 6)} | {f"scenario.scale.{mode}" for mode in SCALE_MODES}
+    keys |= {f"walk.name.{i}" for i in range(1, 6)} | {f"scenario.scale.{mode}" for mode in Scale}
     keys |= {f"softmax.naive.problem.{p}" for p in ("sum_zero", "sum_negative", "negative_entries")}
     keys |= {f"home.search.{role}.{part}" for role in ("query", "key", "value") for part in ("title", "body")}
     keys |= {f"softmax.preset.{name}" for name in ("lesson", "negative", "huge")}

@@ -6,7 +6,7 @@ import math
 
 import numpy as np
 
-from engine import DIVISORS, peakedness_verdict, scaling_experiment, softmax, softmax_three_ways
+from engine import Scale, peakedness_verdict, scaling_experiment, softmax, softmax_three_ways
 
 # no divisor saturates, ÷√d_k keeps a preference, ÷d_k flattens everything
 LESSON_TABLE = {"none": "saturated", "sqrt": "balanced", "dk": "flat"}
@@ -36,10 +36,10 @@ def test_verdicts_work_on_whole_tables():
 def test_at_large_d_k_the_lesson_table_comes_out_of_the_experiment():
     result = scaling_experiment([1024], samples=2000, seed=0)
     verdicts = peakedness_verdict(result.max_weight[0], result.entropy[0], result.uniform_entropy)
-    assert dict(zip(DIVISORS, verdicts.tolist(), strict=True)) == LESSON_TABLE
+    assert dict(zip(Scale, verdicts.tolist(), strict=True)) == LESSON_TABLE
 
 
 def test_one_row_at_large_d_k_reads_the_same_way():
     row = softmax_three_ways(4096, 8, seed=0)
     verdicts = peakedness_verdict(row.max_weight, row.entropy, row.uniform_entropy)
-    assert dict(zip(DIVISORS, verdicts.tolist(), strict=True)) == LESSON_TABLE
+    assert dict(zip(Scale, verdicts.tolist(), strict=True)) == LESSON_TABLE

@@ -14,9 +14,9 @@ import numpy as np
 import pytest
 
 from engine import (
-    DIVISORS,
     MAX_TOKENS,
     EngineInputError,
+    Scale,
     embed,
     pipeline,
     positional_encoding,
@@ -29,7 +29,7 @@ from engine import (
 
 ROOT = Path(__file__).resolve().parents[2]
 DKS = [4, 16, 64, 256]
-NONE, SQRT, DK = (DIVISORS.index(mode) for mode in ("none", "sqrt", "dk"))
+NONE, SQRT, DK = (list(Scale).index(mode) for mode in ("none", "sqrt", "dk"))
 
 
 @pytest.fixture(scope="module")
@@ -41,7 +41,7 @@ def experiment():
 
 
 def test_divisors_are_in_the_lesson_table_order():
-    assert DIVISORS == ("none", "sqrt", "dk")
+    assert tuple(Scale) == ("none", "sqrt", "dk")
 
 
 def test_scaling_experiment_is_reproducible_from_seed():

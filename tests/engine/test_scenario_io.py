@@ -10,9 +10,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine import EngineInputError, lesson_scenario, random_scenario
+from engine.limits import MAX_LINK_CHARS
 from engine.scenario import Scenario
 from engine.scenario_io import (
-    MAX_CODE_CHARS,
     decode_scenario,
     encode_scenario,
     scenario_from_dict,
@@ -59,7 +59,7 @@ def test_the_lessons_link_is_short_enough_to_paste():
 
 @pytest.mark.parametrize(
     "code",
-    ["", "a", "!!!!", "eNo", "x" * (MAX_CODE_CHARS + 1), "<script>alert(1)</script>", "../../etc/passwd"],
+    ["", "a", "!!!!", "eNo", "x" * (MAX_LINK_CHARS + 1), "<script>alert(1)</script>", "../../etc/passwd"],
 )
 def test_malformed_links_are_refused(code):
     with pytest.raises(EngineInputError) as info:
@@ -76,7 +76,7 @@ def test_a_truncated_link_is_refused():
 
 def test_a_decompression_bomb_is_refused_without_inflating_it():
     bomb = base64.urlsafe_b64encode(zlib.compress(b"[" + b"0," * 2_000_000 + b"0]", 9)).decode().rstrip("=")
-    assert len(bomb) < MAX_CODE_CHARS
+    assert len(bomb) < MAX_LINK_CHARS
     with pytest.raises(EngineInputError):
         decode_scenario(bomb)
 

@@ -1,0 +1,25 @@
+"""Every limit and range the app enforces, defined once: the engine checks them, the UI shows them."""
+
+from __future__ import annotations
+
+# --- the editable scenario (walkthrough, builder) ---
+MAX_SCENARIO_TOKENS = 16  # tokens in the editable scenario; the pipeline page takes longer sentences
+MAX_TOKEN_CHARS = 32  # characters in one token name
+D_MODEL_RANGE = (2, 8)  # columns of x
+D_K_RANGE = (1, 8)  # columns of W_Q, W_K (d_k) and W_V (d_v)
+MAX_ABS_VALUE = 1e6  # larger entries are refused: Q·Kᵀ of such numbers is no longer a readable lesson
+
+# --- options shared by every page that has them ---
+TEMPERATURE_RANGE = (0.1, 5.0)
+TEMPERATURE_STEP = 0.1
+SEED_RANGE = (0, 2**32 - 1)  # what numpy's default_rng takes from a user; one range for every seed input
+
+# --- typed text ---
+MAX_SENTENCE_CHARS = 2_000  # the pipeline's sentence, checked before any work is done on it
+MAX_TOKENS = 64  # tokens of a sentence that go through attention; the rest are dropped and said so
+
+# --- shared links and uploads ---
+MAX_LINK_CHARS = 12_000  # a link's scenario code longer than this is refused before decoding
+MAX_JSON_BYTES = 100_000  # a decompressed link or an uploaded file larger than this is refused
+MAX_JSON_DEPTH = 8  # nesting deeper than a scenario needs is refused before it is parsed
+MAX_NUMBER_CHARS = 40  # a number written with more characters than this (a 400-digit integer) is refused
