@@ -2,7 +2,7 @@
 
 from engine import presets
 from engine.attention import AttentionResult, Scale, allowed_positions, attention, divisor_for
-from engine.derivation import DotTerms, dot_terms, projection_terms, weighted_sum_terms
+from engine import derivation
 from engine.errors import EngineInputError
 from engine.limits import MAX_TOKENS
 from engine.multihead import MultiHeadResult, multi_head_attention
@@ -47,7 +47,6 @@ from engine.softmax import (
 __all__ = [
     "MAX_TOKENS",
     "AttentionResult",
-    "DotTerms",
     "EngineInputError",
     "Movement",
     "MultiHeadResult",
@@ -64,10 +63,10 @@ __all__ = [
     "VERDICTS",
     "allowed_positions",
     "attend",
+    "derivation",
     "attention",
     "check_token_name",
     "divisor_for",
-    "dot_terms",
     "embed",
     "largest_to_smallest",
     "lesson_scenario",
@@ -79,7 +78,6 @@ __all__ = [
     "pipeline",
     "positional_encoding",
     "presets",
-    "projection_terms",
     "random_scenario",
     "random_walks",
     "row_entropy",
@@ -91,5 +89,4 @@ __all__ = [
     "softmax_three_ways",
     "tokenize",
     "top_attended",
-    "weighted_sum_terms",
 ]

@@ -1,46 +1,208 @@
-"""Term-by-term arithmetic of a dot product: what a page prints as "(0.50)(0.3) + (1.15)(0.1) + ..."."""
+"""Derivations a student can redo with a calculator: the arithmetic of a dot product, a division, a softmax row.
+
+The rule, the same on every page: **every result on a line is computed from the operands as they are written on
+that line.** Operands are written with three decimals (fewer when the number is exactly shorter, as the lesson
+writes 0.5); the products inside a sum with four, so that their sum rounds like the exact value; a result is
+then rounded to three decimals. Where the arithmetic of the written operands and the full-precision value the
+figures show differ in the last digit, the derivation says so: it keeps both (`result` and `exact`).
+
+Everything is exact decimal arithmetic (`decimal.Decimal`, rounding half up as a calculator does), so that a
+test can recompute every written line digit for digit. Numbers are kept as Decimals; writing them in the
+reader's language is the UI's job.
+"""
 
 from __future__ import annotations
 
+import math
+from collections.abc import Sequence
 from dataclasses import dataclass
+from decimal import ROUND_HALF_UP, Decimal, localcontext
 
 import numpy as np
 
 from engine.errors import EngineInputError
 
+SHOWN = 3  # decimals of every operand and result a derivation writes
+TERM = 4  # decimals of each product inside a sum, and of each e^x and their total
+CONTEXT_PRECISION = 40  # digits decimal arithmetic keeps before the rounding to SHOWN or TERM
+
+
+def written(value: float | Decimal, decimals: int = SHOWN) -> Decimal:
+    """`value` as a derivation writes it: rounded half up to `decimals`, read from its shortest decimal form
+    (0.1235 is 0.1235, not the binary 0.12349999…), trailing zeros dropped (0.500 is written 0.5)."""
+    number = value if isinstance(value, Decimal) else Decimal(repr(float(value)))
+    if not number.is_finite():
+        raise EngineInputError("not_finite", f"a derivation needs finite numbers, got {value!r}")
+    rounded = number.quantize(Decimal(1).scaleb(-decimals), rounding=ROUND_HALF_UP)
+    return _trim(rounded)
+
+
+def _trim(number: Decimal) -> Decimal:
+    """The same number without trailing zeros after the point (0.500 → 0.5, 2.000 → 2, 0 → 0)."""
+    if number == 0:
+        return Decimal(0)
+    normal = number.normalize()
+    return normal.quantize(Decimal(1)) if normal == normal.to_integral_value() else normal
+
+
+def _round(value: Decimal, decimals: int) -> Decimal:
+    return value.quantize(Decimal(1).scaleb(-decimals), rounding=ROUND_HALF_UP)
+
 
 @dataclass(frozen=True)
-class DotTerms:
-    """One dot product a · b, kept as its factors, their products and the sum."""
+class DotDerivation:
+    """a · b written out: (a0)(b0) + (a1)(b1) + … = p0 + p1 + … = total ≈ result."""
 
-    a: np.ndarray  # (d,)
-    b: np.ndarray  # (d,)
-    products: np.ndarray  # (d,) a[i] * b[i]
-    total: float  # sum of products
+    a: tuple[Decimal, ...]  # the operands as written
+    b: tuple[Decimal, ...]
+    products: tuple[Decimal, ...]  # a[i]·b[i] of the written operands, rounded to TERM decimals
+    products_exact: bool  # every product above is exact (nothing was rounded)
+    total: Decimal  # the sum of the written products (exact)
+    result: Decimal  # total rounded to SHOWN decimals
+    exact: float  # the full-precision value (what the figures show)
+
+    @property
+    def agrees(self) -> bool:
+        """Whether the written arithmetic gives the full-precision value at the written digits."""
+        return self.result == _round(Decimal(repr(self.exact)), SHOWN)
 
 
-def dot_terms(a, b) -> DotTerms:
-    """The per-term products and their sum for one dot product."""
-    a = np.asarray(a, dtype=np.float64).reshape(-1)
-    b = np.asarray(b, dtype=np.float64).reshape(-1)
-    if a.shape != b.shape:
+def dot(a: Sequence[float], b: Sequence[float], exact: float | None = None) -> DotDerivation:
+    """The written arithmetic of one dot product; `exact` defaults to the full-precision a · b."""
+    a_arr = np.asarray(a, dtype=np.float64).reshape(-1)
+    b_arr = np.asarray(b, dtype=np.float64).reshape(-1)
+    if a_arr.shape != b_arr.shape or a_arr.size == 0:
         raise EngineInputError(
             "shape_mismatch",
-            f"dot product needs vectors of equal length, got {a.shape[0]} and {b.shape[0]}",
+            f"a dot product needs two vectors of one length, got {a_arr.size} and {b_arr.size}",
             name="a·b",
-            got=a.shape,
-            expected=b.shape,
+            got=a_arr.shape,
+            expected=b_arr.shape,
         )
-    products = a * b
-    return DotTerms(a=a, b=b, products=products, total=float(np.sum(products)))
+    a_written = tuple(written(v) for v in a_arr)
+    b_written = tuple(written(v) for v in b_arr)
+    with localcontext() as context:
+        context.prec = CONTEXT_PRECISION
+        full = [x * y for x, y in zip(a_written, b_written, strict=True)]
+        products = tuple(_trim(_round(p, TERM)) for p in full)
+        total = sum(products, Decimal(0))
+    exact_value = float(np.dot(a_arr, b_arr)) if exact is None else float(exact)
+    return DotDerivation(
+        a=a_written,
+        b=b_written,
+        products=products,
+        products_exact=all(p == q for p, q in zip(products, full, strict=True)),
+        total=_trim(total),
+        result=written(total),
+        exact=exact_value,
+    )
 
 
-def projection_terms(x_row, w) -> list[DotTerms]:
+@dataclass(frozen=True)
+class Division:
+    """numerator ÷ divisor written out, from the written numerator and divisor."""
+
+    numerator: Decimal
+    divisor: Decimal
+    result: Decimal  # rounded to SHOWN decimals
+    result_exact: bool  # the division of the written numbers needed no rounding
+    exact: float  # the full-precision quotient
+
+    @property
+    def agrees(self) -> bool:
+        return self.result == _round(Decimal(repr(self.exact)), SHOWN)
+
+
+def division(numerator: float, divisor: float) -> Division:
+    """The written arithmetic of numerator ÷ divisor (a score ÷ √d_k, a score ÷ T)."""
+    if divisor == 0 or not (math.isfinite(numerator) and math.isfinite(divisor)):
+        raise EngineInputError("not_finite", "a division needs finite numbers and a divisor other than 0")
+    top, bottom = written(numerator), written(divisor)
+    with localcontext() as context:
+        context.prec = CONTEXT_PRECISION
+        quotient = top / bottom
+    rounded = _round(quotient, SHOWN)
+    return Division(
+        numerator=top,
+        divisor=bottom,
+        result=_trim(rounded),
+        result_exact=rounded == quotient,
+        exact=float(numerator) / float(divisor),
+    )
+
+
+@dataclass(frozen=True)
+class SoftmaxDerivation:
+    """One row's softmax written out: e^x of each written score (÷ T first when T ≠ 1), their total, each share."""
+
+    scores: tuple[Decimal, ...]  # the written scores (already divided by the divisor: score')
+    temperature: Decimal  # the written T
+    tempered: tuple[Decimal, ...] | None  # score' / T rounded to SHOWN decimals, or None when T = 1
+    shift: Decimal | None  # the written maximum subtracted before e^x when e^x would overflow, else None
+    exponents: tuple[Decimal, ...]  # what e is raised to: the scores, the tempered scores, or those minus the shift
+    exps: tuple[Decimal, ...]  # e^exponent, rounded to TERM decimals
+    total: Decimal  # the sum of the written exps (exact)
+    weights: tuple[Decimal, ...]  # exp / total, rounded to SHOWN decimals
+    weights_sum: Decimal  # the sum of the written weights (1 up to rounding: 0.999, 1.001 happen)
+    exact: tuple[float, ...]  # the full-precision weights (what the figures show)
+
+    @property
+    def agrees(self) -> bool:
+        return all(w == _round(Decimal(repr(e)), SHOWN) for w, e in zip(self.weights, self.exact, strict=True))
+
+
+# e^x is written from the scores themselves while their maximum stays in this range; outside it the maximum is
+# subtracted first (what makes softmax safe): e^1000 overflows float64, and e^(−30) is 0.0000 at four decimals.
+EXP_RANGE = (-2.0, 700.0)
+
+
+def softmax_row(
+    scores: Sequence[float], temperature: float = 1.0, exact: Sequence[float] | None = None
+) -> SoftmaxDerivation:
+    """The written arithmetic of softmax for one row of (already scaled) scores at temperature T."""
+    row = np.asarray(scores, dtype=np.float64).reshape(-1)
+    if row.size == 0 or not np.isfinite(row).all():
+        raise EngineInputError("not_finite", "a softmax derivation needs a non-empty row of finite scores")
+    if not (math.isfinite(temperature) and temperature > 0):
+        raise EngineInputError("bad_temperature", f"temperature must be finite and > 0, got {temperature!r}")
+    written_scores = tuple(written(v) for v in row)
+    t = written(temperature, 2)
+    with localcontext() as context:
+        context.prec = CONTEXT_PRECISION
+        tempered = None if t == 1 else tuple(written(s / t) for s in written_scores)
+        arguments = written_scores if tempered is None else tempered
+        top = max(arguments)
+        shift = top if not EXP_RANGE[0] <= top <= EXP_RANGE[1] else None
+        exponents = arguments if shift is None else tuple(_trim(x - shift) for x in arguments)
+        exps = tuple(_trim(_round(x.exp(), TERM)) for x in exponents)
+        total = sum(exps, Decimal(0))
+        weights = tuple(written(e / total) for e in exps)
+        weights_sum = sum(weights, Decimal(0))
+    if exact is None:
+        shifted = (row - row.max()) / float(temperature)
+        exact_weights = np.exp(shifted) / np.exp(shifted).sum()
+    else:
+        exact_weights = np.asarray(exact, dtype=np.float64).reshape(-1)
+    return SoftmaxDerivation(
+        scores=written_scores,
+        temperature=t,
+        tempered=tempered,
+        shift=shift,
+        exponents=exponents,
+        exps=exps,
+        total=_trim(total),
+        weights=weights,
+        weights_sum=_trim(weights_sum),
+        exact=tuple(float(w) for w in exact_weights),
+    )
+
+
+def projection(x_row: Sequence[float], w: np.ndarray) -> tuple[DotDerivation, ...]:
     """x_row · W one output dimension at a time: entry j is x_row against column j of W."""
     w = np.asarray(w, dtype=np.float64)
-    return [dot_terms(x_row, w[:, j]) for j in range(w.shape[1])]
+    return tuple(dot(x_row, w[:, j]) for j in range(w.shape[1]))
 
 
-def weighted_sum_terms(weights_row, v) -> list[DotTerms]:
-    """output = Σ_j weights[j] · V[j], one dimension at a time: entry d is weights against column d of V."""
-    return projection_terms(weights_row, v)
+def weighted_sum(weights_row: Sequence[float], v: np.ndarray) -> tuple[DotDerivation, ...]:
+    """output = Σ_j α_j · V_j, one dimension at a time: entry d is the weights against column d of V."""
+    return projection(weights_row, v)

@@ -1,40 +1,243 @@
-"""The pages' figures: SVG drawn by ui.svg at the size presentation mode asks for, shown as images."""
+"""The figures on the page: `ui.figures` specs at the size presentation mode asks for, shown with st.plotly_chart.
+
+Speed (README › Speed): a figure is built once per distinct input and reused (plotly's own checks and the
+figure's JSON cost more than the drawing); a changed figure is drawn anew by the browser, an unchanged one
+costs nothing, so pages keep figures that change together apart from those that do not. The figures follow
+Streamlit's light and dark themes (`theme="streamlit"`).
+"""
 
 from __future__ import annotations
 
-import functools
+import dataclasses
+import threading
+from collections import OrderedDict
+from collections.abc import Sequence
 
+import numpy as np
+import plotly.graph_objects as go
 import streamlit as st
 
-from ui import svg
-from ui.state import presentation_mode
-from ui.svg import Panel
+from engine import AttentionResult
+from ui import figures, numbers, state
+from ui.figures import Heatmap, Style
+from ui.i18n import t
 
-__all__ = ["Panel", "arrows", "bars", "heatmap", "heatmaps", "lines", "show"]
-
-
-def _sized(draw):
-    """The drawing function, with `large` set by presentation mode."""
-
-    @functools.wraps(draw)
-    def wrapper(*args, **kwargs) -> str:
-        return draw(*args, large=presentation_mode(), **kwargs)
-
-    return wrapper
+MAX_ALT_CELLS = 16  # a figure's text description lists its values up to this many cells
 
 
-heatmaps = _sized(svg.heatmaps)
-bars = _sized(svg.bars)
-lines = _sized(svg.lines)
-arrows = _sized(svg.arrows)
+def style() -> Style:
+    return Style.for_mode(state.presentation_mode())
 
 
-def heatmap(values, rows, cols, *, kind: str = "signed", title: str = "", **options) -> str:
-    """A single labelled heatmap with its values written in the cells."""
-    return heatmaps([Panel(values, rows, cols, kind, title)], **options)
+def _freeze(value):
+    """A hashable stand-in for a figure's input, so equal inputs share one built figure."""
+    if isinstance(value, np.ndarray):
+        return ("array", value.shape, value.dtype.str, value.tobytes())
+    if isinstance(value, list | tuple):
+        return tuple(_freeze(v) for v in value)
+    if isinstance(value, dict):
+        return tuple(sorted((k, _freeze(v)) for k, v in value.items()))
+    return value
 
 
-def show(figure: str | list[str], caption: str | list[str] | None = None) -> None:
-    """Draw a figure (or several, one under the other when they do not fit side by side, as one element: fewer
-    elements redraw faster) at its own size, smaller when the column is narrower: it is an image, it scales."""
-    st.image(figure, caption=caption)
+class FigureCache:
+    """Built figures by their input, shared by every session (never modified: st.plotly_chart copies them)."""
+
+    def __init__(self, size: int = 512) -> None:
+        self.size = size
+        self.figures: OrderedDict[object, go.Figure] = OrderedDict()
+        self.lock = threading.Lock()
+
+    def get(self, key: object, build) -> go.Figure:
+        with self.lock:
+            if key in self.figures:
+                self.figures.move_to_end(key)
+                return self.figures[key]
+        figure = build()
+        with self.lock:
+            self.figures[key] = figure
+            while len(self.figures) > self.size:
+                self.figures.popitem(last=False)
+        return figure
+
+
+FIGURES = FigureCache()
+
+
+def heatmap_figure(spec: Heatmap) -> go.Figure:
+    """The figure of `spec` at the current mode's size, in the reader's language (built once per input)."""
+    current, lang = style(), state.current_language()
+    fields = [getattr(spec, name.name) for name in dataclasses.fields(Heatmap)]
+    key = ("heatmap", _freeze(fields), current, lang)
+    return FIGURES.get(key, lambda: figures.heatmap_figure(spec, current, lang))
+
+
+def config(filename: str) -> dict:
+    """The mode bar: a PNG at three times the figure's size (sharp on a slide), named after what it shows."""
+    return {
+        "displaylogo": False,
+        "toImageButtonOptions": {"format": "png", "filename": filename, "scale": 3},
+        "modeBarButtonsToRemove": ["select2d", "lasso2d", "autoScale2d", "toggleSpikelines"],
+    }
+
+
+def file_name(title: str) -> str:
+    """A PNG file name from a figure's title: letters, digits and dashes only."""
+    safe = "".join(ch if ch.isalnum() else "-" for ch in title.lower())
+    return "-".join(part for part in safe.split("-") if part)[:60] or "figure"
+
+
+def describe(spec: Heatmap) -> str:
+    """A short text description of a heatmap for screen readers: what it shows and its key numbers."""
+    values = np.asarray(spec.values, dtype=np.float64)
+    r, c = values.shape
+    decimals, sign = spec.decimals, spec.kind == "signed"
+    if values.size <= MAX_ALT_CELLS:
+        rows = "; ".join(
+            f"{name}: {numbers.vector(row, decimals, sign=sign)}" for name, row in zip(spec.rows, values, strict=True)
+        )
+        return t("figure.alt", title=spec.title, rows=numbers.count(r), cols=numbers.count(c), values=rows)
+    finite = values[np.isfinite(values)]
+    low = numbers.fixed(finite.min(), decimals, sign=sign) if finite.size else "—"
+    high = numbers.fixed(finite.max(), decimals, sign=sign) if finite.size else "—"
+    return t("figure.alt_large", title=spec.title, rows=numbers.count(r), cols=numbers.count(c), low=low, high=high)
+
+
+def show_heatmap(spec: Heatmap, key: str | None = None) -> None:
+    """Draw one heatmap at its own size (narrower when its column is narrower)."""
+    st.plotly_chart(
+        heatmap_figure(spec),
+        theme="streamlit",
+        width="content",
+        config=config(file_name(spec.title)),
+        alt=describe(spec),
+        key=key,
+    )
+
+
+def show_figure(figure: go.Figure, title: str, alt: str, key: str | None = None) -> None:
+    """Draw a figure that is not a heatmap (bars, lines, arrows)."""
+    st.plotly_chart(figure, theme="streamlit", width="content", config=config(file_name(title)), alt=alt, key=key)
+
+
+def show_row(specs: Sequence[Heatmap], keys: Sequence[str] | None = None) -> None:
+    """Heatmaps compared side by side: in columns (which stack on a phone), at most two per row in presentation
+    mode so that their numbers keep the size a room can read."""
+    per_row = 2 if state.presentation_mode() else 3
+    keys = list(keys) if keys is not None else [None] * len(specs)
+    for start in range(0, len(specs), per_row):
+        chunk = list(zip(specs[start : start + per_row], keys[start : start + per_row], strict=True))
+        columns = st.columns(len(chunk) if len(specs) > 1 else 1)
+        for column, (spec, key) in zip(columns, chunk, strict=True):
+            with column:
+                show_heatmap(spec, key)
+
+
+# --- the panels every lesson page draws ---
+
+
+def dims(count: int) -> list[str]:
+    return [t("matrix.dim", j=j) for j in range(count)]
+
+
+def projection_specs(tokens: Sequence[str], result: AttentionResult) -> list[Heatmap]:
+    """Q, K and V, on one signed colour scale (compared side by side)."""
+    shared = figures.signed_range(result.q, result.k, result.v)
+    common = {"rows": list(tokens), "row_title": t("matrix.rows_token"), "zrange": shared}
+    return [
+        Heatmap(result.q, cols=dims(result.q.shape[1]), title=t("matrix.q"), **common, show_scale=False),
+        Heatmap(result.k, cols=dims(result.k.shape[1]), title=t("matrix.k"), **common, show_scale=False),
+        Heatmap(result.v, cols=dims(result.v.shape[1]), title=t("matrix.v"), **common),
+    ]
+
+
+def cell_hover(tokens: Sequence[str], result: AttentionResult) -> list[list[str]]:
+    """For every cell of the attention figures, its arithmetic in one line: Q·K = +0,954 · ÷ 2 = +0,477 · peso 0,332."""
+    n = len(tokens)
+    lines = []
+    for i in range(n):
+        row = []
+        for j in range(n):
+            if not result.allowed[i, j]:
+                row.append(t("figure.hover.masked"))
+                continue
+            row.append(
+                t(
+                    "figure.hover.cell",
+                    score=numbers.signed(result.scores[i, j]),
+                    divisor=numbers.short(result.divisor),
+                    scaled=numbers.signed(result.scaled_scores[i, j]),
+                    weight=numbers.fixed(result.weights[i, j]),
+                )
+            )
+        lines.append(row)
+    return lines
+
+
+def attention_specs(tokens: Sequence[str], result: AttentionResult, panels=("scores", "scaled", "weights")):
+    """Scores and scaled scores on one signed scale symmetric about 0 (dividing visibly pales them), and the
+    weights on 0–1; rows are the token that asks (query), columns the token looked at (key)."""
+    hover = cell_hover(tokens, result)
+    shared = figures.signed_range(result.scores, np.where(result.allowed, result.scaled_scores, 0.0))
+    common = {
+        "rows": list(tokens),
+        "cols": list(tokens),
+        "row_title": t("matrix.rows_query"),
+        "col_title": t("matrix.cols_key"),
+        "hover": hover,
+        "masked": ~result.allowed,
+    }
+    specs = {
+        "scores": Heatmap(result.scores, title=t("matrix.scores"), zrange=shared, show_scale=False, **common),
+        "scaled": Heatmap(
+            np.where(result.allowed, result.scaled_scores, np.nan),
+            title=t("matrix.scaled", divisor=numbers.short(result.divisor)),
+            zrange=shared,
+            **common,
+        ),
+        "weights": Heatmap(result.weights, title=t("matrix.weights"), kind="weights", **common),
+    }
+    if "scaled" not in panels:
+        specs["scores"] = Heatmap(result.scores, title=t("matrix.scores"), zrange=shared, **common)
+    return [specs[name] for name in panels]
+
+
+def vectors_specs(tokens: Sequence[str], x: np.ndarray, output: np.ndarray) -> list[Heatmap]:
+    """x and the output on one signed scale, so that their colours compare."""
+    shared = figures.signed_range(x, output)
+    return [
+        Heatmap(
+            x,
+            tokens,
+            dims(x.shape[1]),
+            t("matrix.x"),
+            row_title=t("matrix.rows_token"),
+            zrange=shared,
+            show_scale=False,
+        ),
+        Heatmap(
+            output, tokens, dims(output.shape[1]), t("matrix.output"), row_title=t("matrix.rows_token"), zrange=shared
+        ),
+    ]
+
+
+def _cached(kind: str, build, *args, **kwargs) -> go.Figure:
+    current, lang = style(), state.current_language()
+    key = (kind, _freeze(list(args)), _freeze(kwargs), current, lang)
+    return FIGURES.get(key, lambda: build(*args, current, lang, **kwargs))
+
+
+def show_bars(groups: dict, labels, *, title: str, alt: str, key: str | None = None, **options) -> None:
+    """Grouped bars with their values written above them."""
+    show_figure(_cached("bars", figures.bars_figure, groups, list(labels), title=title, **options), title, alt, key)
+
+
+def show_lines(x, series: dict, *, title: str, alt: str, key: str | None = None, **options) -> None:
+    """Lines over x (see ui.figures.lines_figure for the options)."""
+    show_figure(_cached("lines", figures.lines_figure, list(x), series, title=title, **options), title, alt, key)
+
+
+def show_arrows(start, end, labels, *, title: str, alt: str, key: str | None = None, **options) -> None:
+    """Arrows from each start point to its end point, on equal axes."""
+    figure = _cached("arrows", figures.arrows_figure, start, end, list(labels), title=title, **options)
+    show_figure(figure, title, alt, key)

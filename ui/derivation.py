@@ -1,37 +1,43 @@
-"""Derivations as aligned text: the engine's per-term arithmetic written the way the lesson writes it.
+"""Derivations as aligned text: the engine's written arithmetic (`engine.derivation`) in the reader's language.
 
 A derivation is a block of rows "lhs = rhs", the "=" (or "≈") of every row in one column, the rows of one dot
 product continuing under each other:
 
-    score(perro → come) = (+0.461)(+1.391) + (+0.779)(+0.663) + (+0.526)(-0.158) + (+0.807)(-0.15)
-                        = (+0.641) + (+0.516) + (-0.083) + (-0.121)
-                        = +0.954
+    score(perro → come) = (+0,461)(+1,391) + (+0,779)(+0,663) + (+0,526)(−0,158) + (+0,807)(−0,15)
+                        ≈ (+0,6413) + (+0,5165) + (−0,0831) + (−0,1211)
+                        = +0,9536
+                        ≈ +0,954
+
+Every result follows from the operands written on its own line (see engine/derivation.py for the rule), so a
+student can redo each line with a calculator; "≈" marks a rounding. Where the written arithmetic and the
+full-precision value differ in the last digit, a note gives the full-precision value too.
 
 It is shown as monospace text (`st.code`), not LaTeX: the factors of consecutive rows line up, it can be
 copied, a token's name shows exactly as typed (`st.code` interprets nothing), and a browser draws it for a
-fraction of what KaTeX costs (a walkthrough step redrew about 45 ms sooner; README, Speed). The symbolic
-formulas (Q = x · W_Q, the softmax definition) stay LaTeX.
+fraction of what KaTeX costs.
 """
 
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Sequence
+from decimal import Decimal
 from typing import NamedTuple
 
 import streamlit as st
 
-from engine import DotTerms, SoftmaxSteps
-from ui.format import general, plain, signed, vector
+from engine.derivation import Division, DotDerivation, SoftmaxDerivation
+from ui.i18n import t
+from ui.numbers import fixed, short, signed, vector
 
 
 class Row(NamedTuple):
     lhs: str  # "" continues the row above
-    relation: str  # "=", "≈"
+    relation: str  # "=", "≈", or "" for a note under the rows
     rhs: str
 
 
 BLANK = None  # an empty line between two groups of rows
-
 
 _BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 _ISOLATE, _END_ISOLATE = "\u2068", "\u2069"  # first-strong isolate ... pop directional isolate
@@ -39,33 +45,30 @@ _ISOLATE, _END_ISOLATE = "\u2068", "\u2069"  # first-strong isolate ... pop dire
 
 def token_text(token: object) -> str:
     """A token name for a text block, shown as typed and unable to disturb the line around it: control
-    characters (a line break would break the alignment) and bidirectional overrides (one would reverse the
-    numbers after it) become the replacement character, and a name with right-to-left letters is a directional
-    isolate, so a Hebrew or Arabic name reads right to left without pulling the "=" and the numbers after it
-    into its run (other names stay free of the invisible marks, for whoever copies the text)."""
-    text = "".join("\ufffd" if unicodedata.category(ch) == "Cc" or ch in _BIDI_CONTROLS else ch for ch in str(token))
+    characters and lone surrogates become the replacement character, bidirectional overrides too (one would
+    reverse the numbers after it), and a name with right-to-left letters is a directional isolate, so a Hebrew
+    or Arabic name reads right to left without pulling the "=" and the numbers after it into its run."""
+    text = "".join(
+        "\ufffd" if unicodedata.category(ch) in ("Cc", "Cs") or ch in _BIDI_CONTROLS else ch for ch in str(token)
+    )
     if any(unicodedata.bidirectional(ch) in ("R", "AL", "AN") for ch in text):
         return f"{_ISOLATE}{text}{_END_ISOLATE}"
     return text
 
 
 def _zero_width(ch: str) -> bool:
-    """Combining marks, format characters (zero-width joiner, ...), skin-tone modifiers, Hangul vowel and final
-    jamo: they add to the character before them, not a column of their own."""
     code = ord(ch)
     return unicodedata.category(ch) in ("Mn", "Me", "Cf") or 0x1F3FB <= code <= 0x1F3FF or 0x1160 <= code <= 0x11FF
 
 
 def width(text: str) -> int:
     """Columns `text` takes in a monospace font, approximately: wide (CJK, emoji) characters two; combining
-    marks, zero-width characters, skin-tone modifiers and what a zero-width joiner joins none. Only
-    approximately: a browser draws CJK and emoji from fallback fonts whose widths are not exactly two columns
-    of the code font, so a row with such a name may stand a few pixels off."""
+    marks, zero-width characters, skin-tone modifiers and what a zero-width joiner joins none."""
     columns = 0
-    last = 0  # columns of the last character counted
-    joined = False  # the previous character was a zero-width joiner: this one belongs to its cluster
+    last = 0
+    joined = False
     for ch in text:
-        if ch == "\ufe0f" and last == 1:  # emoji presentation: the character before is drawn wide
+        if ch == "\ufe0f" and last == 1:
             columns, last = columns + 1, 2
         elif not joined and not _zero_width(ch):
             last = 2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1
@@ -74,21 +77,52 @@ def width(text: str) -> int:
     return columns
 
 
-def block(rows: list[Row | None]) -> str:
-    """The rows as lines, every relation sign in the column after the widest left-hand side."""
+TERM_SEPARATOR = " + "
+
+
+def _wrapped(rhs: str, room: int) -> list[str]:
+    """`rhs` cut at its " + " into pieces of at most `room` columns (a piece longer than that stays whole); the
+    pieces after the first start with "+ ", so that each line reads as the continuation of a sum."""
+    if width(rhs) <= room or TERM_SEPARATOR not in rhs:
+        return [rhs]
+    pieces, current = [], ""
+    for term in rhs.split(TERM_SEPARATOR):
+        candidate = term if not current else current + TERM_SEPARATOR + term
+        if current and width(candidate) > room:
+            pieces.append(current)
+            current = "+ " + term
+        else:
+            current = candidate
+    return [*pieces, current]
+
+
+def block(rows: Sequence[Row | None], max_width: int | None = None) -> str:
+    """The rows as lines, every relation sign in the column after the widest left-hand side; a line longer than
+    `max_width` columns continues on the next line at its right-hand side's column."""
     lhs_width = max((width(row.lhs) for row in rows if row is not None), default=0)
+    room = None if max_width is None else max(max_width - lhs_width - 3, 24)
     lines = []
     for row in rows:
         if row is None:
             lines.append("")
-        else:
-            padding = " " * (lhs_width - width(row.lhs))
-            lines.append(f"{row.lhs}{padding} {row.relation} {row.rhs}")
+            continue
+        padding = " " * (lhs_width - width(row.lhs))
+        relation = row.relation or " "
+        pieces = [row.rhs] if room is None else _wrapped(row.rhs, room)
+        lines.append(f"{row.lhs}{padding} {relation} {pieces[0]}".rstrip())
+        lines.extend(" " * (lhs_width + 3) + piece for piece in pieces[1:])
     return "\n".join(lines)
 
 
-def show(rows: list[Row | None]) -> None:
-    st.code(block(rows), language=None)
+# Columns of monospace text that fit the page without scrolling sideways: at 20 px on a 1280×720 projector with
+# the sidebar open (presentation), and at the normal size on a 1400 px wide screen.
+LINE_COLUMNS = {True: 72, False: 110}
+
+
+def show(rows: Sequence[Row | None]) -> None:
+    from ui.state import presentation_mode
+
+    st.code(block(rows, LINE_COLUMNS[presentation_mode()]), language=None)
 
 
 def sub(symbol: str, token: object) -> str:
@@ -96,45 +130,74 @@ def sub(symbol: str, token: object) -> str:
     return f"{symbol}_{token_text(token)}"
 
 
-def factor(value: float) -> str:
-    """A factor in a product, as short as it reads: (+0.5), (-0.2), (+1.15), (+0.461)."""
-    text = signed(value, 3)
-    if "." in text:
-        text = text.rstrip("0")
-        text = text + "0" if text.endswith(".") else text
-    return text
+def vector_row(lhs: str, values, sign: bool = True) -> Row:
+    return Row(lhs, "=", vector(values, sign=sign))
 
 
-def vector_row(lhs: str, values) -> Row:
-    return Row(lhs, "=", vector(values))
+def _factor(value: Decimal) -> str:
+    return f"({short(value, 4, sign=True)})"
 
 
-def dot_rows(lhs: str, terms: DotTerms) -> list[Row]:
-    """lhs = (a0)(b0) + (a1)(b1) + ..., then = p0 + p1 + ..., then = total."""
-    products = " + ".join(f"({factor(a)})({factor(b)})" for a, b in zip(terms.a, terms.b, strict=True))
-    partials = " + ".join(f"({signed(p)})" for p in terms.products)
-    return [Row(lhs, "=", products), Row("", "=", partials), Row("", "=", signed(terms.total))]
+def exact_note(value: float, decimals: int = 3, sign: bool = True) -> Row:
+    return Row("", "", t("derivation.exact", value=fixed(value, decimals, sign=sign)))
 
 
-def softmax_rows(steps: SoftmaxSteps, labels: list[str]) -> list[Row | None]:
-    """e^x of each score, their total, each share, and the check that the shares add up to 1. When e^x of the
-    scores themselves overflows, the scores shifted by their maximum (what makes softmax safe) are used."""
-    shifted = steps.overflow
-    exps = steps.shifted_exps if shifted else steps.naive_exps
-    total = steps.shifted_total if shifted else steps.naive_total
-    args = steps.shifted if shifted else steps.tempered
-    notes = [f"  ← {token_text(label)}" for label in labels]
-    written_exps = [general(e) for e in exps]
-    exp_width = max(len(e) for e in written_exps)  # so the arrows to the tokens stand in one column
-    rows: list[Row | None] = [
-        Row(f"e^({signed(arg)})", "≈", e.ljust(exp_width) + note)
-        for arg, e, note in zip(args, written_exps, notes, strict=True)
-    ]
-    rows.append(Row("Σ", "≈", " + ".join(written_exps) + f" = {general(total)}"))
+def dot_rows(lhs: str, d: DotDerivation) -> list[Row]:
+    """lhs = (a0)(b0) + (a1)(b1) + …, then each product, then their sum, then the sum rounded."""
+    rows = [Row(lhs, "=", " + ".join(f"{_factor(a)}{_factor(b)}" for a, b in zip(d.a, d.b, strict=True)))]
+    if len(d.products) > 1:
+        rows.append(Row("", "=" if d.products_exact else "≈", " + ".join(_factor(p) for p in d.products)))
+        rows.append(Row("", "=", short(d.total, 4, sign=True) if d.total != d.result else signed(d.result)))
+    else:
+        rows.append(Row("", "=" if d.products_exact else "≈", short(d.total, 4, sign=True)))
+    if d.total != d.result:
+        rows.append(Row("", "≈", signed(d.result)))
+    if not d.agrees:
+        rows.append(exact_note(d.exact))
+    return rows
+
+
+def division_row(lhs: str, d: Division) -> list[Row]:
+    """lhs = numerator ÷ divisor = result (≈ when the quotient was rounded)."""
+    relation = "=" if d.result_exact else "≈"
+    rows = [Row(lhs, "=", f"{signed(d.numerator)} ÷ {short(d.divisor)} {relation} {signed(d.result)}")]
+    if not d.agrees:
+        rows.append(exact_note(d.exact))
+    return rows
+
+
+def softmax_rows(d: SoftmaxDerivation, labels: Sequence[str]) -> list[Row | None]:
+    """(÷ T,) (− max,) e^x of each written score, their total, each share, and the check that they add up to 1."""
+    names = [f"← {token_text(label)}" for label in labels]
+    rows: list[Row | None] = []
+    arguments = d.scores
+    if d.tempered is not None:
+        for score, tempered, name in zip(d.scores, d.tempered, names, strict=True):
+            rows.append(Row(f"{signed(score)} ÷ {short(d.temperature, 2)}", "≈", f"{signed(tempered)}  {name}"))
+        rows.append(BLANK)
+        arguments = d.tempered
+    if d.shift is not None:
+        for argument, exponent in zip(arguments, d.exponents, strict=True):
+            rows.append(
+                Row(
+                    f"{short(argument, 3, sign=True)} − ({short(d.shift, 3, sign=True)})",
+                    "=",
+                    short(exponent, 3, sign=True),
+                )
+            )
+        rows.append(BLANK)
+    written_exps = [short(e, 4) for e in d.exps]
+    column = max(len(e) for e in written_exps)
+    for exponent, e, name in zip(d.exponents, written_exps, names, strict=True):
+        relation = "=" if exponent == 0 else "≈"
+        rows.append(Row(f"e^({short(exponent, 3, sign=True)})", relation, f"{e.ljust(column)}  {name}"))
+    rows.append(Row("Σ", "=", " + ".join(written_exps) + f" = {short(d.total, 4)}"))
     rows.append(BLANK)
-    rows += [
-        Row(f"{e} / {general(total)}", "≈", plain(w) + note)
-        for e, w, note in zip(written_exps, steps.weights, notes, strict=True)
-    ]
-    rows.append(Row("Σ w", "=", " + ".join(plain(w) for w in steps.weights) + f" = {plain(steps.weights_sum)}"))
+    for e, w, name in zip(written_exps, d.weights, names, strict=True):
+        rows.append(Row(f"{e} / {short(d.total, 4)}", "≈", f"{fixed(w)}  {name}"))
+    rows.append(Row("Σ", "=", " + ".join(fixed(w) for w in d.weights) + f" = {fixed(d.weights_sum)}"))
+    if d.weights_sum != 1:
+        rows.append(Row("", "", t("derivation.rounded_sum")))
+    if not d.agrees:
+        rows.append(Row("", "", t("derivation.exact_weights", values=vector(d.exact, sign=False))))
     return rows

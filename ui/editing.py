@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from engine import EngineInputError, check_token_name, parse_number
-from engine.scenario import MAX_SCENARIO_TOKENS
+from engine.limits import MAX_SCENARIO_TOKENS
 
 TOKEN_COLUMN = "token"
 Error = tuple[str, dict]

@@ -1,7 +1,12 @@
 """Data editors bound to the shared scenario: edits go into the scenario through `on_change`.
 
-The editor is built from the scenario and keyed by the scenario's revision, so after every applied
-change it is rebuilt from the canonical arrays (never from its own output).
+An editor is built from the scenario and keyed by the scenario's revision, so after every applied change it is
+rebuilt from the canonical arrays (never from its own output).
+
+Number cells are text cells that the engine parses (`engine.scenario.parse_number`): a browser's number cell
+reads "1,5" as 15 in an English browser and "1.5" as 15 in a Spanish one, silently. Here both "1.5" and "1,5"
+mean one and a half in any browser, and anything else is refused with a message; the cells show the numbers
+in the reader's language.
 """
 
 from __future__ import annotations
@@ -12,31 +17,39 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from engine.scenario import D_K_RANGE, D_MODEL_RANGE
+from engine.limits import D_K_RANGE, D_MODEL_RANGE
 from ui import state
 from ui.editing import TOKEN_COLUMN, apply_list_edits, apply_matrix_edits, apply_token_edits, column_name
 from ui.i18n import t, tm
+from ui.numbers import short
 
-NUMBER_FORMAT = "%.3f"
+EDIT_DECIMALS = 6  # a cell shows its number to this many decimals at most (trailing zeros dropped)
+
+
+def _cells(matrix: np.ndarray) -> pd.DataFrame:
+    """The matrix as text cells written in the reader's language, one column per dimension."""
+    return pd.DataFrame(
+        [[short(v, EDIT_DECIMALS) for v in row] for row in np.asarray(matrix)],
+        columns=[column_name(j) for j in range(np.asarray(matrix).shape[1])],
+    )
 
 
 def _number_columns(count: int, prefix: str) -> dict:
     return {
-        column_name(j): st.column_config.NumberColumn(f"{prefix}{j}", format=NUMBER_FORMAT, step=0.01)
-        for j in range(count)
+        column_name(j): st.column_config.TextColumn(f"{prefix}{j}", help=t("editor.number_help")) for j in range(count)
     }
 
 
 def _on_x_edit(editor_key: str) -> None:
     scenario = state.get_scenario()
-    tokens, x, errors = apply_token_edits(scenario.tokens, scenario.x, st.session_state.get(editor_key, {}))
+    tokens, x, errors = apply_token_edits(scenario.tokens, scenario.x, state.widget_value(editor_key, {}))
     state.set_scenario(replace(scenario, tokens=tokens, x=x))
     state.report_errors(errors)
 
 
 def _on_matrix_edit(editor_key: str, name: str, label: str) -> None:
     scenario = state.get_scenario()
-    matrix, errors = apply_matrix_edits(scenario.matrix(name), st.session_state.get(editor_key, {}), label)
+    matrix, errors = apply_matrix_edits(scenario.matrix(name), state.widget_value(editor_key, {}), label)
     state.set_scenario(scenario.with_matrix(name, matrix))
     state.report_errors(errors)
 
@@ -44,7 +57,7 @@ def _on_matrix_edit(editor_key: str, name: str, label: str) -> None:
 def x_editor_ui() -> None:
     """x: one row per token (name and d_model numbers); rows can be added, removed and renamed."""
     scenario = state.get_scenario()
-    frame = pd.DataFrame(scenario.x, columns=[column_name(j) for j in range(scenario.d_model)])
+    frame = _cells(scenario.x)
     frame.insert(0, TOKEN_COLUMN, list(scenario.tokens))
     key = f"editor_x_{state.scenario_rev()}"
     st.data_editor(
@@ -65,7 +78,7 @@ def x_editor_ui() -> None:
 def matrix_editor_ui(name: str, label: str) -> None:
     """A fixed-size weight matrix (d_model rows, d_k columns)."""
     matrix = state.get_scenario().matrix(name)
-    frame = pd.DataFrame(matrix, columns=[column_name(j) for j in range(matrix.shape[1])])
+    frame = _cells(matrix)
     frame.index = [f"x{i}" for i in range(matrix.shape[0])]
     key = f"editor_{name}_{state.scenario_rev()}"
     st.caption(label)
@@ -81,13 +94,13 @@ def matrix_editor_ui(name: str, label: str) -> None:
 
 
 def errors_ui() -> None:
-    """Say, once and in the user's language, which of the last edits were refused and why."""
+    """Say, once and in the reader's language, which of the last edits were refused and why."""
     for code, params in state.pop_errors():
         st.warning(tm(f"error.{code}", **params), icon=":material/warning:")
 
 
 def _on_dims(key: str, dim: str) -> None:
-    value = int(st.session_state[key])
+    value = int(state.widget_value(key))
     scenario = state.get_scenario()
     state.set_scenario(scenario.with_d_model(value) if dim == "d_model" else scenario.with_d_k(value))
 
@@ -110,24 +123,24 @@ def dims_ui() -> None:
         )
 
 
-def _on_list_edit(editor_key: str, state_key: str, max_len: int) -> None:
-    values, errors = apply_list_edits(st.session_state[state_key], st.session_state.get(editor_key, {}), "#", max_len)
-    state.set_list(state_key, values)
+def _on_list_edit(editor_key: str, name: str, max_len: int) -> None:
+    values, errors = apply_list_edits(state.get_list(name, []), state.widget_value(editor_key, {}), "#", max_len)
+    state.set_list(name, values)
     state.report_errors(errors)
 
 
-def number_list_editor_ui(state_key: str, default, column_label: str, max_len: int = 12) -> np.ndarray:
-    """An editable column of numbers kept under `state_key`; returns the current values."""
-    values = state.get_list(state_key, default)
-    key = f"editor_{state_key}_{state.list_rev(state_key)}"
+def number_list_editor_ui(name: str, default, column_label: str, max_len: int = 12) -> np.ndarray:
+    """An editable column of numbers kept under `name`; returns the current values."""
+    values = state.get_list(name, default)
+    key = f"editor_{name}_{state.list_rev(name)}"
     st.data_editor(
-        pd.DataFrame({column_name(0): values}),
+        _cells(np.asarray(values).reshape(-1, 1)),
         key=key,
         num_rows="dynamic",
         hide_index=True,
-        column_config={column_name(0): st.column_config.NumberColumn(column_label, format="%.3f", step=0.1)},
+        column_config={column_name(0): st.column_config.TextColumn(column_label, help=t("editor.number_help"))},
         on_change=_on_list_edit,
-        args=(key, state_key, max_len),
+        args=(key, name, max_len),
         width="stretch",
     )
     return values

@@ -1,26 +1,39 @@
-"""The page registry: app.py builds the navigation from it and the home page draws its map from it."""
+"""The page registry: the sidebar's menu and the home page's map are drawn from it.
+
+Pages are files under pages/ (Streamlit's own multipage folder) and app.py is the home page. Streamlit's own
+page list is hidden (client.showSidebarNavigation = false) and the sidebar shows this one instead, translated:
+that is Streamlit's documented way to keep a pages/ folder with a custom menu, and a deep link such as
+/walkthrough?step=3 works on the very first request to a fresh server (no st.navigation has to have run).
+A page's address is its file name: /walkthrough, /builder, ...
+"""
+
+from __future__ import annotations
 
 from typing import NamedTuple
 
 
 class PageSpec(NamedTuple):
-    path: str  # file under pages/
+    path: str  # the script, relative to the project root
     key: str  # strings: "page.<key>" is its title, "home.map.<key>" its line on the home map
     icon: str
-    url_path: str  # must differ from the file's stem: Streamlit also sees pages/ as an old-style page folder, and
-    # a request for a page whose URL equals a file stem there would run that file alone, without app.py's sidebar.
+
+    @property
+    def url_path(self) -> str:
+        """The page's address: "" for the home page, else the file's name without .py."""
+        return "" if self.path == "app.py" else self.path.removeprefix("pages/").removesuffix(".py")
 
 
 PAGES: tuple[PageSpec, ...] = (
-    PageSpec("pages/home.py", "home", ":material/home:", "start"),
-    PageSpec("pages/softmax_playground.py", "softmax", ":material/bar_chart:", "softmax"),
-    PageSpec("pages/walkthrough.py", "walkthrough", ":material/footprint:", "step-by-step"),
-    PageSpec("pages/qkv_builder.py", "builder", ":material/grid_on:", "builder"),
-    PageSpec("pages/scaling_experiment.py", "scaling", ":material/show_chart:", "scaling"),
-    PageSpec("pages/full_pipeline.py", "pipeline", ":material/text_fields:", "pipeline"),
+    PageSpec("app.py", "home", ":material/home:"),
+    PageSpec("pages/softmax.py", "softmax", ":material/bar_chart:"),
+    PageSpec("pages/walkthrough.py", "walkthrough", ":material/footprint:"),
+    PageSpec("pages/builder.py", "builder", ":material/grid_on:"),
+    PageSpec("pages/scaling.py", "scaling", ":material/show_chart:"),
+    PageSpec("pages/pipeline.py", "pipeline", ":material/text_fields:"),
 )
+PAGE_BY_KEY = {spec.key: spec for spec in PAGES}
 
 
 def page_url(base: str, spec: PageSpec) -> str:
-    """The address of a page: the default (first) page lives at the root."""
-    return f"{base}/" if spec == PAGES[0] else f"{base}/{spec.url_path}"
+    """The address of a page on a server at `base`."""
+    return f"{base}/{spec.url_path}"

@@ -1,12 +1,16 @@
-"""Controls over the shared scenario: presets (lesson, seeded random) and options (scale, mask, temperature)."""
+"""Controls over the shared scenario: presets, options (scale, mask, temperature) and the tokens to derive.
+
+The scenario is the one source of truth for its options: each option widget is drawn from it, keyed by the
+scenario's revision (so it shows the new value after a preset, a link or an upload), and writes back to it in
+its callback. A widget's own state is never read anywhere else, so a page that does not draw it loses nothing.
+"""
 
 from __future__ import annotations
-
-from dataclasses import replace
 
 import streamlit as st
 
 from engine import Scale
+from engine.limits import SEED_RANGE, TEMPERATURE_RANGE, TEMPERATURE_STEP
 from ui import state
 from ui.i18n import t
 
@@ -17,8 +21,8 @@ def presets_ui() -> None:
     reset.button(t("scenario.reset"), on_click=state.reset_scenario, icon=":material/restart_alt:", width="stretch")
     seed = seed_col.number_input(
         t("scenario.seed"),
-        min_value=0,
-        max_value=2**31 - 1,
+        min_value=SEED_RANGE[0],
+        max_value=SEED_RANGE[1],
         step=1,
         value=0,
         key="random_seed",
@@ -34,40 +38,64 @@ def presets_ui() -> None:
 
 
 def _on_option(field: str, widget_key: str) -> None:
-    value = st.session_state[widget_key]
-    state.set_scenario(replace(state.get_scenario(), **{field: value}), from_option_widget=True)
-
-
-def _bind(field: str, widget_key: str) -> dict:
-    if widget_key not in st.session_state:
-        st.session_state[widget_key] = getattr(state.get_scenario(), field)
-    return {"key": widget_key, "on_change": _on_option, "args": (field, widget_key)}
+    value = state.widget_value(widget_key)
+    if value is not None:
+        state.set_option(**{field: value})
 
 
 def options_ui() -> None:
     """Scale mode, causal mask and temperature; each change updates every page at once."""
+    scenario = state.get_scenario()
+    rev = state.scenario_rev()
     scale_col, temp_col, mask_col = st.columns([3, 3, 2], vertical_alignment="bottom")
     scale_col.segmented_control(
         t("scenario.scale"),
         options=list(Scale),
         format_func=lambda mode: t(f"scenario.scale.{mode}"),
+        default=scenario.scale,
         required=True,
-        **_bind("scale", "opt_scale"),
+        key=f"opt_scale_{rev}",
+        on_change=_on_option,
+        args=("scale", f"opt_scale_{rev}"),
     )
     temp_col.slider(
         t("scenario.temperature"),
-        min_value=0.1,
-        max_value=5.0,
-        step=0.1,
-        help=t("softmax.temperature_help"),
-        **_bind("temperature", "opt_temperature"),
+        min_value=TEMPERATURE_RANGE[0],
+        max_value=TEMPERATURE_RANGE[1],
+        step=TEMPERATURE_STEP,
+        value=float(scenario.temperature),
+        help=t("scenario.temperature_help"),
+        key=f"opt_temperature_{rev}",
+        on_change=_on_option,
+        args=("temperature", f"opt_temperature_{rev}"),
     )
-    mask_col.toggle(t("scenario.causal"), help=t("scenario.causal_help"), **_bind("causal", "opt_causal"))
+    mask_col.toggle(
+        t("scenario.causal"),
+        value=scenario.causal,
+        help=t("scenario.causal_help"),
+        key=f"opt_causal_{rev}",
+        on_change=_on_option,
+        args=("causal", f"opt_causal_{rev}"),
+    )
 
 
-def token_select_ui(state_key: str, default: str, label: str, container=st) -> str:
-    """Pick one of the scenario's tokens; the choice is kept across pages and follows renames."""
+def _on_focus(role: str, widget_key: str) -> None:
+    value = state.widget_value(widget_key)
+    if value is not None:
+        state.set_focus(role, value)
+
+
+def token_select_ui(role: str, default: str, label: str, page: str, container=st) -> str:
+    """Pick one of the scenario's tokens as the query ("query") or the key ("key") to derive; the choice is the
+    same on every page and follows renames."""
     tokens = list(state.get_scenario().tokens)
-    if st.session_state.get(state_key) not in tokens:
-        st.session_state[state_key] = default if default in tokens else tokens[min(1, len(tokens) - 1)]
-    return container.selectbox(label, tokens, key=state_key, persist_state="session")
+    chosen = state.focus(role, default)
+    widget_key = f"pick_{role}_{page}_{state.scenario_rev()}"
+    return container.selectbox(
+        label,
+        tokens,
+        index=tokens.index(chosen),
+        key=widget_key,
+        on_change=_on_focus,
+        args=(role, widget_key),
+    )

@@ -1,7 +1,8 @@
 """Share and export the scenario: a link that reproduces the view, JSON and CSV downloads, JSON upload.
 
-A link carries the scenario as a code in the `s` query parameter (plus `lang`, and `step` on the
-walkthrough); `apply_link` reads it once, checks it through the engine, and removes it from the URL.
+A link carries the scenario as a code in the `s` query parameter (with `lang`, and `step` on the walkthrough,
+which their widgets read from the URL themselves); `apply_link` reads the code once, checks it through the
+engine, and removes it from the URL.
 """
 
 from __future__ import annotations
@@ -12,23 +13,20 @@ import pandas as pd
 import streamlit as st
 
 from engine import EngineInputError
+from engine.limits import MAX_JSON_BYTES
 from engine.scenario_io import decode_scenario, encode_scenario, scenario_from_json, scenario_to_json
 from ui import state
-from ui.i18n import LANGUAGES, t, tm
+from ui.editing import column_name
+from ui.i18n import t, tm
+from ui.numbers import count
 
 LINK_PARAM = "s"
-LANG_PARAM = "lang"
-LINK_ERROR = "share_link_error"  # session key: the field a refused link or file got wrong, shown once
-MAX_UPLOAD_MB = 1
+UPLOAD_LIMIT_MB = 1  # Streamlit's unit; the engine then refuses files over MAX_JSON_BYTES
+MATRICES = (("x", "x"), ("w_q", "W_Q"), ("w_k", "W_K"), ("w_v", "W_V"))
 
 
 def apply_link() -> None:
-    """Before anything is drawn: take the scenario and language a shared link carries, if any."""
-    lang = st.query_params.get(LANG_PARAM)
-    if lang is not None:
-        if lang in LANGUAGES:
-            st.session_state[state.LANG] = lang
-        del st.query_params[LANG_PARAM]
+    """Before anything is drawn: take the scenario a shared link carries, if any."""
     code = st.query_params.get(LINK_PARAM)
     if code is None:
         return
@@ -37,40 +35,47 @@ def apply_link() -> None:
         state.set_scenario(decode_scenario(code))
     except EngineInputError as exc:
         state.reset_scenario()
-        st.session_state[LINK_ERROR] = ("share.bad_link", exc.params.get("field", "link"))
+        state.report_link_error("share.bad_link", str(exc.params.get("field", "link")))
 
 
 def share_link(step: int | None = None) -> str:
     """The URL of this page that reproduces the current scenario, language and walkthrough step."""
-    params = {LINK_PARAM: encode_scenario(state.get_scenario()), LANG_PARAM: state.current_language()}
+    params = {LINK_PARAM: encode_scenario(state.get_scenario()), state.LANG: state.current_language()}
     if step is not None:
-        params["step"] = str(step)
-    return f"{st.context.url or ''}?{urlencode(params)}"
+        params[state.STEP] = str(step)
+    base = (st.context.url or "").split("?")[0]
+    return f"{base}?{urlencode(params)}"
 
 
-def _csv(name: str) -> str:
+def matrix_csv(name: str) -> str:
+    """A matrix as CSV with the editors' column names (token, x0, x1, … for x; d0, d1, … for a W)."""
     scenario = state.get_scenario()
-    frame = pd.DataFrame(scenario.matrix(name))
+    matrix = scenario.matrix(name)
     if name == "x":
-        frame.insert(0, "token", list(scenario.tokens))
+        frame = pd.DataFrame(matrix, columns=[f"x{column_name(j)}" for j in range(matrix.shape[1])])
+        frame.insert(0, t("editor.token"), list(scenario.tokens))
         return frame.to_csv(index=False)
-    frame.index = [f"x{i}" for i in range(frame.shape[0])]
+    frame = pd.DataFrame(matrix, columns=[f"d{column_name(j)}" for j in range(matrix.shape[1])])
+    frame.index = [f"x{i}" for i in range(matrix.shape[0])]
     return frame.to_csv()
 
 
 def _on_upload(key: str) -> None:
-    uploaded = st.session_state.get(key)
+    uploaded = state.widget_value(key)
     if uploaded is None:
         return
     try:
-        state.set_scenario(scenario_from_json(uploaded.getvalue()))
+        scenario = scenario_from_json(uploaded.getvalue())
     except EngineInputError as exc:
-        st.session_state[LINK_ERROR] = ("share.bad_file", exc.params.get("field", "file"))
+        state.report_link_error("share.bad_file", str(exc.params.get("field", "file")))
+        return
+    state.set_scenario(scenario)
+    st.toast(t("share.uploaded", tokens=count(len(scenario.tokens))), icon=":material/check_circle:")
 
 
 def link_errors_ui() -> None:
-    """Say once, in the user's language, that a link or file could not be read and the default is shown."""
-    problem = st.session_state.pop(LINK_ERROR, None)
+    """Say once, in the reader's language, that a link or file could not be read."""
+    problem = state.pop_link_error()
     if problem is not None:
         key, field = problem
         st.error(tm(key, field=field), icon=":material/link_off:")
@@ -82,7 +87,7 @@ def share_ui(step: int | None = None) -> None:
     Its content is built only while it is open, and opening it reruns the page: the link is always the current
     scenario's, also after changes made inside a fragment, and a closed popover costs a rerun nothing.
     """
-    popover = st.popover(t("share.title"), icon=":material/share:", key=state.SHARE_OPEN, on_change="rerun")
+    popover = st.popover(t("share.title"), icon=":material/share:", key="share_open", on_change="rerun")
     if not popover.open:
         return
     with popover:
@@ -92,18 +97,15 @@ def share_ui(step: int | None = None) -> None:
         st.download_button(
             t("share.json"),
             scenario_to_json(state.get_scenario()),
-            file_name="escenario.json",
+            file_name=t("share.json_file"),
             mime="application/json",
             icon=":material/download:",
             on_click="ignore",
         )
-        columns = st.columns(4)
-        for column, (name, label) in zip(
-            columns, (("x", "x"), ("w_q", "W_Q"), ("w_k", "W_K"), ("w_v", "W_V")), strict=True
-        ):
+        for column, (name, label) in zip(st.columns(len(MATRICES)), MATRICES, strict=True):
             column.download_button(
                 f"{label}.csv",
-                _csv(name),
+                matrix_csv(name),
                 file_name=f"{label}.csv",
                 mime="text/csv",
                 on_click="ignore",
@@ -112,10 +114,10 @@ def share_ui(step: int | None = None) -> None:
         st.caption(t("share.figures"))
         upload_key = f"upload_{state.scenario_rev()}"
         st.file_uploader(
-            t("share.upload"),
+            t("share.upload", limit=count(MAX_JSON_BYTES // 1000)),
             type=["json"],
             key=upload_key,
             on_change=_on_upload,
             args=(upload_key,),
-            max_upload_size=MAX_UPLOAD_MB,
+            max_upload_size=UPLOAD_LIMIT_MB,
         )

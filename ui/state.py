@@ -1,85 +1,112 @@
-"""The one owner of session state. Every key the app keeps lives here, with what it holds.
+"""The one owner of session state: every key the app keeps is named here, with what it holds.
 
-Keys:
-- "lang": "es" or "en", set by the sidebar's language switch.
-- "presentation": bool, the sidebar's presentation-mode toggle.
-- "scenario": the engine's `Scenario` every lesson page works on (tokens, x, W_Q, W_K, W_V, options).
-- "scenario_rev": int, bumped whenever the matrices or tokens may have changed (an edit, a preset, a link,
-  an upload); the data editors' keys include it, so they are rebuilt from the scenario and never fed their
-  own output (that loses every second edit).
-- "opt_scale", "opt_temperature", "opt_causal": the builder's option widgets, mirrors of the scenario's
-  options; dropped when the scenario is replaced from elsewhere, so they show the new values.
-- "share_link_error": (string key, field) of a link or upload that could not be read, shown once.
-- "share_open": whether the share popover is open (its content is built only then).
-- "scenario_errors": list of (code, params) from the last edit that was refused, shown once.
-- "focus_query", "focus_key": the token names chosen for derivations, kept across pages.
-- "softmax_scores" (+ "_rev"): the softmax playground's own list of scores.
-- Page widgets that keep their value across page switches use Streamlit's `persist_state="session"` under
-  their own keys: "softmax_temperature", "random_seed", "scaling_walks", "scaling_steps", "scaling_dks",
-  "scaling_samples", "scaling_seed", "scaling_row_dk", "scaling_row_length", "scaling_row_seed",
-  "pipeline_sentence", "pipeline_d_model", "pipeline_weights", "pipeline_seed", "pipeline_causal".
-- "step": the walkthrough's step, bound to the URL query parameter of the same name.
-- "walk_inputs_open", "pipeline_matrices_open", "builder.edit_open": whether those folded expanders are open
-  (their content is built only then).
-- "scaling_section": the scaling page's open section ("idea", "walk", "experiment", "row", "summary"); its
-  tabs widget is "scaling_tabs_<lang>", since its labels change with the language.
+Pages and other helpers read and write state through these functions only, never `st.session_state` directly.
+
+Two kinds of keys:
+
+1. **Values the app owns** (plain session keys, never a widget's key, so Streamlit never drops them when a
+   page stops drawing a widget):
+   - "scenario": the `engine.Scenario` every lesson page works on (tokens, x, W_Q, W_K, W_V and the options
+     scale, causal mask, temperature: the one source of truth for them).
+   - "scenario_rev": int, bumped when the tokens or matrices change from outside an editor (a preset, a link,
+     an upload, a resize); editors and option widgets are keyed by it, so they are rebuilt from the scenario.
+   - "scenario_errors": list of (code, params) refused by the last edit, shown once by the editor's page.
+   - "focus": {"query": token, "key": token}: the tokens chosen for derivations, the same on every page.
+   - "link_error": (strings key, field) of a link or upload that could not be read, shown once.
+   - "lists": {name: np.ndarray}: a page's own editable list of numbers (the softmax scores), with
+     "lists_rev": {name: int} for its editor.
+   - "answers": the quiz tally (`ui.questions`), kept for the session only.
+   - "model_dir": the local model directory the real-model page uses, when set by the user.
+   - "train": the learning page's current training run (`engine.training`), if any.
+
+2. **Widget keys** (Streamlit owns the value; listed so that no two widgets share one):
+   - shell: "lang" (language radio, bound to the URL as ?lang=), "present" (presentation toggle, ?present=),
+     "questions_on" (questions on/off, kept for the session).
+   - walkthrough: "step" (bound to the URL as ?step=), "walk_role", "walk_inputs_open".
+   - builder: "opt_scale_<rev>", "opt_temperature_<rev>", "opt_causal_<rev>" (option widgets, keyed by the
+     scenario's revision), "editor_<matrix>_<rev>", "dims_<d>_<rev>", "random_seed", "builder_edit_open".
+   - focus pickers: "pick_query_<page>", "pick_key_<page>".
+   - share: "share_open", "upload_<rev>".
+   - softmax: "softmax_temperature", "editor_softmax_<rev>".
+   - scaling: "scaling_section", "scaling_walks", "scaling_steps", "scaling_dks", "scaling_samples",
+     "scaling_seed", "scaling_row_dk", "scaling_row_length", "scaling_row_seed".
+   - pipeline: "pipeline_sentence", "pipeline_d_model", "pipeline_follow", "pipeline_weights",
+     "pipeline_seed", "pipeline_causal", "pipeline_matrices_open".
+   - new pages keep their widget keys prefixed by the page: "mh_*", "learn_*", "real_*", "quiz_*".
 """
 
 from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
 
 import numpy as np
 import streamlit as st
 
 from engine import Scenario, lesson_scenario, random_scenario
-from ui.i18n import DEFAULT_LANGUAGE, LANGUAGES
+from ui.languages import DEFAULT_LANGUAGE, LANGUAGE_NAMES
 
 LANG = "lang"
-PRESENTATION = "presentation"
-SCENARIO = "scenario"
-SCENARIO_REV = "scenario_rev"
-SCENARIO_ERRORS = "scenario_errors"
-FOCUS_QUERY = "focus_query"
-FOCUS_KEY = "focus_key"
-SHARE_OPEN = "share_open"
+PRESENT = "present"
+QUESTIONS_ON = "questions_on"
+STEP = "step"
+
+_SCENARIO = "scenario"
+_SCENARIO_REV = "scenario_rev"
+_SCENARIO_ERRORS = "scenario_errors"
+_FOCUS = "focus"
+_LINK_ERROR = "link_error"
+_LISTS = "lists"
+_LISTS_REV = "lists_rev"
+
+
+# --- shell ---
 
 
 def current_language() -> str:
     lang = st.session_state.get(LANG, DEFAULT_LANGUAGE)
-    return lang if lang in LANGUAGES else DEFAULT_LANGUAGE
+    return lang if lang in LANGUAGE_NAMES else DEFAULT_LANGUAGE
 
 
 def presentation_mode() -> bool:
-    return bool(st.session_state.get(PRESENTATION, False))
+    return bool(st.session_state.get(PRESENT, False))
+
+
+def set_presentation_mode(on: bool) -> None:
+    """Turn presentation mode on or off (from a callback: the toggle's own key)."""
+    st.session_state[PRESENT] = bool(on)
+
+
+def questions_on() -> bool:
+    return bool(st.session_state.get(QUESTIONS_ON, True))
+
+
+# --- the shared scenario ---
 
 
 def get_scenario() -> Scenario:
     """The shared scenario, created as the lesson's example on first use."""
-    if SCENARIO not in st.session_state:
-        st.session_state[SCENARIO] = lesson_scenario()
-        st.session_state[SCENARIO_REV] = 0
-    return st.session_state[SCENARIO]
+    if _SCENARIO not in st.session_state:
+        st.session_state[_SCENARIO] = lesson_scenario()
+        st.session_state[_SCENARIO_REV] = 0
+    return st.session_state[_SCENARIO]
 
 
 def scenario_rev() -> int:
     get_scenario()
-    return st.session_state[SCENARIO_REV]
+    return st.session_state[_SCENARIO_REV]
 
 
-OPTION_WIDGETS = ("opt_scale", "opt_causal", "opt_temperature")  # widget keys of the scenario's options
+def set_scenario(scenario: Scenario) -> None:
+    """Replace the shared scenario; its editors and option widgets are rebuilt from it."""
+    st.session_state[_SCENARIO] = scenario
+    st.session_state[_SCENARIO_REV] = st.session_state.get(_SCENARIO_REV, 0) + 1
 
 
-def set_scenario(scenario: Scenario, *, from_option_widget: bool = False) -> None:
-    """Replace the shared scenario (call from widget callbacks); editors and option widgets follow it.
-
-    An option widget that changed the scenario already shows the new value and leaves the matrices alone,
-    so then neither the editors are rebuilt nor the option widgets reset: a slider step stays cheap.
-    """
-    st.session_state[SCENARIO] = scenario
-    if from_option_widget:
-        return
-    st.session_state[SCENARIO_REV] = st.session_state.get(SCENARIO_REV, 0) + 1
-    for key in OPTION_WIDGETS:
-        st.session_state.pop(key, None)
+def set_option(**options: Any) -> None:
+    """Change the scenario's options (scale, causal, temperature) from their own widgets: the matrices did not
+    change, so neither the editors nor the option widgets are rebuilt (a slider step stays cheap)."""
+    st.session_state[_SCENARIO] = replace(get_scenario(), **options)
 
 
 def reset_scenario() -> None:
@@ -87,30 +114,77 @@ def reset_scenario() -> None:
 
 
 def randomize_scenario(seed: int) -> None:
-    """Seeded random x and weights, keeping the current token names and sizes."""
+    """Seeded random x and weights, keeping the current token names, sizes and options."""
     current = get_scenario()
-    set_scenario(random_scenario(seed, current.tokens, current.d_model, current.d_k))
+    fresh = random_scenario(seed, current.tokens, current.d_model, current.d_k)
+    set_scenario(replace(fresh, scale=current.scale, causal=current.causal, temperature=current.temperature))
 
 
 def report_errors(errors: list[tuple[str, dict]]) -> None:
-    st.session_state[SCENARIO_ERRORS] = list(errors)
+    st.session_state[_SCENARIO_ERRORS] = list(errors)
 
 
 def pop_errors() -> list[tuple[str, dict]]:
-    return st.session_state.pop(SCENARIO_ERRORS, [])
+    return st.session_state.pop(_SCENARIO_ERRORS, [])
 
 
-def get_list(state_key: str, default) -> np.ndarray:
-    """A page's own editable list of numbers (e.g. the softmax scores), created from `default`."""
-    if state_key not in st.session_state:
-        st.session_state[state_key] = np.asarray(default, dtype=np.float64)
-    return st.session_state[state_key]
+def report_link_error(key: str, field: str) -> None:
+    st.session_state[_LINK_ERROR] = (key, field)
 
 
-def set_list(state_key: str, values) -> None:
-    st.session_state[state_key] = np.asarray(values, dtype=np.float64)
-    st.session_state[state_key + "_rev"] = list_rev(state_key) + 1
+def pop_link_error() -> tuple[str, str] | None:
+    return st.session_state.pop(_LINK_ERROR, None)
 
 
-def list_rev(state_key: str) -> int:
-    return st.session_state.get(state_key + "_rev", 0)
+# --- the tokens chosen for derivations, shared by every page ---
+
+
+def focus(role: str, default: str) -> str:
+    """The token chosen as `role` ("query" or "key"), kept valid for the current tokens: `default` (or the
+    second token) when the chosen one no longer exists."""
+    tokens = get_scenario().tokens
+    chosen = st.session_state.setdefault(_FOCUS, {}).get(role)
+    if chosen not in tokens:
+        chosen = default if default in tokens else tokens[min(1, len(tokens) - 1)]
+        st.session_state[_FOCUS][role] = chosen
+    return chosen
+
+
+def set_focus(role: str, token: str) -> None:
+    st.session_state.setdefault(_FOCUS, {})[role] = token
+
+
+# --- a page's own list of numbers ---
+
+
+def get_list(name: str, default) -> np.ndarray:
+    lists = st.session_state.setdefault(_LISTS, {})
+    if name not in lists:
+        lists[name] = np.asarray(default, dtype=np.float64)
+    return lists[name]
+
+
+def set_list(name: str, values) -> None:
+    st.session_state.setdefault(_LISTS, {})[name] = np.asarray(values, dtype=np.float64)
+    revs = st.session_state.setdefault(_LISTS_REV, {})
+    revs[name] = revs.get(name, 0) + 1
+
+
+def list_rev(name: str) -> int:
+    return st.session_state.get(_LISTS_REV, {}).get(name, 0)
+
+
+# --- generic values the app owns, for the helpers that document their own key above ---
+
+
+def get(key: str, default: Any = None) -> Any:
+    return st.session_state.get(key, default)
+
+
+def put(key: str, value: Any) -> None:
+    st.session_state[key] = value
+
+
+def widget_value(key: str, default: Any = None) -> Any:
+    """A widget's current value (read in its callback)."""
+    return st.session_state.get(key, default)

@@ -1,30 +1,43 @@
-"""Every user-facing string, in Spanish (the default) and English; `t` picks the active language."""
+"""Every user-facing string, in Spanish (the default) and English; `t` picks the reader's language.
+
+Strings live in `ui/i18n/es/` and `ui/i18n/en/`, one module per page (and `common`): a test checks that both
+languages have the same keys with the same placeholders.
+"""
 
 from __future__ import annotations
 
 from ui.i18n.en import STRINGS as EN
 from ui.i18n.es import STRINGS as ES
+from ui.languages import DEFAULT_LANGUAGE, LANGUAGE_NAMES
 
 LANGUAGES: dict[str, dict[str, str]] = {"es": ES, "en": EN}
-DEFAULT_LANGUAGE = "es"
-LANGUAGE_NAMES = {"es": "Español", "en": "English"}
+
+__all__ = ["DEFAULT_LANGUAGE", "LANGUAGES", "LANGUAGE_NAMES", "plural", "t", "tm", "translate"]
 
 
-def translate(lang: str, key: str, **params) -> str:
+def translate(lang: str, key: str, **params: object) -> str:
     """The string `key` in `lang`, filled with `params`; the key itself if it is missing (a test forbids that)."""
     template = LANGUAGES.get(lang, ES).get(key, key)
     return template.format(**params) if params else template
 
 
-def tm(key: str, **params) -> str:
+def t(key: str, **params: object) -> str:
+    """The string `key` in the reader's language."""
+    from ui.state import current_language
+
+    return translate(current_language(), key, **params)
+
+
+def tm(key: str, **params: object) -> str:
     """`t` for text rendered as markdown: every parameter is escaped, so names users typed show literally."""
     from ui.text import md_literal
 
     return t(key, **{name: md_literal(value) for name, value in params.items()})
 
 
-def t(key: str, **params) -> str:
-    """The string `key` in the language the user picked."""
-    from ui.state import current_language
+def plural(key: str, count: int, **params: object) -> str:
+    """`key.one` when count is 1, else `key.other`, filled with the count (written in the reader's language)."""
+    from ui.numbers import count as written_count
 
-    return translate(current_language(), key, **params)
+    form = "one" if count == 1 else "other"
+    return t(f"{key}.{form}", n=written_count(count), **params)

@@ -1,10 +1,12 @@
-"""From a sentence to contextualised vectors: tokens, embeddings, positional encoding, attention, and what it did."""
+"""The pipeline page's sections: from a typed sentence to tokens, embeddings, positional encoding, x, attention,
+the outputs, what attention did, and the lesson's question "¿quién tiene hambre?"."""
+
+from __future__ import annotations
 
 import pandas as pd
 import streamlit as st
 
 from engine import (
-    MAX_TOKENS,
     EngineInputError,
     PipelineResult,
     SentenceVectors,
@@ -15,27 +17,26 @@ from engine import (
     sentence_vectors,
     top_attended,
 )
+from engine.limits import D_MODEL_RANGE, MAX_TOKENS, SEED_RANGE
 from engine.presets import LESSON_D_MODEL, LESSON_SENTENCE, LESSON_TOKENS
-from ui import charts
+from ui import charts, numbers, state
 from ui.derivation import block, sub, vector_row
-from ui.format import percent, signed, written
-from ui.i18n import t
-from ui.layout import page_header
-from ui.text import md_literal
+from ui.figures import Heatmap
+from ui.i18n import t, tm
+from ui.tables import table_ui
 
 SENTENCE_KEY = "pipeline_sentence"
 AMBIGUOUS_SENTENCE = "el perro come carne porque tiene hambre"
 EXAMPLES = {"lesson": LESSON_SENTENCE, "ambiguity": AMBIGUOUS_SENTENCE}
-D_MODEL_OPTIONS = tuple(range(2, 9))
+D_MODEL_OPTIONS = tuple(range(D_MODEL_RANGE[0], D_MODEL_RANGE[1] + 1))
 WEIGHT_OPTIONS = ("lesson", "random")  # the lesson's made-up 4×4 matrices, or seeded random ones
-MAX_SEED = 2**32 - 1
 PE_POSITIONS = 64  # the PE line plot runs this far, past the sentence, to show the waves
 AMBIGUITY_ASKER = "tiene"
 AMBIGUITY_CANDIDATES = ("perro", "carne", "hambre")  # who could be the one that "tiene hambre"
 
 
-def use_example(sentence: str) -> None:
-    st.session_state[SENTENCE_KEY] = sentence
+def _use_example(sentence: str) -> None:
+    state.put(SENTENCE_KEY, sentence)
 
 
 def dims(d: int) -> list[str]:
@@ -43,7 +44,7 @@ def dims(d: int) -> list[str]:
 
 
 def rows_as_text(name: str, tokens, matrix) -> str:
-    """One line per token, `name_token = [+0.500, ...]`, so the numbers can be read and searched as text."""
+    """One line per token, `name_token = [+0,500; ...]`, so the numbers can be read and searched as text."""
     return block([vector_row(sub(name, token), row) for token, row in zip(tokens, matrix, strict=True)])
 
 
@@ -51,7 +52,7 @@ def controls_ui() -> tuple[str, int]:
     """Sentence, examples and d_model: what every stage depends on. Each choice survives a page switch."""
     sentence = st.text_input(
         t("pipeline.sentence"),
-        help=t("pipeline.sentence_help", limit=MAX_TOKENS),
+        help=t("pipeline.sentence_help", limit=numbers.count(MAX_TOKENS)),
         value=LESSON_SENTENCE,
         key=SENTENCE_KEY,
         persist_state="session",
@@ -60,7 +61,7 @@ def controls_ui() -> tuple[str, int]:
     for column, (name, example) in zip(example_cols[:-1], EXAMPLES.items(), strict=True):
         column.button(
             t(f"pipeline.example.{name}"),
-            on_click=use_example,
+            on_click=_use_example,
             args=(example,),
             key=f"pipeline_example_{name}",
             width="stretch",
@@ -76,11 +77,20 @@ def controls_ui() -> tuple[str, int]:
     return sentence, d_model
 
 
+def vectors_or_stop(sentence: str, d_model: int) -> SentenceVectors:
+    """The sentence's vectors, or a message and the end of the page when it has no tokens."""
+    try:
+        return sentence_vectors(sentence, d_model)
+    except EngineInputError as error:
+        st.warning(t(f"pipeline.error.{error.code}", **{k: str(v) for k, v in error.params.items()}))
+        st.stop()
+        raise
+
+
 def attention_controls_ui(d_model: int) -> tuple[str, int, bool]:
     """The weights (the lesson's or seeded random ones) and the causal mask: they change attention onward."""
     weights_col, seed_col, mask_col = st.columns(3)
     if d_model == LESSON_D_MODEL:
-        # labels fixed now, in the page's language, not looked up later when the option is formatted
         weight_labels = {option: t(f"pipeline.weights.{option}") for option in WEIGHT_OPTIONS}
         weights = weights_col.radio(
             t("pipeline.weights"),
@@ -91,13 +101,13 @@ def attention_controls_ui(d_model: int) -> tuple[str, int, bool]:
         )
     else:
         weights = "random"
-        weights_col.caption(t("pipeline.weights.only_random", d=LESSON_D_MODEL))
+        weights_col.caption(t("pipeline.weights.only_random", d=numbers.count(LESSON_D_MODEL)))
     seed = 0
     if weights == "random":
         seed = seed_col.number_input(
             t("pipeline.seed"),
-            min_value=0,
-            max_value=MAX_SEED,
+            min_value=SEED_RANGE[0],
+            max_value=SEED_RANGE[1],
             step=1,
             value=0,
             key="pipeline_seed",
@@ -115,40 +125,48 @@ def attention_controls_ui(d_model: int) -> tuple[str, int, bool]:
 
 def tokens_ui(result: SentenceVectors) -> None:
     st.header(t("pipeline.tokens.title"))
-    st.markdown(t("pipeline.tokens.body", count=len(result.tokens)))
-    st.table(pd.DataFrame([result.tokens], columns=dims(len(result.tokens))), hide_index=True)
+    st.markdown(t("pipeline.tokens.body", count=numbers.count(len(result.tokens))))
+    table_ui(pd.DataFrame([result.tokens], columns=dims(len(result.tokens))))
     if result.dropped:
-        st.info(t("pipeline.dropped", dropped=result.dropped, limit=MAX_TOKENS))
+        st.info(t("pipeline.dropped", dropped=numbers.count(result.dropped), limit=numbers.count(MAX_TOKENS)))
 
 
 def embeddings_ui(result: SentenceVectors) -> None:
     st.header(t("pipeline.embed.title"))
     st.markdown(t("pipeline.embed.body"))
-    d_model = result.x.shape[1]
-    charts.show(charts.heatmap(result.embeddings, result.tokens, dims(d_model), row_title=t("pipeline.token")))
+    charts.show_heatmap(
+        Heatmap(
+            result.embeddings,
+            result.tokens,
+            dims(result.x.shape[1]),
+            t("pipeline.embed.figure"),
+            row_title=t("pipeline.token"),
+        ),
+        key="pipe_embed",
+    )
 
 
 def positional_ui(result: SentenceVectors) -> None:
     st.header(t("pipeline.pe.title"))
     st.markdown(t("pipeline.pe.body"))
     d_model = result.x.shape[1]
-    positions = dims(len(result.tokens))
     heat_col, wave_col = st.columns(2)
     with heat_col:
-        charts.show(
-            charts.heatmap(
+        charts.show_heatmap(
+            Heatmap(
                 result.positional,
-                positions,
+                dims(len(result.tokens)),
                 dims(d_model),
+                t("pipeline.pe.heat_title"),
                 row_title=t("pipeline.position"),
-                title=t("pipeline.pe.heat_title"),
-            )
+            ),
+            key="pipe_pe",
         )
     with wave_col:
         long_pe = positional_encoding(PE_POSITIONS, d_model)  # (64, d_model)
         shown = sorted({0, 1, d_model - 2, d_model - 1})  # the fastest and the slowest (sin, cos) pair
         series = {t("pipeline.pe.column", j=j, wave="sin" if j % 2 == 0 else "cos"): long_pe[:, j] for j in shown}
-        figure = charts.lines(
+        charts.show_lines(
             list(range(PE_POSITIONS)),
             series,
             title=t("pipeline.pe.waves_title"),
@@ -156,16 +174,18 @@ def positional_ui(result: SentenceVectors) -> None:
             y_title=t("pipeline.pe.value_axis"),
             highlight=(-0.5, len(result.tokens) - 0.5),
             narrow=True,
+            alt=t("pipeline.pe.waves_alt"),
+            key="pipe_waves",
         )
-        charts.show(figure)
-        st.caption(t("pipeline.pe.waves_caption", n=len(result.tokens)))
+        st.caption(t("pipeline.pe.waves_caption", n=numbers.count(len(result.tokens))))
 
 
 def x_ui(result: SentenceVectors, lesson_case: bool) -> None:
     st.header(t("pipeline.x.title"))
     st.markdown(t("pipeline.x.body"))
-    d_model = result.x.shape[1]
-    charts.show(charts.heatmap(result.x, result.tokens, dims(d_model), row_title=t("pipeline.token")))
+    charts.show_heatmap(
+        Heatmap(result.x, result.tokens, dims(result.x.shape[1]), "x", row_title=t("pipeline.token")), key="pipe_x"
+    )
     st.code(rows_as_text("x", result.tokens, result.x), language=None)
     if lesson_case:
         st.success(t("pipeline.x.lesson_match"))
@@ -177,21 +197,15 @@ def attention_ui(result: PipelineResult, weights: str) -> None:
     if matrices.open:  # drawn only when opened
         with matrices:
             d_model, d_k = result.w_q.shape
-            panels = [
-                charts.Panel(matrix, dims(d_model), dims(d_k), title=name)
-                for name, matrix in (("W_Q", result.w_q), ("W_K", result.w_k), ("W_V", result.w_v))
-            ]
-            charts.show(charts.heatmaps(panels))
-    charts.show(
-        charts.heatmap(
-            result.attention.weights,
-            result.tokens,
-            result.tokens,
-            kind="weights",
-            title=t("pipeline.attention.weights_title"),
-            row_title=t("pipeline.attention.asks"),
-        )
-    )
+            shared = charts.figures.signed_range(result.w_q, result.w_k, result.w_v)
+            charts.show_row(
+                [
+                    Heatmap(matrix, dims(d_model), dims(d_k), name, zrange=shared, show_scale=name == "W_V")
+                    for name, matrix in (("W_Q", result.w_q), ("W_K", result.w_k), ("W_V", result.w_v))
+                ]
+            )
+    weights_spec = charts.attention_specs(result.tokens, result.attention, panels=("weights",))[0]
+    charts.show_heatmap(weights_spec, key="pipe_weights")
     st.caption(t("pipeline.attention.reading"))
 
 
@@ -199,8 +213,11 @@ def output_ui(result: PipelineResult) -> None:
     st.header(t("pipeline.output.title"))
     st.markdown(t("pipeline.output.body"))
     output = result.attention.output
-    charts.show(charts.heatmap(output, result.tokens, dims(output.shape[1]), row_title=t("pipeline.token")))
-    st.code(rows_as_text("output", result.tokens, result.attention.output), language=None)
+    charts.show_heatmap(
+        Heatmap(output, result.tokens, dims(output.shape[1]), "output", row_title=t("pipeline.token")),
+        key="pipe_output",
+    )
+    st.code(rows_as_text("output", result.tokens, output), language=None)
 
 
 def token_at(tokens, index: int) -> str:
@@ -208,8 +225,7 @@ def token_at(tokens, index: int) -> str:
 
 
 def effect_frame(result: PipelineResult, top: TopAttended, distance) -> pd.DataFrame:
-    """One row per token: its top attended tokens with their weights ("—" and NaN where a masked row has no
-    second choice), and how far its vector moved."""
+    """One row per token: its top attended tokens with their weights, and how far its vector moved."""
     tokens = result.tokens
     columns = {t("pipeline.effect.col.token"): [token_at(tokens, i) for i in range(len(tokens))]}
     for rank in range(top.indices.shape[1]):
@@ -224,21 +240,20 @@ def effect_ui(result: PipelineResult, top: TopAttended) -> None:
     st.header(t("pipeline.effect.title"))
     st.markdown(t("pipeline.effect.body"))
     moved = movement(result.x, result.attention.output)
-    frame = effect_frame(result, top, moved.distance)
-    # static, not a data grid: redrawn at once when the mask or the weights change (a grid settles 150 ms later)
-    st.table(written(frame, 3), hide_index=True)
-    figure = charts.arrows(
+    table_ui(effect_frame(result, top, moved.distance), 3)
+    charts.show_arrows(
         moved.x_2d,
         moved.output_2d,
         result.tokens,
         start_name=t("pipeline.effect.x_points"),
         end_name=t("pipeline.effect.output_points"),
         title=t("pipeline.effect.plot_title"),
-        x_title=t("pipeline.effect.axis", axis=1, share=percent(moved.explained[0])),
-        y_title=t("pipeline.effect.axis", axis=2, share=percent(moved.explained[1])),
+        x_title=t("pipeline.effect.axis", axis=1, share=numbers.percent(moved.explained[0])),
+        y_title=t("pipeline.effect.axis", axis=2, share=numbers.percent(moved.explained[1])),
+        alt=t("pipeline.effect.plot_alt"),
+        key="pipe_arrows",
     )
-    charts.show(figure)
-    st.caption(t("pipeline.effect.caption", shown=percent(moved.explained.sum())))
+    st.caption(t("pipeline.effect.caption", shown=numbers.percent(moved.explained.sum())))
 
 
 def ambiguity_ui(result: PipelineResult, top: TopAttended) -> None:
@@ -252,15 +267,11 @@ def ambiguity_ui(result: PipelineResult, top: TopAttended) -> None:
     st.markdown(t("pipeline.ambiguity.body"))
     for column, word in zip(st.columns(len(present)), present, strict=True):
         j = tokens.index(word)
-        column.metric(t("pipeline.ambiguity.metric", word=word), percent(weights[j]))
-        column.caption(t("pipeline.ambiguity.score", word=word, score=signed(scores[j])))
+        column.metric(t("pipeline.ambiguity.metric", word=word), numbers.percent(weights[j]))
+        column.caption(t("pipeline.ambiguity.score", word=word, score=numbers.signed(scores[j])))
     favourite = int(top.indices[asker, 0])
     st.markdown(
-        t(
-            "pipeline.ambiguity.favourite",
-            token=md_literal(tokens[favourite]),
-            weight=percent(top.weights[asker, 0]),
-        )
+        tm("pipeline.ambiguity.favourite", token=tokens[favourite], weight=numbers.percent(top.weights[asker, 0]))
     )
     perro_wins = max(present, key=lambda word: weights[tokens.index(word)]) == "perro"
     st.markdown(t("pipeline.ambiguity.lucky" if perro_wins else "pipeline.ambiguity.unlucky"))
@@ -275,8 +286,8 @@ def ambiguity_ui(result: PipelineResult, top: TopAttended) -> None:
 
 @st.fragment
 def attention_onward_ui(vectors: SentenceVectors) -> None:
-    """Attention and everything after it, with the controls that change only these. A fragment: switching the
-    mask or the weights reruns and redraws this part, not the stages above (x does not depend on W)."""
+    """Attention and everything after it, with the controls that change only these: switching the mask or the
+    weights reruns this fragment, not the stages above (x does not depend on W)."""
     weights, seed, causal = attention_controls_ui(vectors.x.shape[1])
     result = attend(vectors, weights=weights, seed=seed, causal=causal)
     top = top_attended(result.attention.weights, k=2, allowed=result.attention.allowed)
@@ -287,21 +298,5 @@ def attention_onward_ui(vectors: SentenceVectors) -> None:
         ambiguity_ui(result, top)
 
 
-page_header("pipeline.title", "pipeline.lead")
-sentence, d_model = controls_ui()
-try:
-    vectors = sentence_vectors(sentence, d_model)
-except EngineInputError as error:
-    if error.code != "empty_sentence":
-        raise
-    st.warning(t("pipeline.empty"))
-    st.stop()
-
-lesson_case = vectors.tokens == LESSON_TOKENS and d_model == LESSON_D_MODEL
-tokens_ui(vectors)
-embeddings_ui(vectors)
-positional_ui(vectors)
-x_ui(vectors, lesson_case)
-st.header(t("pipeline.attention.title"))
-st.markdown(t("pipeline.attention.body"))
-attention_onward_ui(vectors)
+def is_lesson_case(vectors: SentenceVectors, d_model: int) -> bool:
+    return vectors.tokens == LESSON_TOKENS and d_model == LESSON_D_MODEL

@@ -1,4 +1,7 @@
-"""Why divide by √d_k: random walks, the measured spread of q·k, and what each divisor does to softmax."""
+"""The √d_k page's sections: why a dot product grows like √d_k, random walks, the measured spread, one row of
+softmax with three divisors, and the summary. One section at a time, as tabs that run only while open."""
+
+from __future__ import annotations
 
 import pandas as pd
 import streamlit as st
@@ -14,15 +17,14 @@ from engine import (
     scaling_experiment,
     softmax_three_ways,
 )
-from ui import charts, state
-from ui.format import plain, vector, written
+from engine.limits import SEED_RANGE
+from ui import charts, numbers, state
 from ui.i18n import t
-from ui.layout import page_header
+from ui.tables import table_ui
 
 DK_OPTIONS = (4, 16, 64, 256, 1024, 4096)
 DEFAULT_DKS = [4, 16, 64, 256, 1024]  # the rows of the lesson's measured table
 SAMPLE_OPTIONS = (1000, 5000, 20000)
-MAX_SEED = 2**32 - 1
 WALK_SEED = 0
 SHOWN_WALKS = 30  # paths drawn; the spread is measured over all of them
 
@@ -42,8 +44,29 @@ def cached_three_ways(d_k: int, row_length: int, seed: int) -> SoftmaxThreeWays:
     return softmax_three_ways(d_k, row_length, seed)
 
 
-def divisor_name(mode: str, d_k: int) -> str:
-    return t(f"scaling.divisor.{mode}", value=f"{divisor_for(mode, d_k):g}")
+def divisor_name(mode: Scale, d_k: int) -> str:
+    return t(f"scaling.divisor.{mode}", value=numbers.short(divisor_for(mode, d_k)))
+
+
+def seed_input(label_key: str, key: str, container=st) -> int:
+    return int(
+        container.number_input(
+            t(label_key),
+            min_value=SEED_RANGE[0],
+            max_value=SEED_RANGE[1],
+            step=1,
+            value=0,
+            key=key,
+            persist_state="session",
+        )
+    )
+
+
+def idea_ui() -> None:
+    st.header(t("scaling.why.title"))
+    st.markdown(t("scaling.why.body"))
+    st.latex(r"q \cdot k = q_1 k_1 + q_2 k_2 + \dots + q_{d_k} k_{d_k}")
+    st.markdown(t("scaling.why.cancel"))
 
 
 @st.fragment
@@ -61,32 +84,44 @@ def random_walk_ui() -> None:
     sqrt_name = t("scaling.walk.sqrt_n")
     paths_col, spread_col = st.columns(2)
     with paths_col:
-        figure = charts.lines(
+        charts.show_lines(
             step_axis,
-            {f"+{sqrt_name}": result.sqrt_steps, f"−{sqrt_name}": -result.sqrt_steps},
+            {},
             faint=result.positions[:SHOWN_WALKS],
-            dashed=(f"+{sqrt_name}", f"−{sqrt_name}"),
-            title=t("scaling.walk.paths_title", shown=min(SHOWN_WALKS, walks)),
+            band=(-result.sqrt_steps, result.sqrt_steps, t("scaling.walk.band")),
+            title=t("scaling.walk.paths_title", shown=numbers.count(min(SHOWN_WALKS, walks))),
             x_title=t("scaling.walk.step_axis"),
             y_title=t("scaling.walk.position_axis"),
             narrow=True,
+            alt=t("scaling.walk.paths_alt"),
+            key="scaling_paths",
         )
-        charts.show(figure)
     with spread_col:
-        figure = charts.lines(
+        charts.show_lines(
             step_axis,
-            {t("scaling.walk.measured", walks=walks): result.spread, sqrt_name: result.sqrt_steps},
+            {t("scaling.walk.measured", walks=numbers.count(walks)): result.spread, sqrt_name: result.sqrt_steps},
             dashed=(sqrt_name,),
             title=t("scaling.walk.spread_title"),
             x_title=t("scaling.walk.step_axis"),
             y_title=t("scaling.walk.spread_axis"),
             narrow=True,
+            alt=t("scaling.walk.spread_alt"),
+            key="scaling_spread",
         )
-        charts.show(figure)
+    st.caption(t("scaling.walk.band_caption"))
     reading = t(
-        "scaling.walk.reading", steps=steps, spread=plain(result.spread[-1], 2), sqrt=plain(result.sqrt_steps[-1], 2)
+        "scaling.walk.reading",
+        steps=numbers.count(steps),
+        spread=numbers.fixed(result.spread[-1], 2),
+        sqrt=numbers.fixed(result.sqrt_steps[-1], 2),
     )
     st.markdown(reading + "\n\n" + t("scaling.walk.bridge"))
+
+
+def walk_ui() -> None:
+    st.header(t("scaling.walk.title"))
+    st.markdown(t("scaling.walk.body"))
+    random_walk_ui()
 
 
 def spread_frame(result: ScalingExperiment) -> pd.DataFrame:
@@ -116,12 +151,6 @@ def average_frame(result: ScalingExperiment) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def table_ui(frame: pd.DataFrame) -> None:
-    """A small static table, numbers with 2 decimals as the lesson's tables are. Static, not a data grid: it is
-    redrawn at once when a slider changes it (a grid keeps changing its page for 150 ms more)."""
-    st.table(written(frame, 2), hide_index=True)
-
-
 @st.fragment
 def experiment_ui() -> None:
     """Random q and k of growing size: their dot product spreads like √d_k, and ÷√d_k brings it back to 1."""
@@ -134,28 +163,25 @@ def experiment_ui() -> None:
     samples = samples_col.selectbox(
         t("scaling.experiment.samples"),
         SAMPLE_OPTIONS,
+        format_func=lambda n: numbers.count(n),
         help=t("scaling.experiment.samples_help"),
         index=SAMPLE_OPTIONS.index(5000),
         key="scaling_samples",
         persist_state="session",
     )
-    seed = seed_col.number_input(
-        t("scaling.seed"), min_value=0, max_value=MAX_SEED, step=1, value=0, key="scaling_seed", persist_state="session"
-    )
+    seed = seed_input("scaling.seed", "scaling_seed", seed_col)
     if not dks:
         st.info(t("scaling.experiment.pick_one"))
         return
     with st.spinner(t("scaling.experiment.running")):
-        result = cached_experiment(tuple(sorted(dks)), samples, int(seed))
-
+        result = cached_experiment(tuple(sorted(dks)), samples, seed)
     table_col, plot_col = st.columns([2, 3])
     with table_col:
-        frame = spread_frame(result)
-        table_ui(frame)
-        st.caption(t("scaling.experiment.caption", samples=result.samples))
+        table_ui(spread_frame(result), 2)
+        st.caption(t("scaling.experiment.caption", samples=numbers.count(result.samples)))
     with plot_col:
         measured, sqrt_name = t("scaling.experiment.measured"), t("scaling.experiment.sqrt_dk")
-        figure = charts.lines(
+        charts.show_lines(
             result.dks.tolist(),
             {measured: result.spread, sqrt_name: result.sqrt_dk},
             dashed=(sqrt_name,),
@@ -164,21 +190,20 @@ def experiment_ui() -> None:
             title=t("scaling.experiment.plot_title"),
             x_title=t("scaling.col.dk"),
             y_title=t("scaling.experiment.spread_axis"),
+            alt=t("scaling.experiment.plot_alt"),
+            key="scaling_experiment_plot",
         )
-        charts.show(figure)
     st.markdown(t("scaling.experiment.reading"))
-
     st.subheader(t("scaling.average.title"))
     st.markdown(
         t(
             "scaling.average.body",
-            n=result.row_length,
-            rows=result.samples // result.row_length,
-            ln=plain(result.uniform_entropy, 2),
+            n=numbers.count(result.row_length),
+            rows=numbers.count(result.samples // result.row_length),
+            ln=numbers.fixed(result.uniform_entropy, 2),
         )
     )
-    frame = average_frame(result)
-    table_ui(frame)
+    table_ui(average_frame(result), 2)
 
 
 def row_frame(row: SoftmaxThreeWays) -> pd.DataFrame:
@@ -200,50 +225,34 @@ def three_ways_ui() -> None:
     st.markdown(t("scaling.row.body"))
     dk_col, length_col, seed_col = st.columns(3)
     d_k = dk_col.selectbox(
-        t("scaling.row.dk"), DK_OPTIONS, index=DK_OPTIONS.index(256), key="scaling_row_dk", persist_state="session"
+        t("scaling.row.dk"),
+        DK_OPTIONS,
+        index=DK_OPTIONS.index(256),
+        key="scaling_row_dk",
+        persist_state="session",
+        format_func=lambda n: numbers.count(n),
     )
     row_length = length_col.slider(
         t("scaling.row.length"), 4, 16, value=8, key="scaling_row_length", persist_state="session"
     )
-    seed = seed_col.number_input(
-        t("scaling.row.seed"),
-        min_value=0,
-        max_value=MAX_SEED,
-        step=1,
-        value=0,
-        key="scaling_row_seed",
-        persist_state="session",
-    )
-    row = cached_three_ways(d_k, row_length, int(seed))
+    seed = seed_input("scaling.row.seed", "scaling_row_seed", seed_col)
+    row = cached_three_ways(d_k, row_length, seed)
     st.markdown(t("scaling.row.scores"))
-    st.code(vector(row.scores, 2), language=None)
+    st.code(numbers.vector(row.scores, 2), language=None)
     groups = {divisor_name(mode, d_k): weights for mode, weights in zip(Scale, row.weights, strict=True)}
-    labels = [f"#{j + 1}" for j in range(row_length)]
-    figure = charts.bars(
+    charts.show_bars(
         groups,
-        labels,
-        title=t("scaling.row.chart_title", d_k=d_k),
+        [f"#{j + 1}" for j in range(row_length)],
+        title=t("scaling.row.chart_title", d_k=numbers.count(d_k)),
         y_title=t("scaling.row.weight_axis"),
-        y_range=[0, 1.15],
+        y_range=(0, 1.15),
+        decimals=2,
+        alt=t("scaling.row.chart_alt", d_k=numbers.count(d_k)),
+        key="scaling_row_chart",
     )
-    charts.show(figure)
-    frame = row_frame(row)
-    table_ui(frame)
-    st.caption(t("scaling.row.rule", ln=plain(row.uniform_entropy, 2), n=row_length))
+    table_ui(row_frame(row), 2)
+    st.caption(t("scaling.row.rule", ln=numbers.fixed(row.uniform_entropy, 2), n=numbers.count(row_length)))
     st.markdown(t("scaling.row.reading"))
-
-
-def idea_ui() -> None:
-    st.header(t("scaling.why.title"))
-    st.markdown(t("scaling.why.body"))
-    st.latex(r"q \cdot k = q_1 k_1 + q_2 k_2 + \dots + q_{d_k} k_{d_k}")
-    st.markdown(t("scaling.why.cancel"))
-
-
-def walk_ui() -> None:
-    st.header(t("scaling.walk.title"))
-    st.markdown(t("scaling.walk.body"))
-    random_walk_ui()
 
 
 def summary_ui() -> None:
@@ -252,19 +261,18 @@ def summary_ui() -> None:
 
 
 SECTIONS = {"idea": idea_ui, "walk": walk_ui, "experiment": experiment_ui, "row": three_ways_ui, "summary": summary_ui}
-SECTION_KEY = "scaling_section"  # the open section, kept across page and language switches
+SECTION_KEY = "scaling_section"
 
 
 def _on_section(widget_key: str, labels: list[str]) -> None:
-    st.session_state[SECTION_KEY] = list(SECTIONS)[labels.index(st.session_state[widget_key])]
+    state.put(SECTION_KEY, list(SECTIONS)[labels.index(state.widget_value(widget_key))])
 
 
 def sections_ui() -> None:
-    """One section at a time, as tabs that run only when open: a slider step redraws one section, not the
-    whole page (Streamlit redraws every element of a page on each run), and a lecturer shows one idea at a
-    time."""
+    """One section at a time, as tabs that run only when open: a slider step redraws one section, not the whole
+    page (Streamlit redraws every element of a page on each run), and a lecturer shows one idea at a time."""
     labels = [t(f"scaling.tab.{name}") for name in SECTIONS]
-    current = st.session_state.get(SECTION_KEY, "idea")
+    current = state.get(SECTION_KEY, "idea")
     widget_key = f"scaling_tabs_{state.current_language()}"  # the labels change with the language
     tabs = st.tabs(
         labels,
@@ -277,7 +285,3 @@ def sections_ui() -> None:
         if tab.open:
             with tab:
                 draw()
-
-
-page_header("scaling.title", "scaling.lead")
-sections_ui()

@@ -1,0 +1,20 @@
+"""From a sentence to contextualised vectors: tokens, embeddings, positional encoding, attention, what it did."""
+
+import streamlit as st
+
+from ui import shell
+from ui.i18n import t
+from ui.layout import page_header
+from ui.sections import pipeline
+
+shell.page("pipeline")
+page_header("pipeline.title", "pipeline.lead")
+sentence, d_model = pipeline.controls_ui()
+vectors = pipeline.vectors_or_stop(sentence, d_model)
+pipeline.tokens_ui(vectors)
+pipeline.embeddings_ui(vectors)
+pipeline.positional_ui(vectors)
+pipeline.x_ui(vectors, pipeline.is_lesson_case(vectors, d_model))
+st.header(t("pipeline.attention.title"))
+st.markdown(t("pipeline.attention.body"))
+pipeline.attention_onward_ui(vectors)

@@ -1,0 +1,500 @@
+"""The pages' figures as plotly specs: heatmaps of matrices, bars, lines and arrows.
+
+Pure functions from numbers and labels to a `go.Figure`; no Streamlit here (`ui.charts` shows them).
+
+Why the figures are built the way they are (measured, README › Speed): most of what a small plotly figure
+costs in the browser is layout work plotly redoes on every update (automatic margins and sizes, range
+computation) and, on the server, validation. So every figure here has a fixed size in pixels that depends on
+its matrix (not on its longest label), fixed axis ranges, fixed margins, and is built from plain dicts
+without validation. Long labels are shortened on the axes and given in full in the hover text.
+
+Labels are user text: plotly reads a few HTML tags in text (<b>, <a href>, <br>, ...), so every label goes
+through `plain_text`, which escapes them, and the text is shown literally.
+"""
+
+from __future__ import annotations
+
+import html
+import unicodedata
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+import plotly.graph_objects as go
+
+from ui import numbers
+
+# ColorBrewer's colour-blind-safe scales (plotly.colors.diverging.RdBu and sequential.Blues): red for negative,
+# near-white at 0 (with a symmetric range), blue for positive; weights from white (0) to dark blue (1).
+SIGNED_SCALE = [
+    [i / 10, color]
+    for i, color in enumerate(
+        [
+            "rgb(103,0,31)",
+            "rgb(178,24,43)",
+            "rgb(214,96,77)",
+            "rgb(244,165,130)",
+            "rgb(253,219,199)",
+            "rgb(247,247,247)",
+            "rgb(209,229,240)",
+            "rgb(146,197,222)",
+            "rgb(67,147,195)",
+            "rgb(33,102,172)",
+            "rgb(5,48,97)",
+        ]
+    )
+]
+WEIGHTS_SCALE = [
+    [i / 8, color]
+    for i, color in enumerate(
+        [
+            "rgb(247,251,255)",
+            "rgb(222,235,247)",
+            "rgb(198,219,239)",
+            "rgb(158,202,225)",
+            "rgb(107,174,214)",
+            "rgb(66,146,198)",
+            "rgb(33,113,181)",
+            "rgb(8,81,156)",
+            "rgb(8,48,107)",
+        ]
+    )
+]
+SERIES_COLORS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf")
+MAX_LABEL_CHARS = 10  # longer labels are shortened on the axes, in full on hover
+MAX_WRITTEN_COLUMNS = 12  # values written in the cells up to this many columns; beyond, hover and zoom
+MASKED = "✕"
+
+
+@dataclass(frozen=True)
+class Style:
+    """Sizes that presentation mode enlarges."""
+
+    font: int = 14  # axis labels, legends
+    cell_font: int = 14  # values written in the cells
+    title: int = 16
+    cell: int = 56  # side of a cell in pixels, at most (a signed three-decimal value fits)
+    max_width: int = 760  # a figure never asks for more than this; larger matrices get smaller cells
+
+    @staticmethod
+    def for_mode(presentation: bool) -> Style:
+        return Style(font=20, cell_font=22, title=22, cell=86, max_width=1150) if presentation else Style()
+
+
+def plain_text(label: object) -> str:
+    """A label shown literally by plotly: HTML escaped, control and bidi-control characters replaced."""
+    text = "".join("\ufffd" if unicodedata.category(ch) in ("Cc", "Cs") else ch for ch in str(label))
+    return html.escape(text, quote=False)
+
+
+def short_label(label: object, limit: int = MAX_LABEL_CHARS) -> str:
+    text = str(label)
+    return plain_text(text if len(text) <= limit else text[: limit - 1] + "…")
+
+
+@dataclass(frozen=True)
+class Heatmap:
+    """One matrix to draw. `rows`/`cols` name its rows and columns; `hover` has one line per cell (optional)."""
+
+    values: np.ndarray  # (r, c)
+    rows: Sequence[str]
+    cols: Sequence[str]
+    title: str = ""
+    kind: str = "signed"  # "signed" (diverging about 0) or "weights" (0 to 1)
+    row_title: str = ""
+    col_title: str = ""
+    zrange: tuple[float, float] | None = None  # shared with the panels it is compared with
+    masked: np.ndarray | None = None  # (r, c) bool, True where a cell is masked out
+    hover: Sequence[Sequence[str]] | None = None  # (r, c) extra hover line per cell
+    decimals: int = 3
+    show_scale: bool = True
+    extra: dict = field(default_factory=dict)
+
+
+def signed_range(*matrices: np.ndarray) -> tuple[float, float]:
+    """One range, symmetric about 0, that holds every finite value of the matrices: panels compared share it."""
+    largest = max((float(np.max(np.abs(m[np.isfinite(m)]))) for m in matrices if np.isfinite(m).any()), default=0)
+    largest = largest or 1.0
+    return (-largest, largest)
+
+
+def _cell_text(value: float, kind: str, decimals: int, lang: str) -> str:
+    if not np.isfinite(value):
+        return MASKED
+    return numbers.fixed(value, decimals, sign=kind == "signed", lang=lang)
+
+
+def heatmap_figure(spec: Heatmap, style: Style, lang: str, *, alt_name: str = "") -> go.Figure:
+    """A heatmap at a fixed size: values in the cells where they fit, full labels and the value on hover."""
+    values = np.asarray(spec.values, dtype=np.float64)
+    r, c = values.shape
+    masked = np.zeros(values.shape, dtype=bool) if spec.masked is None else np.asarray(spec.masked, dtype=bool)
+    masked = masked | ~np.isfinite(values)
+    cell = max(14, min(style.cell, (style.max_width - 120) // max(c, 1)))
+    write_values = c <= MAX_WRITTEN_COLUMNS and cell >= style.cell_font * 2.6
+    zrange = spec.zrange or ((0.0, 1.0) if spec.kind == "weights" else signed_range(values))
+    widest_row_label = max((len(short_label(name)) for name in spec.rows), default=1)
+    margin = {
+        "l": int(style.font * (0.62 * widest_row_label + 0.8)) + (int(style.font * 1.7) if spec.row_title else 0),
+        "r": 8,
+        "t": int(style.title * 2.3) + int(style.font * 1.5) + (int(style.font * 1.5) if spec.col_title else 0),
+        "b": int(style.font * 3.2),  # the colour bar, under the cells (reserved even when not drawn: rows align)
+    }
+    width = margin["l"] + margin["r"] + cell * c
+    height = margin["t"] + margin["b"] + cell * r
+    z = np.where(masked, np.nan, values)
+    row_names = [plain_text(name) for name in spec.rows]
+    col_names = [plain_text(name) for name in spec.cols]
+    hover = []
+    for i in range(r):
+        line = []
+        for j in range(c):
+            value = _cell_text(values[i, j], spec.kind, spec.decimals + 1, lang)
+            extra = spec.hover[i][j] if spec.hover is not None else ""
+            line.append(f"{row_names[i]} → {col_names[j]}: {value}" + (f"<br>{plain_text(extra)}" if extra else ""))
+        hover.append(line)
+    trace = {
+        "type": "heatmap",
+        "z": z.tolist(),
+        "x": list(range(c)),
+        "y": list(range(r)),
+        "zmin": zrange[0],
+        "zmax": zrange[1],
+        "colorscale": WEIGHTS_SCALE if spec.kind == "weights" else SIGNED_SCALE,
+        "showscale": spec.show_scale,
+        "xgap": 1,
+        "ygap": 1,
+        "customdata": hover,
+        "hovertemplate": "%{customdata}<extra></extra>",
+        "colorbar": {
+            "orientation": "h",
+            "thickness": 10,
+            "len": 1.0,
+            "x": 0.5,
+            "xanchor": "center",
+            "y": -0.04,
+            "yanchor": "top",
+            "ypad": 0,
+            "outlinewidth": 0,
+            "tickfont": {"size": style.font - 2},
+            "tickformat": ".1f" if spec.kind == "weights" else ".2~f",
+        },
+    }
+    if write_values:
+        trace["text"] = [[_cell_text(v, spec.kind, spec.decimals, lang) for v in row] for row in values]
+        trace["texttemplate"] = "%{text}"
+        trace["textfont"] = {"size": style.cell_font}
+    axis = {"showgrid": False, "zeroline": False, "automargin": False, "ticks": "", "fixedrange": c <= 16}
+    layout = {
+        "width": width,
+        "height": height,
+        "autosize": False,
+        "margin": margin,
+        "font": {"size": style.font},
+        "separators": numbers.plotly_separators(lang),
+        "title": {
+            "text": plain_text(spec.title),
+            "font": {"size": style.title},
+            "x": 0,
+            "xanchor": "left",
+            "xref": "container",
+            "y": 1,
+            "yanchor": "top",
+            "yref": "container",
+            "pad": {"t": 4, "l": 4},
+        },
+        "xaxis": {
+            **axis,
+            "range": [-0.5, c - 0.5],
+            "tickmode": "array",
+            "tickvals": list(range(c)),
+            "ticktext": [short_label(name) for name in spec.cols],
+            "side": "top",
+            "title": {"text": plain_text(spec.col_title), "standoff": 4},
+            "tickangle": 0 if c <= 8 else -90,
+        },
+        "yaxis": {
+            **axis,
+            "range": [r - 0.5, -0.5],
+            "tickmode": "array",
+            "tickvals": list(range(r)),
+            "ticktext": [short_label(name) for name in spec.rows],
+            "title": {"text": plain_text(spec.row_title), "standoff": 4},
+        },
+        "dragmode": "zoom" if c > 16 else False,
+        "uirevision": "fixed",
+        "hoverlabel": {"font": {"size": style.font}},
+    }
+    return go.Figure({"data": [trace], "layout": layout}, skip_invalid=False, _validate=False)
+
+
+# --- bars, lines and arrows ---
+
+
+def _base_layout(style: Style, lang: str, title: str, width: int, height: int) -> dict:
+    return {
+        "width": width,
+        "height": height,
+        "autosize": False,
+        "font": {"size": style.font},
+        "separators": numbers.plotly_separators(lang),
+        "title": {
+            "text": plain_text(title),
+            "font": {"size": style.title},
+            "x": 0,
+            "xanchor": "left",
+            "xref": "container",
+            "y": 1,
+            "yanchor": "top",
+            "yref": "container",
+            "pad": {"t": 4, "l": 4},
+        },
+        "legend": {"orientation": "h", "x": 0, "y": 1.0, "yanchor": "bottom", "font": {"size": style.font}},
+        "uirevision": "fixed",
+        "hoverlabel": {"font": {"size": style.font}},
+        "dragmode": False,
+    }
+
+
+def _axis(title: str, **extra) -> dict:
+    return {"title": {"text": plain_text(title)}, "automargin": False, "zeroline": False, **extra}
+
+
+def bars_figure(
+    groups: dict[str, Sequence[float]],
+    labels: Sequence[str],
+    style: Style,
+    lang: str,
+    *,
+    title: str = "",
+    y_title: str = "",
+    y_range: tuple[float, float] | None = None,
+    decimals: int = 3,
+    width: int = 720,
+) -> go.Figure:
+    """Grouped bars: one colour per entry of `groups`, one group per label, each value written above its bar."""
+    scale = 1.3 if style.font > 14 else 1.0
+    height = int(380 * scale)
+    data = []
+    for k, (name, values) in enumerate(groups.items()):
+        values = [float(v) for v in values]
+        data.append(
+            {
+                "type": "bar",
+                "name": plain_text(name),
+                "x": [plain_text(label) for label in labels],
+                "y": values,
+                "marker": {"color": SERIES_COLORS[k % len(SERIES_COLORS)]},
+                "text": [numbers.fixed(v, decimals, lang=lang) for v in values],
+                "textposition": "outside",
+                "cliponaxis": False,
+                "textfont": {"size": style.cell_font},
+                "hovertemplate": "%{x}: %{text}<extra>" + plain_text(name) + "</extra>",
+            }
+        )
+    top = max((max(float(v) for v in values) for values in groups.values() if len(values)), default=1.0)
+    low = min((min(float(v) for v in values) for values in groups.values() if len(values)), default=0.0)
+    span = y_range or (min(0.0, low * 1.25), max(top * 1.25, 0.1))
+    layout = _base_layout(style, lang, title, int(width * scale), height)
+    layout.update(
+        {
+            "margin": {"l": int(style.font * 4.5), "r": 10, "t": int(style.title * 4.2), "b": int(style.font * 2.6)},
+            "barmode": "group",
+            "showlegend": len(groups) > 1,
+            "xaxis": _axis("", fixedrange=True, type="category"),
+            "yaxis": _axis(y_title, range=list(span), fixedrange=True),
+        }
+    )
+    return go.Figure({"data": data, "layout": layout}, skip_invalid=False, _validate=False)
+
+
+def lines_figure(
+    x: Sequence[float],
+    series: dict[str, Sequence[float]],
+    style: Style,
+    lang: str,
+    *,
+    title: str = "",
+    x_title: str = "",
+    y_title: str = "",
+    dashed: Sequence[str] = (),
+    faint: np.ndarray | None = None,
+    log_axes: bool = False,
+    markers: bool = False,
+    highlight: tuple[float, float] | None = None,
+    band: tuple[Sequence[float], Sequence[float], str] | None = None,
+    narrow: bool = False,
+) -> go.Figure:
+    """Named series over x; `dashed` names reference lines; `faint` (m, len(x)) adds thin grey paths without a
+    legend (random walks); `band` (low, high, name) shades a band between two curves; `log_axes` makes both
+    axes logarithmic; `highlight` (x0, x1) shades a stretch of x."""
+    scale = 1.3 if style.font > 14 else 1.0
+    width, height = (int(500 * scale), int(380 * scale)) if narrow else (int(760 * scale), int(400 * scale))
+    xs = [float(v) for v in x]
+    data: list[dict] = []
+    if band is not None:
+        low, high, name = band
+        data.append(
+            {
+                "type": "scatter",
+                "x": xs,
+                "y": [float(v) for v in high],
+                "mode": "lines",
+                "line": {"width": 0},
+                "hoverinfo": "skip",
+                "showlegend": False,
+            }
+        )
+        data.append(
+            {
+                "type": "scatter",
+                "x": xs,
+                "y": [float(v) for v in low],
+                "mode": "lines",
+                "line": {"width": 0},
+                "fill": "tonexty",
+                "fillcolor": "rgba(255,193,7,0.25)",
+                "name": plain_text(name),
+                "hoverinfo": "skip",
+            }
+        )
+    if faint is not None:
+        paths = np.asarray(faint, dtype=np.float64)
+        # all faint paths as one trace, separated by gaps: one SVG path instead of one per walk
+        joined_x = np.concatenate([np.append(xs, np.nan) for _ in range(len(paths))]) if len(paths) else []
+        joined_y = np.concatenate([np.append(p, np.nan) for p in paths]) if len(paths) else []
+        data.append(
+            {
+                "type": "scatter",
+                "x": list(map(float, joined_x)),
+                "y": list(map(float, joined_y)),
+                "mode": "lines",
+                "line": {"width": 1, "color": "rgba(120,120,120,0.35)"},
+                "hoverinfo": "skip",
+                "showlegend": False,
+                "connectgaps": False,
+            }
+        )
+    for k, (name, values) in enumerate(series.items()):
+        color = SERIES_COLORS[k % len(SERIES_COLORS)]
+        data.append(
+            {
+                "type": "scatter",
+                "x": xs,
+                "y": [float(v) for v in values],
+                "name": plain_text(name),
+                "mode": "lines+markers" if markers else "lines",
+                "line": {"width": 3, "color": color, "dash": "dash" if name in dashed else "solid"},
+                "marker": {"size": 8},
+                "hovertemplate": "%{x}: %{y:.3f}<extra>" + plain_text(name) + "</extra>",
+            }
+        )
+    layout = _base_layout(style, lang, title, width, height)
+    axis_type = "log" if log_axes else "linear"
+    layout.update(
+        {
+            "margin": {"l": int(style.font * 5), "r": 12, "t": int(style.title * 4.4), "b": int(style.font * 3.6)},
+            "xaxis": _axis(x_title, type=axis_type, fixedrange=True),
+            "yaxis": _axis(y_title, type=axis_type, fixedrange=True),
+            "showlegend": True,
+        }
+    )
+    if log_axes:
+        layout["xaxis"].update(
+            {"tickmode": "array", "tickvals": xs, "ticktext": [numbers.count(int(v), lang=lang) for v in xs]}
+        )
+    if highlight is not None:
+        layout["shapes"] = [
+            {
+                "type": "rect",
+                "xref": "x",
+                "yref": "paper",
+                "x0": highlight[0],
+                "x1": highlight[1],
+                "y0": 0,
+                "y1": 1,
+                "fillcolor": "rgba(255,193,7,0.2)",
+                "line": {"width": 0},
+                "layer": "below",
+            }
+        ]
+    return go.Figure({"data": data, "layout": layout}, skip_invalid=False, _validate=False)
+
+
+def arrows_figure(
+    start: np.ndarray,
+    end: np.ndarray,
+    labels: Sequence[str],
+    style: Style,
+    lang: str,
+    *,
+    start_name: str,
+    end_name: str,
+    title: str = "",
+    x_title: str = "",
+    y_title: str = "",
+) -> go.Figure:
+    """Points `start` (n, 2) labelled with `labels`, points `end` (n, 2), an arrow from each start to its end, on
+    equal axes so that lengths and angles read true."""
+    start, end = np.asarray(start, dtype=np.float64), np.asarray(end, dtype=np.float64)
+    points = np.concatenate([start, end])
+    points = points[np.isfinite(points).all(axis=1)]
+    centre = (points.min(axis=0) + points.max(axis=0)) / 2 if points.size else np.zeros(2)
+    half = (float(np.max(points.max(axis=0) - points.min(axis=0))) / 2 * 1.2 if points.size else 1.0) or 1.0
+    side = 620 if style.font > 14 else 500
+    names = [plain_text(label) for label in labels]
+    data = [
+        {
+            "type": "scatter",
+            "x": start[:, 0].tolist(),
+            "y": start[:, 1].tolist(),
+            "mode": "markers+text",
+            "name": plain_text(start_name),
+            "text": [short_label(label) for label in labels],
+            "textposition": "top center",
+            "customdata": names,
+            "hovertemplate": "%{customdata}<extra>" + plain_text(start_name) + "</extra>",
+            "marker": {"size": 11, "color": SERIES_COLORS[0]},
+            "textfont": {"size": style.font},
+        },
+        {
+            "type": "scatter",
+            "x": end[:, 0].tolist(),
+            "y": end[:, 1].tolist(),
+            "mode": "markers",
+            "name": plain_text(end_name),
+            "customdata": names,
+            "hovertemplate": "%{customdata}<extra>" + plain_text(end_name) + "</extra>",
+            "marker": {"size": 11, "symbol": "diamond", "color": SERIES_COLORS[1]},
+        },
+    ]
+    arrows = [
+        {
+            "x": float(x1),
+            "y": float(y1),
+            "ax": float(x0),
+            "ay": float(y0),
+            "xref": "x",
+            "yref": "y",
+            "axref": "x",
+            "ayref": "y",
+            "showarrow": True,
+            "arrowhead": 3,
+            "arrowsize": 1.2,
+            "arrowwidth": 1.5,
+            "arrowcolor": "rgba(120,120,120,0.9)",
+            "text": "",
+        }
+        for (x0, y0), (x1, y1) in zip(start, end, strict=True)
+        if np.isfinite([x0, y0, x1, y1]).all()
+    ]
+    layout = _base_layout(style, lang, title, side + int(style.font * 5), side + int(style.title * 4))
+    layout.update(
+        {
+            "margin": {"l": int(style.font * 5), "r": 10, "t": int(style.title * 4.2), "b": int(style.font * 3.6)},
+            "xaxis": _axis(x_title, range=[centre[0] - half, centre[0] + half], fixedrange=True),
+            "yaxis": _axis(y_title, range=[centre[1] - half, centre[1] + half], fixedrange=True, scaleanchor="x"),
+            "annotations": arrows,
+        }
+    )
+    return go.Figure({"data": data, "layout": layout}, skip_invalid=False, _validate=False)

@@ -1,0 +1,28 @@
+"""English strings: the home page."""
+
+STRINGS: dict[str, str] = {
+    "home.title": "Self-attention, number by number",
+    "home.lead": "This is the piece that turns isolated words into words **in context**. Here you can see, and change, every number involved: nothing is precomputed, the engine works everything out live.",
+    "home.problem.title": "The problem: every word is on its own",
+    "home.problem.body": 'After the embedding and the positional encoding, each token has a vector of its own, but that vector knows nothing about its neighbours. Look at this (Spanish) sentence, "the dog eats meat because it is hungry":',
+    "home.problem.sentence": "“el perro come carne porque tiene hambre” (the dog eats meat because it is hungry)",
+    "home.problem.question": 'Who is hungry? You know at once it is the **dog** (perro), not the meat. But for the model, "tiene" sits four words after "perro" and, without a mechanism to connect them, nothing links the two. Self-attention is that mechanism: every token looks at all the others and keeps what helps it make sense of itself.',
+    "home.search.title": "An analogy: the search engine",
+    "home.search.body": "When you search the web, three different things are at play:",
+    "home.search.query.title": "Query: what you look for",
+    "home.search.query.body": "Your question, say *“gluten-free pasta recipes”*.",
+    "home.search.key.title": "Key: what each page advertises",
+    "home.search.key.body": "Its tags: *pasta*, *Italian*, *gluten-free*. The sign the search engine sees.",
+    "home.search.value.title": "Value: what you take away",
+    "home.search.value.body": "The actual content: the full recipe, pictures and all.",
+    "home.search.match": "The search engine compares your query with every page's key; where they match well it hands you that page's value, and what does not match is left out. Attention does the same, but instead of picking one page it blends the values of all of them, each in proportion to how well it matched.",
+    "home.self.title": "The twist: every token is all three",
+    "home.self.body": 'With a search engine, you are the question and the pages are the answers. In self-attention there is nobody outside: every token builds its own query, shows its own key and offers its own value. When "perro" asks, it looks at the keys of **all** tokens, its own included; when "come" asks, the key of "perro" is among the candidates. The sentence attends to itself: hence *self*.',
+    "home.map.title": "The route",
+    "home.map.softmax": "Softmax: how to turn arbitrary scores into shares that add up to 1.",
+    "home.map.walkthrough": 'Step by step: the algorithm\'s five steps on "el perro come", every sum in view.',
+    "home.map.builder": "Q/K/V builder: your own case; edit x and the W matrices and watch what changes.",
+    "home.map.scaling": "The √d_k experiment: why scores are divided by √d_k, measured live.",
+    "home.map.pipeline": "From sentence to vectors: type a sentence and follow it to contextualised vectors.",
+    "home.formula": "The whole formula, which we will take apart piece by piece:",
+}

@@ -1,0 +1,28 @@
+"""Textos en español rioplatense: la página de inicio."""
+
+STRINGS: dict[str, str] = {
+    "home.title": "Self-attention, número por número",
+    "home.lead": "Esta es la pieza que convierte palabras sueltas en palabras **con contexto**. Acá podés ver, y cambiar, cada número que interviene: nada está precalculado, todo lo calcula el motor en vivo.",
+    "home.problem.title": "El problema: cada palabra está sola",
+    "home.problem.body": "Después del embedding y de la codificación posicional, cada token tiene un vector propio, pero ese vector no sabe nada de sus vecinos. Mirá esta frase:",
+    "home.problem.sentence": "«el perro come carne porque tiene hambre»",
+    "home.problem.question": '¿Quién tiene hambre? Vos sabés al instante que es el **perro**, no la carne. Pero para el modelo, "tiene" está cuatro palabras más allá de "perro" y, sin un mecanismo que los conecte, no hay forma de unirlos. Self-attention es ese mecanismo: cada token mira a todos los demás y se queda con lo que le sirve para entenderse.',
+    "home.search.title": "Una analogía: el buscador",
+    "home.search.body": "Cuando buscás algo en la web entran en juego tres cosas distintas:",
+    "home.search.query.title": "Query: lo que buscás",
+    "home.search.query.body": "Tu pregunta, por ejemplo *«recetas de pasta sin gluten»*.",
+    "home.search.key.title": "Key: lo que cada página anuncia",
+    "home.search.key.body": "Sus etiquetas: *pasta*, *italiana*, *sin gluten*. Es el cartel que ve el buscador.",
+    "home.search.value.title": "Value: lo que te llevás",
+    "home.search.value.body": "El contenido de verdad: la receta completa, con fotos y todo.",
+    "home.search.match": "El buscador compara tu query con la key de cada página; donde coinciden bien, te trae su value, y lo que no coincide queda afuera. La atención hace lo mismo, pero en vez de elegir una sola página mezcla los values de todas, cada uno en proporción a qué tan bien coincidió.",
+    "home.self.title": "La vuelta de tuerca: cada token es las tres cosas",
+    "home.self.body": 'En el buscador, vos sos la pregunta y las páginas son las respuestas. En self-attention no hay nadie afuera: cada token arma su propia query, muestra su propia key y ofrece su propio value. Cuando "perro" pregunta, mira las keys de **todos** los tokens, incluida la suya; cuando pregunta "come", la key de "perro" está entre las candidatas. La frase se atiende a sí misma: de ahí el *self*.',
+    "home.map.title": "El recorrido",
+    "home.map.softmax": "Softmax: cómo convertir puntajes cualesquiera en proporciones que suman 1.",
+    "home.map.walkthrough": 'Paso a paso: los cinco pasos del algoritmo con "el perro come", cada cuenta a la vista.',
+    "home.map.builder": "Constructor Q/K/V: tu propio caso; editá x y las matrices W y mirá qué cambia.",
+    "home.map.scaling": "Experimento √d_k: por qué se divide por √d_k, medido en vivo.",
+    "home.map.pipeline": "De la frase al vector: escribí una oración y seguila hasta los vectores con contexto.",
+    "home.formula": "La fórmula completa, que vamos a desarmar pieza por pieza:",
+}

@@ -1,0 +1,4 @@
+"""The languages the app speaks: Spanish (rioplatense) first, English second."""
+
+DEFAULT_LANGUAGE = "es"
+LANGUAGE_NAMES = {"es": "Español", "en": "English"}

@@ -1,0 +1,165 @@
+"""How numbers are written, in the reader's language.
+
+One convention per language, applied to every string, derivation, table, figure label and hover text:
+
+- Spanish: decimal comma and a point between thousands, as in Argentina ("0,332", "2.000" is two thousand);
+  the components of a vector are separated by semicolons ("[+0,461; +0,779]"), percentages carry a space
+  ("28,9 %").
+- English: decimal point and a comma between thousands ("0.332", "2,000"); vectors "[+0.461, +0.779]";
+  percentages "28.9%".
+- Negative numbers carry a true minus sign (−), signed quantities (scores, vector entries) a plus sign too,
+  as the lesson writes them. Exact and integer-valued quantities (divisors, counts, sums of integers) are
+  written without trailing zeros: "÷ 2", not "÷ 2.000".
+
+The functions take the language explicitly (`lang`), or use the reader's when it is left out.
+"""
+
+from __future__ import annotations
+
+import math
+from decimal import ROUND_HALF_UP, Decimal
+
+MINUS = "−"
+SEPARATORS = {"es": (",", "."), "en": (".", ",")}  # (decimal, thousands)
+VECTOR_SEPARATORS = {"es": "; ", "en": ", "}
+
+
+def _lang(lang: str | None) -> str:
+    if lang is None:
+        from ui.state import current_language
+
+        lang = current_language()
+    return lang if lang in SEPARATORS else "es"
+
+
+def round_half_up(value: float | Decimal, decimals: int) -> Decimal:
+    """`value` rounded as a person rounds it: 0.1235 → 0.124. A float is read as its shortest decimal form
+    (0.1235, not the binary 0.12349999…), the number a reader sees."""
+    number = value if isinstance(value, Decimal) else Decimal(repr(float(value)))
+    return number.quantize(Decimal(1).scaleb(-decimals), rounding=ROUND_HALF_UP)
+
+
+def _digits(number: Decimal, lang: str) -> str:
+    """The digits of a non-negative Decimal with the language's separators, thousands grouped from 1,000 on:
+    "2.000" / "2,000"."""
+    decimal_sep, thousands_sep = SEPARATORS[lang]
+    text = format(number, "f")
+    whole, _, fraction = text.partition(".")
+    if len(whole) > 3:
+        groups = []
+        while len(whole) > 3:
+            groups.insert(0, whole[-3:])
+            whole = whole[:-3]
+        whole = thousands_sep.join([whole, *groups])
+    return whole + (decimal_sep + fraction if fraction else "")
+
+
+def _special(value: float, sign: bool) -> str | None:
+    if math.isnan(value):
+        return "NaN"
+    if math.isinf(value):
+        return ("+∞" if sign else "∞") if value > 0 else f"{MINUS}∞"
+    return None
+
+
+def fixed(value: float | Decimal, decimals: int = 3, *, sign: bool = False, lang: str | None = None) -> str:
+    """`value` with exactly `decimals` decimals: 0,047 / 0.047; with sign=True +0,461 / −0,150 (never −0,000)."""
+    lang = _lang(lang)
+    if not isinstance(value, Decimal):
+        special = _special(float(value), sign)
+        if special is not None:
+            return special
+    rounded = round_half_up(value, decimals)
+    if rounded == 0:
+        rounded = abs(rounded)
+    body = _digits(abs(rounded), lang)
+    if rounded < 0:
+        return MINUS + body
+    return ("+" if sign else "") + body
+
+
+def signed(value: float | Decimal, decimals: int = 3, *, lang: str | None = None) -> str:
+    """+0,461 / −0,150: a quantity that can have either sign, as the lesson writes it."""
+    return fixed(value, decimals, sign=True, lang=lang)
+
+
+def short(value: float | Decimal, decimals: int = 3, *, sign: bool = False, lang: str | None = None) -> str:
+    """At most `decimals` decimals, trailing zeros dropped: 2 (not 2,000), 1,732, 0,5, 54,6."""
+    lang = _lang(lang)
+    if not isinstance(value, Decimal):
+        special = _special(float(value), sign)
+        if special is not None:
+            return special
+    rounded = round_half_up(value, decimals).normalize()
+    if rounded == rounded.to_integral_value():
+        rounded = rounded.quantize(Decimal(1))
+    if rounded == 0:
+        rounded = abs(rounded)
+    body = _digits(abs(rounded), lang)
+    if rounded < 0:
+        return MINUS + body
+    return ("+" if sign else "") + body
+
+
+def count(value: int, *, lang: str | None = None) -> str:
+    """A whole number: 5, 1.024 / 1,024, 20.000 / 20,000."""
+    return short(int(value), 0, lang=lang)
+
+
+def general(value: float, *, lang: str | None = None) -> str:
+    """A number of any size, short: 7,389 / 148,413 / 1,97 × 10⁴³⁴ is beyond float64 and written ∞; very large or
+    very small values as a × 10ⁿ."""
+    lang = _lang(lang)
+    v = float(value)
+    special = _special(v, False)
+    if special is not None:
+        return special
+    if v == 0 or 1e-3 <= abs(v) < 1e6:
+        return short(v, 3, lang=lang)
+    exponent = math.floor(math.log10(abs(v)))
+    mantissa = v / 10**exponent
+    if abs(round(mantissa, 2)) >= 10:
+        mantissa, exponent = mantissa / 10, exponent + 1
+    return f"{short(mantissa, 2, lang=lang)} × 10{superscript(exponent)}"
+
+
+_SUPERSCRIPTS = str.maketrans("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻")
+
+
+def superscript(n: int) -> str:
+    return str(n).translate(_SUPERSCRIPTS)
+
+
+def percent(share: float, decimals: int = 1, *, lang: str | None = None) -> str:
+    """28,9 % / 28.9%: a share of 1 written as a percentage."""
+    lang = _lang(lang)
+    body = fixed(100 * float(share), decimals, lang=lang)
+    return f"{body}\u00a0%" if lang == "es" else f"{body}%"
+
+
+def vector(values, decimals: int = 3, *, sign: bool = True, lang: str | None = None) -> str:
+    """[+0,461; +0,779] / [+0.461, +0.779]; sign=False for weights: [0,289; 0,380; 0,332]."""
+    lang = _lang(lang)
+    entries = [fixed(v, decimals, sign=sign, lang=lang) for v in _flat(values)]
+    return "[" + VECTOR_SEPARATORS[lang].join(entries) + "]"
+
+
+def short_vector(values, decimals: int = 3, *, lang: str | None = None) -> str:
+    """[1; 2; 3] / [1, 2, 3]: a vector of short numbers (the lesson's [3.1, 4.1, 5.1] example)."""
+    lang = _lang(lang)
+    return "[" + VECTOR_SEPARATORS[lang].join(short(v, decimals, lang=lang) for v in _flat(values)) + "]"
+
+
+def _flat(values) -> list:
+    if isinstance(values, Decimal | float | int):
+        return [values]
+    out: list = []
+    for v in values:
+        out.extend(_flat(v) if hasattr(v, "__iter__") else [v])
+    return out
+
+
+def plotly_separators(lang: str | None = None) -> str:
+    """plotly's `layout.separators`: the decimal separator, then the thousands separator."""
+    decimal_sep, thousands_sep = SEPARATORS[_lang(lang)]
+    return decimal_sep + thousands_sep
