@@ -12,16 +12,16 @@ import os
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 os.environ.setdefault("OMP_NUM_THREADS", "1")
 
-import statistics  # noqa: E402
+import statistics
 import sys
 import time
 from pathlib import Path
 
-import numpy as np  # noqa: E402
+import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from engine import attention, scaling_experiment  # noqa: E402
+from engine import attention, scaling_experiment
 
 
 def median_seconds(fn, repeats: int) -> tuple[float, float]:

@@ -1,8 +1,7 @@
 """The attention engine: pure numpy, float64, every intermediate returned as data."""
 
-from engine import presets
+from engine import derivation, presets
 from engine.attention import AttentionResult, Scale, allowed_positions, attention, divisor_for
-from engine import derivation
 from engine.errors import EngineInputError
 from engine.limits import MAX_TOKENS
 from engine.multihead import MultiHeadResult, multi_head_attention
@@ -46,6 +45,7 @@ from engine.softmax import (
 
 __all__ = [
     "MAX_TOKENS",
+    "VERDICTS",
     "AttentionResult",
     "EngineInputError",
     "Movement",
@@ -53,19 +53,18 @@ __all__ = [
     "NaiveNormalization",
     "PipelineResult",
     "RandomWalks",
-    "ScalingExperiment",
     "Scale",
+    "ScalingExperiment",
     "Scenario",
     "SentenceVectors",
     "SoftmaxSteps",
     "SoftmaxThreeWays",
     "TopAttended",
-    "VERDICTS",
     "allowed_positions",
     "attend",
-    "derivation",
     "attention",
     "check_token_name",
+    "derivation",
     "divisor_for",
     "embed",
     "largest_to_smallest",

@@ -4,10 +4,10 @@ from dataclasses import replace
 
 import numpy as np
 import pytest
+from ui.format import plain
 
 from engine import lesson_scenario
 from tests.app.helpers import button, derivation_lines, figures, no_exception, open_page, page_text
-from ui.format import plain
 from ui.i18n import LANGUAGES
 
 

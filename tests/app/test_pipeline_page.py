@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 from streamlit.testing.v1 import AppTest
+from ui.format import percent
 
 from engine import MAX_TOKENS, pipeline
 from tests.app.helpers import figures
-from ui.format import percent
 from ui.i18n import LANGUAGES, translate
 
 ROOT = Path(__file__).resolve().parents[2]

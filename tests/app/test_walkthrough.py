@@ -4,9 +4,9 @@ from dataclasses import replace
 
 import pytest
 from streamlit.testing.v1 import AppTest
+from ui.format import signed
 
 from tests.app.helpers import APP, button, derivation_lines, no_exception, open_page, page_text
-from ui.format import signed
 from ui.i18n import LANGUAGES
 
 # Verified by hand and with an independent numpy computation from the lesson's x, W_Q, W_K, W_V.
