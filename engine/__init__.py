@@ -1,6 +1,6 @@
 """The attention engine: pure numpy, float64, every intermediate returned as data."""
 
-from engine import presets
+from engine import presets, questions
 from engine.attention import AttentionResult, Scale, allowed_positions, attention, divisor_for
 from engine.derivation import DotTerms, dot_terms, projection_terms, weighted_sum_terms
 from engine.errors import EngineInputError
@@ -80,6 +80,7 @@ __all__ = [
     "positional_encoding",
     "presets",
     "projection_terms",
+    "questions",
     "random_scenario",
     "random_walks",
     "row_entropy",

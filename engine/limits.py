@@ -23,3 +23,11 @@ MAX_LINK_CHARS = 12_000  # a link's scenario code longer than this is refused be
 MAX_JSON_BYTES = 100_000  # a decompressed link or an uploaded file larger than this is refused
 MAX_JSON_DEPTH = 8  # nesting deeper than a scenario needs is refused before it is parsed
 MAX_NUMBER_CHARS = 40  # a number written with more characters than this (a 400-digit integer) is refused
+
+# --- questions asked before a step reveals its numbers ---
+QUESTION_DECIMALS = 3  # answers and rows of weights are shown to 3 decimals, as the lesson prints them
+QUESTION_TOLERANCE = 0.005  # right to 2 decimals (0.5% of the answer when it is larger than 1)
+QUESTION_RELATIVE_TOLERANCE = 0.05  # for sizes read off a measurement: the spread of q·k, of a random walk
+MAX_OPTIONS = 4  # options of a choice question, the right one included
+QUESTION_D_K_RANGE = (1, 4096)  # the scaling page's d_k
+QUESTION_WALK_STEPS_RANGE = (1, 100_000)  # steps of the scaling page's random walks
