@@ -7,6 +7,7 @@ that registers its own with `@template(...)` and is imported here.
 from engine.questions import pipeline, scaling, softmax, walkthrough
 from engine.questions.core import (
     CHANGE_KEYS,
+    LINE_KEYS,
     TEMPLATES,
     Grade,
     Kind,
@@ -28,6 +29,7 @@ from engine.questions.softmax import SoftmaxRow
 
 __all__ = [
     "CHANGE_KEYS",
+    "LINE_KEYS",
     "TEMPLATES",
     "Grade",
     "Kind",

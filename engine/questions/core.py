@@ -3,7 +3,9 @@
 A template turns what a page is showing (a scenario, a row of scores, a d_k, a sentence) and a seed into one
 `Question`. Its answer comes from the engine's own computation; its misconceptions are the values a student
 gets with one named mistake, kept only when they cannot be mistaken for the answer. The UI owns every word:
-the engine gives stable keys (`text_key`, option keys, misconception keys) and plain-valued params.
+the engine gives stable keys (`text_key`, option keys, misconception keys) and plain-valued params. A
+misconception key names the same mistake in every template that uses it ("transposed": rows and columns
+swapped), so one feedback string per key, filled with the question's params, serves them all.
 """
 
 from __future__ import annotations
@@ -41,7 +43,10 @@ class OptionKind(StrEnum):
     KEY = "key"  # str: an option key the UI translates
     ROW = "row"  # tuple[float, ...]: a row of weights, shown with the question's decimals
     SHAPE = "shape"  # tuple[int, int]: a matrix shape (rows, columns)
-    MATRIX_LINE = "matrix_line"  # tuple[str, str, int]: (matrix symbol, "row" or "column", index)
+    MATRIX_LINE = "matrix_line"  # tuple[str, str, int]: (matrix symbol, a LINE_KEYS key, index)
+
+
+LINE_KEYS = ("row", "column")  # the keys a MATRIX_LINE option names its line with
 
 
 class Outcome(StrEnum):

@@ -112,11 +112,11 @@ def _divisor_change(
     params=("d_k",),
     option_kind=OptionKind.KEY,
     option_keys=CHANGE_KEYS,
-    misconceptions=("big_scores_spread", "scale_irrelevant"),
+    misconceptions=("big_scores_spread", "scaling_changes_nothing"),
 )
 def no_divisor(setup: ScalingSetup, rng: np.random.Generator) -> Iterator[ChoiceDraft]:
     """Without dividing (against ÷√d_k), at this d_k: the attention concentrates on one token."""
-    mistakes = {"spreads": "big_scores_spread", "unchanged": "scale_irrelevant", "concentrates": None}
+    mistakes = {"spreads": "big_scores_spread", "unchanged": "scaling_changes_nothing", "concentrates": None}
     yield from _divisor_change(setup, rng, Scale.NONE, mistakes)
 
 
@@ -128,11 +128,11 @@ def no_divisor(setup: ScalingSetup, rng: np.random.Generator) -> Iterator[Choice
     params=("d_k",),
     option_kind=OptionKind.KEY,
     option_keys=CHANGE_KEYS,
-    misconceptions=("bigger_divisor_sharpens", "scale_irrelevant"),
+    misconceptions=("scaling_sharpens", "scaling_changes_nothing"),
 )
 def dk_divisor(setup: ScalingSetup, rng: np.random.Generator) -> Iterator[ChoiceDraft]:
     """Dividing by d_k instead of √d_k: the attention goes flat."""
-    mistakes = {"concentrates": "bigger_divisor_sharpens", "unchanged": "scale_irrelevant", "spreads": None}
+    mistakes = {"concentrates": "scaling_sharpens", "unchanged": "scaling_changes_nothing", "spreads": None}
     yield from _divisor_change(setup, rng, Scale.DK, mistakes)
 
 

@@ -45,7 +45,7 @@ def _projection_entry(role: str):
             x = scenario.x[i]  # (d_model,)
             mistakes = []
             if w.shape[1] == scenario.d_model:  # row j of W has as many entries as x: the row-for-column slip
-                mistakes.append(("row_of_w", x @ w[j]))
+                mistakes.append(("row_instead_of_column", x @ w[j]))
             for other in ROLES.values():
                 if other != name and j < scenario.matrix(other).shape[1]:
                     mistakes.append((f"used_{other}", x @ scenario.matrix(other)[:, j]))
@@ -69,7 +69,7 @@ for _role in ROLES:
         kind=Kind.NUMERIC,
         context=Scenario,
         params=("role", "token", "token_index", "dim", "neighbour"),
-        misconceptions=("row_of_w", "used_w_q", "used_w_k", "used_w_v", "other_token"),
+        misconceptions=("row_instead_of_column", "used_w_q", "used_w_k", "used_w_v", "other_token"),
     )(_projection_entry(_role))
 
 
@@ -101,14 +101,14 @@ def which_column(scenario: Scenario, rng: np.random.Generator) -> Iterator[Choic
     context=Scenario,
     params=("n", "d_model", "d_k"),
     option_kind=OptionKind.SHAPE,
-    misconceptions=("weights_shape", "input_shape", "transposed", "scores_shape", "single_row"),
+    misconceptions=("w_q_shape", "input_shape", "transposed", "scores_shape", "single_row"),
 )
 def q_shape(scenario: Scenario, rng: np.random.Generator) -> Iterator[ChoiceDraft]:
     """Q = x · W_Q has one row per token and d_k columns."""
     q = scenario.run().q  # (n, d_k)
     n, d_model, d_k = len(scenario.tokens), scenario.d_model, scenario.d_k
     distractors = (
-        (scenario.w_q.shape, "weights_shape"),
+        (scenario.w_q.shape, "w_q_shape"),
         (scenario.x.shape, "input_shape"),
         ((d_k, n), "transposed"),
         ((n, n), "scores_shape"),
@@ -149,7 +149,7 @@ def score(scenario: Scenario, rng: np.random.Generator) -> Iterator[NumericDraft
     context=Scenario,
     params=("tokens", "token"),
     option_kind=OptionKind.TOKEN,
-    misconceptions=("transposed", "self_match", "x_similarity"),
+    misconceptions=("transposed", "always_self", "x_similarity"),
 )
 def best_match(scenario: Scenario, rng: np.random.Generator) -> Iterator[ChoiceDraft]:
     """Which token's key matches the token's query best: the largest score of its row."""
@@ -161,7 +161,7 @@ def best_match(scenario: Scenario, rng: np.random.Generator) -> Iterator[ChoiceD
             continue
         distractors = [
             (int(np.argmax(result.scores[:, i])), "transposed"),
-            (int(i), "self_match"),
+            (int(i), "always_self"),
             (int(np.argmax(scenario.x @ scenario.x[i])), "x_similarity"),
             *other_tokens(rng, n),
         ]
@@ -375,7 +375,7 @@ def most_weight(scenario: Scenario, rng: np.random.Generator) -> Iterator[Choice
     kind=Kind.NUMERIC,
     context=Scenario,
     params=("token",),
-    misconceptions=("sum_of_scores", "sum_of_exps", "one_per_token"),
+    misconceptions=("sum_of_scores", "sum_of_exps", "counted_tokens"),
 )
 def row_sum(scenario: Scenario, rng: np.random.Generator) -> Iterator[NumericDraft]:
     """The sum of token's weights: 1, whatever the scores."""
@@ -386,7 +386,7 @@ def row_sum(scenario: Scenario, rng: np.random.Generator) -> Iterator[NumericDra
         mistakes = (
             ("sum_of_scores", scaled.sum()),
             ("sum_of_exps", exp_or_inf(scaled / scenario.temperature).sum()),
-            ("one_per_token", allowed.sum()),
+            ("counted_tokens", allowed.sum()),
         )
         yield NumericDraft(dict(token=scenario.tokens[i]), result.weights[i].sum(), mistakes)
 
@@ -525,14 +525,14 @@ def scalar_mix(scenario: Scenario, rng: np.random.Generator) -> Iterator[Numeric
     context=Scenario,
     params=("n", "d_model", "d_v"),
     option_kind=OptionKind.SHAPE,
-    misconceptions=("weights_shape", "transposed", "input_shape", "single_row"),
+    misconceptions=("scores_shape", "transposed", "input_shape", "single_row"),
 )
 def output_shape(scenario: Scenario, rng: np.random.Generator) -> Iterator[ChoiceDraft]:
     """The output has one row per token, d_v wide: weights (n, n) · V (n, d_v)."""
     output = scenario.run().output  # (n, d_v)
     n, d_v = output.shape
     distractors = (
-        ((n, n), "weights_shape"),
+        ((n, n), "scores_shape"),
         ((d_v, n), "transposed"),
         (scenario.x.shape, "input_shape"),
         ((1, d_v), "single_row"),
