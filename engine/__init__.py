@@ -1,6 +1,6 @@
 """The attention engine: pure numpy, float64, every intermediate returned as data."""
 
-from engine import derivation, presets
+from engine import derivation, presets, questions
 from engine.attention import AttentionResult, Scale, allowed_positions, attention, divisor_for
 from engine.errors import EngineInputError
 from engine.limits import MAX_TOKENS
@@ -77,6 +77,7 @@ __all__ = [
     "pipeline",
     "positional_encoding",
     "presets",
+    "questions",
     "random_scenario",
     "random_walks",
     "row_entropy",

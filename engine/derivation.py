@@ -209,5 +209,5 @@ def projection(x_row: Sequence[float], w: np.ndarray) -> tuple[DotDerivation, ..
 
 
 def weighted_sum(weights_row: Sequence[float], v: np.ndarray) -> tuple[DotDerivation, ...]:
-    """output = Σ_j α_j · V_j, one dimension at a time: entry d is the weights against column d of V."""
+    """Output = Σ_j α_j · V_j, one dimension at a time: entry d is the weights against column d of V."""
     return projection(weights_row, v)

@@ -17,11 +17,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from engine.attention import AttentionResult, Scale
-from engine.derivation import DotTerms, dot_terms
+from engine.derivation import DotDerivation, SoftmaxDerivation, dot, softmax_row
 from engine.errors import EngineInputError
 from engine.multihead import MultiHeadResult, multi_head_attention
 from engine.scaling import row_entropy
-from engine.softmax import SoftmaxSteps, softmax_steps
 
 
 @dataclass(frozen=True)
@@ -331,10 +330,10 @@ class CellDerivation:
     head: int
     i: int  # the token asking (row)
     j: int  # the token looked at (column)
-    dot: DotTerms  # q_i · k_j term by term: a = q_i, b = k_j (d_head numbers each), total = the score
+    dot: DotDerivation  # q_i · k_j as written: a = q_i, b = k_j (d_head numbers each), exact = the score
     divisor: float  # √d_head
     scaled_score: float  # score / divisor
-    softmax: SoftmaxSteps  # row i of the scaled scores through softmax: e^x, their total, each share
+    softmax: SoftmaxDerivation  # row i of the scaled scores through softmax, as written: e^x, total, shares
     weight: float  # weights[i, j]
 
 
@@ -348,10 +347,10 @@ def cell_derivation(result: EncoderResult, layer: int, head: int, i: int, j: int
         head=head,
         i=i,
         j=j,
-        dot=dot_terms(attended.q[i], attended.k[j]),
+        dot=dot(attended.q[i], attended.k[j], exact=float(attended.scores[i, j])),
         divisor=attended.divisor,
         scaled_score=float(attended.scaled_scores[i, j]),
-        softmax=softmax_steps(attended.scaled_scores[i]),
+        softmax=softmax_row(attended.scaled_scores[i], exact=attended.weights[i]),
         weight=float(attended.weights[i, j]),
     )
 

@@ -26,3 +26,11 @@ MAX_NUMBER_CHARS = 40  # a number written with more characters than this (a 400-
 
 # --- a real model's page ---
 MAX_MODEL_TOKENS = 64  # pieces (special tokens included) a sentence may have for the real model; more is refused
+
+# --- questions asked before a step reveals its numbers ---
+QUESTION_DECIMALS = 3  # answers and rows of weights are shown to 3 decimals, as the lesson prints them
+QUESTION_TOLERANCE = 0.005  # right to 2 decimals (0.5% of the answer when it is larger than 1)
+QUESTION_RELATIVE_TOLERANCE = 0.05  # for sizes read off a measurement: the spread of q·k, of a random walk
+MAX_OPTIONS = 4  # options of a choice question, the right one included
+QUESTION_D_K_RANGE = (1, 4096)  # the scaling page's d_k
+QUESTION_WALK_STEPS_RANGE = (1, 100_000)  # steps of the scaling page's random walks

@@ -89,7 +89,11 @@ class Checker:
             return
         lhs, relation, rhs = parts
         rhs = _strip_note(rhs)
-        if self._products_row(lhs, rhs) or self._terms_row(lhs, relation, rhs) or self._sum_or_round(lhs, relation, rhs):
+        if (
+            self._products_row(lhs, rhs)
+            or self._terms_row(lhs, relation, rhs)
+            or self._sum_or_round(lhs, relation, rhs)
+        ):
             return
         if self._division(lhs, relation, rhs) or self._exp(lhs, relation, rhs) or self._shift(lhs, rhs):
             return

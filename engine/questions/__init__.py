@@ -1,0 +1,54 @@
+"""Questions asked before a page reveals its numbers, generated from what it shows, graded with named mistakes.
+
+Importing this package registers every template (one module per page family); a new page adds a module
+that registers its own with `@template(...)` and is imported here.
+"""
+
+from engine.questions import pipeline, scaling, softmax, walkthrough
+from engine.questions.core import (
+    CHANGE_KEYS,
+    LINE_KEYS,
+    TEMPLATES,
+    Grade,
+    Kind,
+    OptionKind,
+    Outcome,
+    Params,
+    Question,
+    Template,
+    default_tolerance,
+    generate,
+    grade,
+    questions_for,
+    sections,
+    template,
+    templates_for,
+)
+from engine.questions.scaling import ScalingSetup
+from engine.questions.softmax import SoftmaxRow
+
+__all__ = [
+    "CHANGE_KEYS",
+    "LINE_KEYS",
+    "TEMPLATES",
+    "Grade",
+    "Kind",
+    "OptionKind",
+    "Outcome",
+    "Params",
+    "Question",
+    "ScalingSetup",
+    "SoftmaxRow",
+    "Template",
+    "default_tolerance",
+    "generate",
+    "grade",
+    "pipeline",
+    "questions_for",
+    "scaling",
+    "sections",
+    "softmax",
+    "template",
+    "templates_for",
+    "walkthrough",
+]

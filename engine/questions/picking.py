@@ -1,0 +1,37 @@
+"""Picking what a question is about: which cell, which row, and the winner of a row if it clearly wins."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from engine.attention import AttentionResult
+
+SHOWN_GAP = 0.001  # a "which is largest" question needs its winner ahead by more than one displayed unit
+
+
+def cells(rng: np.random.Generator, allowed: np.ndarray) -> list[tuple[int, int]]:
+    """The allowed (query, key) cells in a seeded order."""
+    found = [(int(i), int(j)) for i, j in zip(*np.nonzero(allowed), strict=True)]
+    return [found[k] for k in rng.permutation(len(found))]
+
+
+def query_rows(rng: np.random.Generator, result: AttentionResult, min_allowed: int = 2) -> list[int]:
+    """Query rows in a seeded order, those that may look at fewer than `min_allowed` tokens left out."""
+    return [int(i) for i in rng.permutation(result.allowed.shape[0]) if result.allowed[i].sum() >= min_allowed]
+
+
+def top(values: np.ndarray, allowed: np.ndarray | None = None) -> int | None:
+    """The index of the largest allowed value, or None when the runner-up is within one displayed unit of it."""
+    ranked = np.where(np.ones(values.shape, bool) if allowed is None else allowed, values, -np.inf)
+    order = np.argsort(-ranked, kind="stable")
+    if ranked.size > 1 and np.isfinite(ranked[order[1]]) and ranked[order[0]] - ranked[order[1]] <= SHOWN_GAP:
+        return None
+    return int(order[0])
+
+
+def other_tokens(rng: np.random.Generator, n: int, allowed: np.ndarray | None = None) -> list[tuple[int, None]]:
+    """Every token as a plain distractor (no mistake attached), the allowed ones first, in a seeded order."""
+    order = [int(j) for j in rng.permutation(n)]
+    if allowed is not None:
+        order.sort(key=lambda j: not allowed[j])
+    return [(j, None) for j in order]

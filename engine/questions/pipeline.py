@@ -1,0 +1,115 @@
+"""Questions of the pipeline page: the sentence's tokens, its positional encoding, its x, and whom each token reads."""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Iterator
+
+import numpy as np
+
+from engine.pipeline import PipelineResult, SentenceVectors, positional_encoding
+from engine.questions.core import ChoiceDraft, Kind, NumericDraft, OptionKind, template
+from engine.questions.picking import other_tokens, query_rows, top
+
+SECTION = "pipeline"
+
+
+@template(
+    "pipeline.token_count",
+    section=SECTION,
+    kind=Kind.NUMERIC,
+    context=SentenceVectors,
+    params=("sentence",),
+    misconceptions=("words_only", "punctuation_skipped", "characters", "dropped_counted"),
+)
+def token_count(vectors: SentenceVectors, rng: np.random.Generator) -> Iterator[NumericDraft]:
+    """How many tokens go into attention: words and punctuation marks, each its own token."""
+    kept = len(vectors.tokens)
+    mistakes = (
+        ("words_only", len(vectors.sentence.split())),  # split at spaces: "come." stays one
+        ("punctuation_skipped", len(re.findall(r"\w+", vectors.sentence))),
+        ("characters", len(vectors.sentence)),
+        ("dropped_counted", kept + vectors.dropped),
+    )
+    yield NumericDraft(dict(sentence=vectors.sentence), kept, mistakes, decimals=0, tolerance=0.0)
+
+
+def _positions(rng: np.random.Generator, vectors: SentenceVectors) -> list[tuple[int, int]]:
+    """(position, dimension) pairs in a seeded order, position 0 (all sin 0 and cos 0) last."""
+    n, d = vectors.x.shape
+    pairs = [(int(p), int(i)) for p in rng.permutation(n) for i in rng.permutation(d)]
+    return sorted(pairs, key=lambda pair: pair[0] == 0)
+
+
+@template(
+    "pipeline.pe_value",
+    section=SECTION,
+    kind=Kind.NUMERIC,
+    context=SentenceVectors,
+    params=("token", "position", "dimension", "d_model"),
+    misconceptions=("sin_cos_swapped", "degrees", "pair_not_halved", "position_dimension_swapped"),
+)
+def pe_value(vectors: SentenceVectors, rng: np.random.Generator) -> Iterator[NumericDraft]:
+    """PE[position, dimension]: sin on even dimensions, cos on odd, of position / 10000^(2i / d_model)."""
+    n, d = vectors.x.shape
+    for pos, dim in _positions(rng, vectors):
+        angle = pos / 10000.0 ** (2 * (dim // 2) / d)
+        right, other = (math.sin, math.cos) if dim % 2 == 0 else (math.cos, math.sin)
+        mistakes = [
+            ("sin_cos_swapped", other(angle)),
+            ("degrees", right(math.radians(angle))),  # a calculator left in degrees
+            ("pair_not_halved", right(pos / 10000.0 ** (dim / d))),
+        ]
+        if pos < d:
+            mistakes.append(("position_dimension_swapped", positional_encoding(max(pos, dim) + 1, d)[dim, pos]))
+        params = dict(token=vectors.tokens[pos], position=pos, dimension=dim, d_model=d)
+        yield NumericDraft(params, vectors.positional[pos, dim], tuple(mistakes))
+
+
+@template(
+    "pipeline.x_entry",
+    section=SECTION,
+    kind=Kind.NUMERIC,
+    context=SentenceVectors,
+    params=("token", "position", "dimension", "embedding", "positional"),
+    misconceptions=("embedding_only", "position_only", "subtracted"),
+)
+def x_entry(vectors: SentenceVectors, rng: np.random.Generator) -> Iterator[NumericDraft]:
+    """x[position, dimension] = embedding + positional encoding."""
+    for pos, dim in _positions(rng, vectors):
+        embedding, positional = vectors.embeddings[pos, dim], vectors.positional[pos, dim]
+        mistakes = (
+            ("embedding_only", embedding),
+            ("position_only", positional),
+            ("subtracted", embedding - positional),
+        )
+        params = dict(
+            token=vectors.tokens[pos], position=pos, dimension=dim, embedding=embedding, positional=positional
+        )
+        yield NumericDraft(params, vectors.x[pos, dim], mistakes)
+
+
+@template(
+    "pipeline.most_attended",
+    section=SECTION,
+    kind=Kind.CHOICE,
+    context=PipelineResult,
+    params=("tokens", "token", "position"),
+    option_kind=OptionKind.TOKEN,
+    misconceptions=("transposed", "always_self", "previous_token"),
+)
+def most_attended(result: PipelineResult, rng: np.random.Generator) -> Iterator[ChoiceDraft]:
+    """Which token a token's row of weights looks at most (a position: a sentence may repeat a word)."""
+    attention = result.attention
+    n = len(result.tokens)
+    for i in query_rows(rng, attention):
+        best = top(attention.weights[i], attention.allowed[i])
+        if best is None:
+            continue
+        distractors = [(int(np.argmax(attention.weights[:, i])), "transposed"), (i, "always_self")]
+        if i > 0:
+            distractors.append((i - 1, "previous_token"))
+        distractors += other_tokens(rng, n, attention.allowed[i])
+        params = dict(tokens=result.tokens, token=result.tokens[i], position=i)
+        yield ChoiceDraft(params, best, tuple(distractors))
