@@ -23,3 +23,9 @@ MAX_LINK_CHARS = 12_000  # a link's scenario code longer than this is refused be
 MAX_JSON_BYTES = 100_000  # a decompressed link or an uploaded file larger than this is refused
 MAX_JSON_DEPTH = 8  # nesting deeper than a scenario needs is refused before it is parsed
 MAX_NUMBER_CHARS = 40  # a number written with more characters than this (a 400-digit integer) is refused
+
+# --- training W_Q and W_K toward a target pattern ---
+MAX_TRAINING_STEPS = 1000  # steps in one run, all chunks together: the (n, n) weights of every step are kept
+LEARNING_RATE_RANGE = (1e-4, 10.0)
+OUTPUT_WEIGHT_RANGE = (0.0, 10.0)  # λ, the weight of the output term in the loss
+MAX_STALL_D_K = 256  # d_k of the "without dividing, training stalls" experiment (d_k × d_k weights per step)
