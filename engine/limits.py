@@ -34,3 +34,9 @@ QUESTION_RELATIVE_TOLERANCE = 0.05  # for sizes read off a measurement: the spre
 MAX_OPTIONS = 4  # options of a choice question, the right one included
 QUESTION_D_K_RANGE = (1, 4096)  # the scaling page's d_k
 QUESTION_WALK_STEPS_RANGE = (1, 100_000)  # steps of the scaling page's random walks
+
+# --- training W_Q and W_K toward a target pattern ---
+MAX_TRAINING_STEPS = 1000  # steps in one run, all chunks together: the (n, n) weights of every step are kept
+LEARNING_RATE_RANGE = (1e-4, 10.0)
+OUTPUT_WEIGHT_RANGE = (0.0, 10.0)  # λ, the weight of the output term in the loss
+MAX_STALL_D_K = 256  # d_k of the "without dividing, training stalls" experiment (d_k × d_k weights per step)
