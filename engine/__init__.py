@@ -3,9 +3,30 @@
 from engine import presets
 from engine.attention import AttentionResult, Scale, allowed_positions, attention, divisor_for
 from engine.derivation import DotTerms, dot_terms, projection_terms, weighted_sum_terms
+from engine.designed_heads import DESIGNED_JOBS, DESIGNED_SENTENCE, DesignedHeads, designed_heads
 from engine.errors import EngineInputError
 from engine.limits import MAX_TOKENS
-from engine.multihead import MultiHeadResult, multi_head_attention
+from engine.multihead import (
+    AttentionCost,
+    HeadBehaviour,
+    HeadCountComparison,
+    LayerNormSteps,
+    MultiHeadResult,
+    attention_cost,
+    compare_head_counts,
+    head_behaviour,
+    head_counts,
+    identity_like_w_o,
+    layer_norm_steps,
+    mean_pairwise_cosine,
+    merge_heads,
+    multi_head_attention,
+    pairwise_cosine,
+    random_heads,
+    random_w_o,
+    split_head_weights,
+    split_heads,
+)
 from engine.peakedness import VERDICTS, peakedness_verdict
 from engine.pipeline import (
     PipelineResult,
@@ -45,10 +66,17 @@ from engine.softmax import (
 )
 
 __all__ = [
+    "DESIGNED_JOBS",
+    "DESIGNED_SENTENCE",
     "MAX_TOKENS",
+    "AttentionCost",
     "AttentionResult",
+    "DesignedHeads",
     "DotTerms",
     "EngineInputError",
+    "HeadBehaviour",
+    "HeadCountComparison",
+    "LayerNormSteps",
     "Movement",
     "MultiHeadResult",
     "NaiveNormalization",
@@ -65,22 +93,34 @@ __all__ = [
     "allowed_positions",
     "attend",
     "attention",
+    "attention_cost",
     "check_token_name",
+    "compare_head_counts",
+    "designed_heads",
     "divisor_for",
     "dot_terms",
     "embed",
+    "head_behaviour",
+    "head_counts",
+    "identity_like_w_o",
     "largest_to_smallest",
+    "layer_norm_steps",
     "lesson_scenario",
+    "mean_pairwise_cosine",
+    "merge_heads",
     "movement",
     "multi_head_attention",
     "naive_normalize",
+    "pairwise_cosine",
     "parse_number",
     "peakedness_verdict",
     "pipeline",
     "positional_encoding",
     "presets",
     "projection_terms",
+    "random_heads",
     "random_scenario",
+    "random_w_o",
     "random_walks",
     "row_entropy",
     "same_numbers",
@@ -89,6 +129,8 @@ __all__ = [
     "softmax",
     "softmax_steps",
     "softmax_three_ways",
+    "split_head_weights",
+    "split_heads",
     "tokenize",
     "top_attended",
     "weighted_sum_terms",
