@@ -11,7 +11,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
-from engine import EngineInputError, attention, multi_head_attention, naive_normalize, softmax, softmax_steps
+from engine import EngineInputError, attention, naive_normalize, softmax, softmax_steps
 
 FAST = settings(max_examples=60, deadline=None, database=None)
 THOROUGH = settings(max_examples=150, deadline=None, database=None)
@@ -230,45 +230,6 @@ def test_attention_is_permutation_equivariant_without_positional_encoding(data, 
     np.testing.assert_allclose(moved.scores, base.scores[perm][:, perm], rtol=1e-12, atol=1e-12)
 
 
-@st.composite
-def multi_head_case(draw):
-    n = draw(st.integers(1, 5))
-    d_model = draw(st.integers(1, 5))
-    x = draw(matrix(n, d_model))
-    heads = []
-    for _ in range(draw(st.integers(1, 3))):
-        d_k = draw(st.integers(1, 4))
-        d_v = draw(st.integers(1, 4))
-        heads.append((draw(matrix(d_model, d_k)), draw(matrix(d_model, d_k)), draw(matrix(d_model, d_v))))
-    total_v = sum(h[2].shape[1] for h in heads)
-    w_o = draw(matrix(total_v, draw(st.integers(1, 5))))
-    return x, heads, w_o
-
-
-@FAST
-@given(multi_head_case(), st.sampled_from(["none", "sqrt", "dk"]), st.booleans())
-def test_multi_head_attention_concat_and_output_match_by_hand(case, mode, causal):
-    x, heads, w_o = case
-    got = multi_head_attention(x, heads, w_o, scale=mode, mask="causal" if causal else None)
-    assert len(got.heads) == len(heads)
-    concat = [[] for _ in range(x.shape[0])]
-    for wq, wk, wv in heads:
-        ref = reference.attention(
-            x.tolist(), wq.tolist(), wk.tolist(), wv.tolist(), _divisor(mode, wq.shape[1]), causal
-        )
-        for i, row in enumerate(ref["output"]):
-            concat[i].extend(row)
-    np.testing.assert_allclose(got.concat, concat, rtol=1e-12, atol=1e-12)
-    np.testing.assert_allclose(got.output, reference.matmul(concat, w_o.tolist()), rtol=1e-12, atol=1e-12)
-    np.testing.assert_array_equal(got.w_o, w_o)
-
-
-def test_multi_head_attention_without_heads_raises():
-    with pytest.raises(ValueError) as info:
-        multi_head_attention(np.ones((2, 2)), [], np.ones((2, 2)))
-    assert info.value.code == "no_heads"
-
-
 # --- the naive "divide by the sum" ------------------------------------------------------------------
 
 
@@ -343,14 +304,6 @@ def test_attention_query_key_width_mismatch_names_both_matrices_and_shapes(d_mod
     assert info.value.code == "shape_mismatch"
     assert "W_Q" in message and "W_K" in message
     assert str(wq.shape) in message and str(wk.shape) in message
-
-
-def test_multi_head_output_projection_mismatch_names_w_o_and_its_shape():
-    heads = [(np.eye(2), np.eye(2), np.eye(2))] * 2  # concat has 4 columns
-    with pytest.raises(ValueError) as info:
-        multi_head_attention(np.ones((3, 2)), heads, np.ones((3, 2)))
-    assert info.value.code == "shape_mismatch"
-    assert "W_O" in str(info.value) and "(3, 2)" in str(info.value) and "4" in str(info.value)
 
 
 def test_attention_refuses_non_matrix_and_non_finite_inputs():
