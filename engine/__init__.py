@@ -2,7 +2,6 @@
 
 from engine import derivation, presets, questions
 from engine.attention import AttentionResult, Scale, allowed_positions, attention, divisor_for
-from engine.derivation import DotTerms, dot_terms, projection_terms, weighted_sum_terms
 from engine.designed_heads import DESIGNED_JOBS, DESIGNED_SENTENCE, DesignedHeads, designed_heads
 from engine.errors import EngineInputError
 from engine.limits import MAX_TOKENS
@@ -91,7 +90,6 @@ __all__ = [
     "AttentionCost",
     "AttentionResult",
     "DesignedHeads",
-    "DotTerms",
     "EngineInputError",
     "HeadBehaviour",
     "HeadCountComparison",
@@ -145,7 +143,6 @@ __all__ = [
     "positional_encoding",
     "preset_available",
     "presets",
-    "projection_terms",
     "questions",
     "random_heads",
     "random_scenario",

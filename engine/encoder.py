@@ -152,7 +152,7 @@ def encoder_layer(x: np.ndarray, layer: LayerWeights, eps: float) -> tuple[np.nd
     """One layer: multi-head attention, residual + layer norm, feed-forward, residual + layer norm."""
     x_and_one = np.hstack([x, np.ones((x.shape[0], 1))])  # (n, d_model + 1)  the 1 picks up each bias row
     per_head = list(zip(layer.w_q, layer.w_k, layer.w_v, strict=True))  # h × ((d_model+1, d_head) × 3)
-    heads = multi_head_attention(x_and_one, per_head, layer.w_o, scale=Scale.SQRT)  # output: (n, d_model)
+    heads = multi_head_attention(x_and_one, per_head, layer.w_o, scale=Scale.SQRT, residual=False)  # (n, d_model)
     x = layer_norm(x + heads.output + layer.b_o, layer.attention_norm, eps)  # (n, d_model)
     hidden = gelu(x @ layer.w_in + layer.b_in)  # (n, d_ff)
     x = layer_norm(x + hidden @ layer.w_out + layer.b_out, layer.output_norm, eps)  # (n, d_model)

@@ -47,7 +47,7 @@ class MultiHeadResult:
     concat: np.ndarray  # (n, Σ d_v)  the heads' outputs side by side, head 1's columns first
     w_o: np.ndarray  # (Σ d_v, d_model)
     output: np.ndarray  # (n, d_model)  concat · W_O
-    residual: np.ndarray  # (n, d_model)  x + output
+    residual: np.ndarray | None  # (n, d_model)  x + output; None when the caller adds the residual itself
     layer_norm: LayerNormSteps | None  # LayerNorm(x + output) with its mean and variance, when asked for
 
     @property
@@ -65,11 +65,14 @@ def multi_head_attention(
     mask: str | np.ndarray | None = None,
     temperature: float = 1.0,
     layer_norm: bool = False,
+    residual: bool = True,
 ) -> MultiHeadResult:
     """Concat(head_1, …, head_h) · W_O and x + that, each head being `attention` with its own W_Q, W_K, W_V.
 
     Heads may differ in d_k and d_v; W_O needs one row per concatenated column and d_model columns, so the
-    output can be added to x. An error in one head's matrices carries `head` (1-based) in its params.
+    output can be added to x. With residual=False (a caller that adds the residual itself, such as the encoder,
+    whose x carries an extra column of ones for the biases) W_O may have any number of columns and `residual`
+    is x's own shape only when they match. An error in one head's matrices carries `head` (1-based).
     """
     x = as_matrix(x, "x")  # (n, d_model)
     heads = tuple(heads)
@@ -77,14 +80,14 @@ def multi_head_attention(
         raise EngineInputError("no_heads", "multi-head attention needs at least one head")
     results = tuple(_one_head(x, number, head, scale, mask, temperature) for number, head in enumerate(heads, 1))
     concat = np.concatenate([r.output for r in results], axis=1)  # (n, Σ d_v)
-    w_o = _checked_w_o(w_o, concat.shape[1], x.shape[1])  # (Σ d_v, d_model)
+    w_o = _checked_w_o(w_o, concat.shape[1], x.shape[1] if residual else None)  # (Σ d_v, d_model)
     with np.errstate(over="ignore", invalid="ignore"):
         output = concat @ w_o  # (n, d_model)
-        residual = x + output  # (n, d_model)
-    if not np.isfinite(residual).all():
+        summed = x + output if residual else output  # (n, d_model)
+    if not np.isfinite(summed).all():
         raise EngineInputError("overflow", "the output overflowed: the inputs are too large", name="output")
-    norm = layer_norm_steps(residual) if layer_norm else None
-    return MultiHeadResult(x, results, concat, w_o, output, residual, norm)
+    norm = layer_norm_steps(summed) if layer_norm else None
+    return MultiHeadResult(x, results, concat, w_o, output, summed if residual else None, norm)
 
 
 def layer_norm_steps(rows: np.ndarray, eps: float = LAYER_NORM_EPS) -> LayerNormSteps:
@@ -109,9 +112,9 @@ def _one_head(x, number: int, head, scale, mask, temperature) -> AttentionResult
         raise EngineInputError(error.code, f"head {number}: {error}", **error.params, head=number) from None
 
 
-def _checked_w_o(w_o, rows: int, d_model: int) -> np.ndarray:
+def _checked_w_o(w_o, rows: int, d_model: int | None) -> np.ndarray:
     w_o = as_matrix(w_o, "W_O")
-    if w_o.shape != (rows, d_model):
+    if w_o.shape[0] != rows or (d_model is not None and w_o.shape[1] != d_model):
         raise EngineInputError(
             "shape_mismatch",
             f"W_O has shape {w_o.shape} but the concatenated heads ({rows} columns) and x + output "
