@@ -54,11 +54,12 @@ def attention(
     allowed = allowed_positions(x.shape[0], mask)  # (n, n)
     divisor = divisor_for(scale, w_q.shape[1])
 
-    with np.errstate(over="ignore", invalid="ignore"):  # overflow is checked below, once, with a message
+    with np.errstate(over="ignore", invalid="ignore"):  # overflow is checked with a message, not warned about
         q = x @ w_q  # (n, d_k)
         k = x @ w_k  # (n, d_k)
         v = x @ w_v  # (n, d_v)
         scores = q @ k.T  # (n, n)
+        checked_products(q, k, v, scores)  # before the softmax, which would see 0 · inf as a NaN score
         scaled = np.where(allowed, scores / divisor, -np.inf)  # (n, n)  masked cells get no weight
         weights = softmax(scaled, temperature=temperature)  # (n, n)
         output = weights @ v  # (n, d_v)
@@ -133,15 +134,20 @@ def checked_inputs(x: object, w_q: object, w_k: object, w_v: object) -> tuple[np
     return x, weights["W_Q"], weights["W_K"], weights["W_V"]
 
 
-def checked_finite(result: AttentionResult) -> AttentionResult:
-    """The result, or EngineInputError("overflow") when numbers this large overflowed float64 on the way.
+def checked_products(q: np.ndarray, k: np.ndarray, v: np.ndarray, scores: np.ndarray) -> None:
+    """EngineInputError("overflow") naming Q, K, V or Q·Kᵀ when numbers this large overflowed float64.
 
     Inputs are finite, but products of entries near 1e200 are not: rather than a NaN or an all-zero row,
     the caller gets an error it can explain."""
-    unmasked = np.where(result.allowed, result.scaled_scores, 0.0)
-    for name, values in (("Q", result.q), ("K", result.k), ("V", result.v), ("Q·Kᵀ", result.scores)):
+    for name, values in (("Q", q), ("K", k), ("V", v), ("Q·Kᵀ", scores)):
         if not np.isfinite(values).all():
             raise EngineInputError("overflow", f"{name} overflowed: the inputs are too large", name=name)
+
+
+def checked_finite(result: AttentionResult) -> AttentionResult:
+    """The result, or EngineInputError("overflow") when numbers this large overflowed float64 on the way."""
+    checked_products(result.q, result.k, result.v, result.scores)
+    unmasked = np.where(result.allowed, result.scaled_scores, 0.0)
     if not (np.isfinite(unmasked).all() and np.isfinite(result.output).all()):
         raise EngineInputError("overflow", "the output overflowed: the inputs are too large", name="output")
     return result

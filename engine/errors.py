@@ -1,14 +1,74 @@
 """One exception type the UI can translate: a code, its parameters, and an English message."""
 
+from __future__ import annotations
+
+import numbers
+
 
 class EngineInputError(ValueError):
     """Invalid input to the engine.
 
     `code` names the problem (a key the UI looks up in its strings) and `params` fills that message,
     so a page can tell the user what is wrong in their own language; `str(error)` stays English for logs.
+    Every code is listed in CODES with the parameters its message may use.
     """
 
     def __init__(self, code: str, message: str, **params: object) -> None:
         super().__init__(message)
         self.code = code
         self.params = params
+
+
+# code -> (the parameters every error with this code carries, what it means). The UI translates each code;
+# a test checks that the engine raises no code missing here and that the listed parameters are present.
+CODES: dict[str, tuple[tuple[str, ...], str]] = {
+    # a number typed into a cell (parse_number); the grammar is in parse_number's docstring
+    "empty_or_nan": ((), "the cell is empty, or holds NaN"),
+    "not_a_number": ((), "not a number: `value` (a cell's shortened text) or `name` (a matrix) says which"),
+    "ambiguous_number": (("value",), "two separators (1.000,5; 1,2,3) or one that may group thousands (1,000)"),
+    "number_too_long": (("limit", "length"), "a number written with more than `limit` characters"),
+    "infinite": (("value",), "inf, Infinity or ∞"),
+    "too_large": (("value", "limit"), "beyond ±`limit`"),
+    # a token name (check_token_name)
+    "empty_token": ((), "the name is empty"),
+    "token_not_text": ((), "the name is neither text nor a number"),
+    "token_too_long": (("limit",), "more than `limit` characters"),
+    "token_bad_characters": (("char",), "holds `char` (e.g. U+D800): a lone surrogate, control or bidi character"),
+    "token_invisible": ((), "only spaces, zero-width or other invisible characters"),
+    "duplicate_token": (("name",), "another token already has this name"),
+    # the pipeline's sentence and options
+    "sentence_not_text": ((), "the sentence is not text"),
+    "sentence_too_long": (("limit", "length"), "more than `limit` characters; refused before any work"),
+    "sentence_bad_characters": (("char",), "holds `char`: a lone surrogate, control (not whitespace) or bidi"),
+    "empty_sentence": ((), "the sentence has no tokens"),
+    "out_of_range": (("name", "low", "high"), "the whole number `name` must be from `low` to `high`"),
+    "lesson_weights_shape": (("d_model", "d_k"), "the lesson's weights are 4×4"),
+    "bad_weights": ((), "weights are 'lesson' or 'random'"),
+    # softmax, the naive division, attention
+    "scores_not_numbers": (("name",), "text, None, complex, bool, objects or ragged lists instead of real numbers"),
+    "scores_shape": (("name",), "not a row of scores (softmax_steps, naive_normalize) or no such axis (softmax)"),
+    "empty_scores": (("name",), "no scores at all"),
+    "nan_input": (("name",), "a score is NaN"),
+    "not_finite": (("name",), "a number is NaN or infinite where finite numbers are needed"),
+    "bad_temperature": (("value",), "the temperature is not a finite number > 0 (or outside the scenario's range)"),
+    "overflow": (("name",), "numbers this large overflow float64 in `name`"),
+    "not_matrix": (("name",), "`name` is not a non-empty 2-D matrix of real numbers"),
+    "shape_mismatch": ((), "the matrices' shapes do not multiply; `name` says which, when known"),
+    "bad_scale": ((), "the scale is not one of none, sqrt, dk"),
+    "bad_mask": ((), "the mask is not None, 'causal' or an n×n boolean array"),
+    "no_heads": ((), "multi-head attention with no head"),
+    # a scenario
+    "bad_tokens": ((), "a scenario's tokens are not a list of names"),
+    "bad_causal": ((), "causal is not true or false"),
+    "bad_scenario": (("field",), "a link or file that cannot be read; `field` names the part that is wrong"),
+}
+
+
+def checked_int(value: object, name: str, bounds: tuple[int, int]) -> int:
+    """`value` as an int within `bounds`, or EngineInputError("out_of_range") before any work uses it."""
+    low, high = bounds
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or not low <= value <= high:
+        raise EngineInputError(
+            "out_of_range", f"{name} must be a whole number from {low} to {high}", name=name, low=low, high=high
+        )
+    return int(value)

@@ -10,9 +10,10 @@ from dataclasses import dataclass, fields
 import numpy as np
 
 from engine.attention import AttentionResult, Scale, attention
-from engine.errors import EngineInputError
-from engine.limits import MAX_TOKENS
+from engine.errors import EngineInputError, checked_int
+from engine.limits import D_K_RANGE, D_MODEL_RANGE, MAX_SENTENCE_CHARS, MAX_TOKEN_CHARS, MAX_TOKENS, SEED_RANGE
 from engine.presets import LESSON_D_MODEL, LESSON_TOKENS, LESSON_W_K, LESSON_W_Q, LESSON_W_V, LESSON_X, random_weights
+from engine.text import code_point, forbidden_character, is_invisible
 
 # Words; flags (two regional indicators); any other symbol with the modifiers that belong to it
 # (variation selectors, skin tones, zero-width-joined emoji), so "❤️" and "👩‍💻" stay one token each.
@@ -23,10 +24,35 @@ _TOKEN_PATTERN = re.compile(
 )
 
 
+def checked_sentence(sentence: object) -> str:
+    """The sentence, if the engine takes it: text of at most MAX_SENTENCE_CHARS characters (checked before any
+    other work), holding no lone surrogate, no control character other than whitespace and no bidi control."""
+    if not isinstance(sentence, str):
+        raise EngineInputError("sentence_not_text", "the sentence must be text")
+    if len(sentence) > MAX_SENTENCE_CHARS:
+        raise EngineInputError(
+            "sentence_too_long",
+            f"a sentence has at most {MAX_SENTENCE_CHARS} characters, this one {len(sentence)}",
+            limit=MAX_SENTENCE_CHARS,
+            length=len(sentence),
+        )
+    bad = forbidden_character(sentence, whitespace_allowed=True)
+    if bad is not None:
+        raise EngineInputError(
+            "sentence_bad_characters",
+            f"the sentence holds the character {code_point(bad)} (a control, bidi or unencodable one)",
+            char=code_point(bad),
+        )
+    return sentence
+
+
 def tokenize(sentence: str) -> list[str]:
-    """Lower-cased words and single punctuation marks or symbols (emoji included), in order."""
-    text = unicodedata.normalize("NFC", str(sentence)).lower()
-    return _TOKEN_PATTERN.findall(text)
+    """Lower-cased words and single punctuation marks or symbols (emoji included), in order.
+
+    The sentence is checked first (`checked_sentence`), so the work is bounded by MAX_SENTENCE_CHARS; a
+    token that draws nothing (a stray zero-width space or joiner) is left out like a space."""
+    text = unicodedata.normalize("NFC", checked_sentence(sentence)).lower()
+    return [token for token in _TOKEN_PATTERN.findall(text) if not is_invisible(token)]
 
 
 def positional_encoding(n: int, d: int) -> np.ndarray:
@@ -67,8 +93,9 @@ class SentenceVectors:
     """The stages before attention: they depend on the sentence and d_model only, not on the weights."""
 
     sentence: str
-    tokens: tuple[str, ...]  # at most max_tokens of them
+    tokens: tuple[str, ...]  # at most max_tokens of them, each at most MAX_TOKEN_CHARS characters
     dropped: int  # tokens cut because the sentence was longer than max_tokens
+    shortened: int  # tokens longer than MAX_TOKEN_CHARS, cut to that length (a 2,000-letter word is no label)
     embeddings: np.ndarray  # (n, d_model)
     positional: np.ndarray  # (n, d_model)
     x: np.ndarray  # (n, d_model)  embeddings + positional
@@ -86,6 +113,9 @@ class PipelineResult(SentenceVectors):
 
 def pipeline_weights(d_model: int, d_k: int, weights: str, seed: int):
     """W_Q, W_K, W_V for the pipeline: the lesson's (d_model = d_k = 4 only) or seeded random ones."""
+    d_model = checked_int(d_model, "d_model", D_MODEL_RANGE)
+    d_k = checked_int(d_k, "d_k", D_K_RANGE)
+    seed = checked_int(seed, "seed", SEED_RANGE)
     if weights == "lesson":
         if d_model != LESSON_D_MODEL or d_k != LESSON_D_MODEL:
             raise EngineInputError(
@@ -101,17 +131,25 @@ def pipeline_weights(d_model: int, d_k: int, weights: str, seed: int):
 
 
 def sentence_vectors(sentence: str, d_model: int = LESSON_D_MODEL, *, max_tokens: int = MAX_TOKENS) -> SentenceVectors:
-    """Tokenizer, embedding and positional encoding: the sentence as the vectors x that attention reads."""
+    """Tokenizer, embedding and positional encoding: the sentence as the vectors x that attention reads.
+
+    Refused before any work: a sentence that is not text, longer than MAX_SENTENCE_CHARS or holding a forbidden
+    character (`checked_sentence`); d_model outside D_MODEL_RANGE; max_tokens outside 1..MAX_TOKENS. Tokens past
+    max_tokens are dropped and tokens longer than MAX_TOKEN_CHARS cut to it; both are counted in the result."""
+    d_model = checked_int(d_model, "d_model", D_MODEL_RANGE)
+    max_tokens = checked_int(max_tokens, "max_tokens", (1, MAX_TOKENS))
     all_tokens = tokenize(sentence)
     if not all_tokens:
         raise EngineInputError("empty_sentence", "the sentence has no tokens")
-    tokens = tuple(all_tokens[:max_tokens])
+    kept = all_tokens[:max_tokens]
+    tokens = tuple(token[:MAX_TOKEN_CHARS] for token in kept)
     embeddings = embed(tokens, d_model)  # (n, d_model)
     positional = positional_encoding(len(tokens), d_model)  # (n, d_model)
     return SentenceVectors(
         sentence=sentence,
         tokens=tokens,
         dropped=len(all_tokens) - len(tokens),
+        shortened=sum(len(token) > MAX_TOKEN_CHARS for token in kept),
         embeddings=embeddings,
         positional=positional,
         x=embeddings + positional,

@@ -3,57 +3,178 @@
 from __future__ import annotations
 
 import math
+import numbers
+import re
+import unicodedata
 from dataclasses import dataclass, replace
 
 import numpy as np
 
 from engine.attention import AttentionResult, Scale, attention
-from engine.errors import EngineInputError
-from engine.limits import MAX_ABS_VALUE, MAX_TOKEN_CHARS
+from engine.errors import EngineInputError, checked_int
+from engine.limits import D_K_RANGE, D_MODEL_RANGE, MAX_ABS_VALUE, MAX_NUMBER_CHARS, MAX_TOKEN_CHARS, TEMPERATURE_RANGE
 from engine.presets import LESSON_TOKENS, LESSON_W_K, LESSON_W_Q, LESSON_W_V, LESSON_X, random_inputs, random_weights
+from engine.text import code_point, forbidden_character, is_invisible, shown
+
+# One number as typed, in either locale: ASCII digits, one optional decimal separator ("." or ","), an
+# optional exponent. Spaces around it are ignored.
+_NUMBER = re.compile(
+    r"(?P<sign>[+\-\u2212]?)(?P<whole>[0-9]*)(?:(?P<separator>[.,])(?P<fraction>[0-9]*))?"
+    r"(?:[eE](?P<exponent>[+\-\u2212]?[0-9]+))?"
+)
+# Digits with two or more separators ("1.000,5", "1,2,3"): somebody's grouping, read by nobody the same way.
+_GROUPED = re.compile(r"[+\-\u2212]?(?=[.,]*[0-9])[0-9]*(?:[.,][0-9]*){2,}(?:[eE][+\-\u2212]?[0-9]+)?")
+# One separator with exactly three digits after a whole part that could be a thousands group ("1,000",
+# "12.500"): 1000 in one locale, 1 in the other.
+_THOUSANDS = re.compile(r"[1-9][0-9]{0,2}")
+_NAN_WORDS = frozenset({"nan", "+nan", "-nan"})
+_INFINITY_WORDS = frozenset(sign + word for sign in ("", "+", "-", "\u2212") for word in ("inf", "infinity", "∞"))
 
 
-def parse_number(value) -> float:
-    """A cell's content as a float, or an EngineInputError saying why it cannot be one."""
-    if isinstance(value, bool):
-        raise EngineInputError("not_a_number", f"{value!r} is not a number", value=str(value))
-    if value is None or (isinstance(value, str) and not value.strip()):
+def _not_a_number(value: object) -> EngineInputError:
+    return EngineInputError("not_a_number", f"{shown(value)!r} is not a number", value=shown(value))
+
+
+def _too_large(value: str) -> EngineInputError:
+    limit = f"{MAX_ABS_VALUE:g}"
+    return EngineInputError("too_large", f"{value} exceeds ±{limit}", value=value, limit=limit)
+
+
+def _parse_text(value: str) -> float:
+    text = value.strip()
+    if not text:
         # An emptied data-editor cell arrives as None (or ""): that is "empty", not "'None' is not a number".
         raise EngineInputError("empty_or_nan", "the cell is empty or NaN")
+    if len(text) > MAX_NUMBER_CHARS:
+        raise EngineInputError(
+            "number_too_long",
+            f"a number has at most {MAX_NUMBER_CHARS} characters, this one {len(text)}",
+            limit=MAX_NUMBER_CHARS,
+            length=len(text),
+        )
+    word = text.lower()
+    if word in _NAN_WORDS:
+        raise EngineInputError("empty_or_nan", "the cell is empty or NaN")
+    if word in _INFINITY_WORDS:
+        raise EngineInputError("infinite", f"{text!r} is infinite", value=shown(text))
+    match = _NUMBER.fullmatch(text)
+    if match is None or not (match["whole"] or match["fraction"]):
+        if _GROUPED.fullmatch(text):
+            raise EngineInputError(
+                "ambiguous_number", f"{text!r} has more than one separator; write it with one", value=shown(text)
+            )
+        raise _not_a_number(value)
+    if (
+        match["separator"]
+        and match["exponent"] is None
+        and len(match["fraction"]) == 3
+        and _THOUSANDS.fullmatch(match["whole"])
+    ):
+        raise EngineInputError(
+            "ambiguous_number",
+            f"{text!r} could be a thousands separator or a decimal one; write it without or with another digit",
+            value=shown(text),
+        )
+    sign = "-" if match["sign"] in ("-", "\u2212") else ""
+    exponent = (match["exponent"] or "0").replace("\u2212", "-")
+    number = float(f"{sign}{match['whole'] or '0'}.{match['fraction'] or '0'}e{exponent}")
+    if math.isinf(number):  # 1e999: finite as written, beyond any float
+        raise _too_large(shown(text))
+    return number
+
+
+def parse_number(value: object) -> float:
+    """A cell's content as a float, or an EngineInputError saying why it cannot be one.
+
+    Text is read by one grammar, the same in every locale (spaces around it are ignored):
+
+        number   = [sign] mantissa [exponent]         at most MAX_NUMBER_CHARS characters
+        sign     = "+" | "-" | "−" (U+2212)
+        mantissa = digits [separator [digits]] | separator digits
+        separator = "." | ","                          one decimal separator: "1.5" and "1,5" are both 1.5
+        exponent = ("e" | "E") [sign] digits           "1e7", "-2.5E-3"
+        digits   = one or more of 0-9 (ASCII only)
+
+    Refused, each with its code: empty text or "nan" ("empty_or_nan"); "inf", "Infinity", "∞" ("infinite");
+    two or more separators such as "1.000,5", "1,000.5", "1.2.3", "1,2,3" ("ambiguous_number"); one
+    separator followed by exactly three digits after a whole part of 1 to 3 digits not starting with 0, with
+    no exponent, such as "1,000" or "12.500" ("ambiguous_number": it is 1000 in one locale and 1 in the
+    other; "0.125", "1.25", "1.2500" and "1234.5" are fine); anything else, e.g. "0x10", "1_000", "1 000",
+    full-width digits ("not_a_number"); more than MAX_NUMBER_CHARS characters ("number_too_long"); beyond
+    ±MAX_ABS_VALUE ("too_large"). Numbers that are not text (int, float, numpy) are checked the same way
+    for NaN, infinity and size; booleans are refused.
+    """
+    if isinstance(value, bool):
+        raise _not_a_number(value)
+    if value is None:
+        raise EngineInputError("empty_or_nan", "the cell is empty or NaN")
     if isinstance(value, str):
-        text = value.strip().replace(",", ".") if value.count(",") == 1 and "." not in value else value.strip()
-        try:
-            number = float(text)
-        except ValueError:
-            raise EngineInputError("not_a_number", f"{value!r} is not a number", value=value[:40]) from None
+        number = _parse_text(value)
+    elif isinstance(value, numbers.Integral) and abs(value) > MAX_ABS_VALUE:  # compared as ints: 10**400 fits
+        raise _too_large(shown(value))
     else:
         try:
             number = float(value)
         except (TypeError, ValueError):
-            raise EngineInputError("not_a_number", f"{value!r} is not a number", value=str(value)[:40]) from None
-    if math.isnan(number):
-        raise EngineInputError("empty_or_nan", "the cell is empty or NaN")
-    if math.isinf(number):
-        raise EngineInputError("infinite", f"{value!r} is infinite", value=str(value)[:40])
+            raise _not_a_number(value) from None
+        except OverflowError:  # a Fraction or Decimal beyond float64
+            raise _too_large(shown(value)) from None
+        if math.isnan(number):
+            raise EngineInputError("empty_or_nan", "the cell is empty or NaN")
+        if math.isinf(number):
+            raise EngineInputError("infinite", f"{shown(value)} is infinite", value=shown(value))
     if abs(number) > MAX_ABS_VALUE:
-        raise EngineInputError(
-            "too_large", f"{number:g} exceeds ±{MAX_ABS_VALUE:g}", value=f"{number:g}", limit=f"{MAX_ABS_VALUE:g}"
-        )
+        raise _too_large(f"{number:g}")
     return number
 
 
-def check_token_name(name, others: list[str]) -> str:
-    """A token name stripped of surrounding space, or an error if it is empty, too long or taken."""
-    text = "" if name is None or (isinstance(name, float) and math.isnan(name)) else str(name).strip()
+# NFC composes at most 4 code points into one (a letter with three marks; Hangul jamo take 3): a name longer
+# than 4 × the limit is too long whatever it composes to, and is refused before it is normalised.
+_NFC_MAX_SHRINK = 4
+
+
+def check_token_name(name: object, others: list[str] | tuple[str, ...]) -> str:
+    """A token name, NFC-normalised and stripped of surrounding space, or an error saying why it is refused.
+
+    A name is text a user can see, share in a link and read back (numbers typed into the column are taken as
+    their text). Refused: empty ("empty_token"); not text ("token_not_text"); more than MAX_TOKEN_CHARS
+    characters ("token_too_long"); a lone surrogate, a control character (newline, tab, NUL...), a line or
+    paragraph separator, or a bidi embedding, override or isolate ("token_bad_characters", char="U+XXXX");
+    only invisible characters such as zero-width spaces ("token_invisible"); the name of another token
+    ("duplicate_token"). Accents, right-to-left scripts and emoji with their modifiers are names like any other.
+    """
+    if name is None or (isinstance(name, float) and math.isnan(name)):
+        raise EngineInputError("empty_token", "a token name cannot be empty")
+    if isinstance(name, bool) or not isinstance(name, str | int | float):
+        raise EngineInputError("token_not_text", "a token name must be text")
+    too_long = EngineInputError(
+        "token_too_long", f"token names have at most {MAX_TOKEN_CHARS} characters", limit=MAX_TOKEN_CHARS
+    )
+    if isinstance(name, int) and abs(name) >= 10**MAX_TOKEN_CHARS:  # str() of a 5000-digit int raises
+        raise too_long
+    text = str(name).strip()
     if not text:
         raise EngineInputError("empty_token", "a token name cannot be empty")
-    if len(text) > MAX_TOKEN_CHARS:
+    if len(text) > _NFC_MAX_SHRINK * MAX_TOKEN_CHARS:  # too long however it composes: refused before any work
+        raise too_long
+    bad = forbidden_character(text, whitespace_allowed=False)
+    if bad is not None:
         raise EngineInputError(
-            "token_too_long", f"token names have at most {MAX_TOKEN_CHARS} characters", limit=MAX_TOKEN_CHARS
+            "token_bad_characters",
+            f"a token name cannot hold the character {code_point(bad)} (a control, bidi or unencodable one)",
+            char=code_point(bad),
         )
+    text = unicodedata.normalize("NFC", text)
+    if len(text) > MAX_TOKEN_CHARS:
+        raise too_long
+    if is_invisible(text):
+        raise EngineInputError("token_invisible", "a token name needs at least one visible character")
     if text in others:
         raise EngineInputError("duplicate_token", f"the token name {text!r} is already used", name=text)
     return text
+
+
+MATRICES = ("x", "w_q", "w_k", "w_v")
 
 
 @dataclass(frozen=True)
@@ -70,17 +191,38 @@ class Scenario:
     temperature: float = 1.0
 
     def __post_init__(self) -> None:
+        # Every field is checked, whoever builds the scenario: a wrong type is an EngineInputError here,
+        # never an AttributeError or a NaN in some later step.
+        tokens = self.tokens
+        if not isinstance(tokens, tuple | list) or not all(isinstance(name, str) for name in tokens):
+            raise EngineInputError("bad_tokens", "tokens must be a tuple of names (text)")
+        names: list[str] = []
+        for name in tokens:
+            names.append(check_token_name(name, names))
+        object.__setattr__(self, "tokens", tuple(names))
+        for name in MATRICES:
+            object.__setattr__(self, name, _checked_matrix(getattr(self, name), name))
         n, d_model = self.x.shape
         if len(self.tokens) != n:
-            raise EngineInputError("shape_mismatch", f"{len(self.tokens)} token names for {n} rows of x")
+            raise EngineInputError("shape_mismatch", f"{len(self.tokens)} token names for {n} rows of x", name="x")
         for name in ("w_q", "w_k", "w_v"):
             if getattr(self, name).shape[0] != d_model:
-                raise EngineInputError("shape_mismatch", f"{name} needs {d_model} rows")
+                raise EngineInputError("shape_mismatch", f"{name} needs {d_model} rows", name=name)
         if self.w_q.shape[1] != self.w_k.shape[1]:
-            raise EngineInputError("shape_mismatch", "W_Q and W_K need the same number of columns")
-        if self.scale not in tuple(Scale):
+            raise EngineInputError("shape_mismatch", "W_Q and W_K need the same number of columns", name="w_k")
+        if not isinstance(self.scale, str) or self.scale not in tuple(Scale):
             raise EngineInputError("bad_scale", f"scale must be one of {[s.value for s in Scale]}")
         object.__setattr__(self, "scale", Scale(self.scale))
+        if not isinstance(self.causal, bool | np.bool_):
+            raise EngineInputError("bad_causal", "causal must be True or False")
+        object.__setattr__(self, "causal", bool(self.causal))
+        t = self.temperature
+        low, high = TEMPERATURE_RANGE
+        if isinstance(t, bool) or not isinstance(t, numbers.Real) or not low <= t <= high:  # NaN fails too
+            raise EngineInputError(
+                "bad_temperature", f"temperature must be a number from {low} to {high}", value=shown(t)
+            )
+        object.__setattr__(self, "temperature", float(t))
 
     @property
     def d_model(self) -> int:
@@ -110,10 +252,11 @@ class Scenario:
         return getattr(self, name)
 
     def with_matrix(self, name: str, value: np.ndarray) -> Scenario:
-        return replace(self, **{name: np.asarray(value, dtype=np.float64)})
+        return replace(self, **{name: value})
 
     def with_d_model(self, d_model: int) -> Scenario:
         """Grow (with zeros) or cut the columns of x and the rows of every W."""
+        d_model = checked_int(d_model, "d_model", D_MODEL_RANGE)
         return replace(
             self,
             x=_resize(self.x, cols=d_model),
@@ -124,12 +267,27 @@ class Scenario:
 
     def with_d_k(self, d_k: int) -> Scenario:
         """Grow (with zeros) or cut the columns of W_Q, W_K and W_V together."""
+        d_k = checked_int(d_k, "d_k", D_K_RANGE)
         return replace(
             self,
             w_q=_resize(self.w_q, cols=d_k),
             w_k=_resize(self.w_k, cols=d_k),
             w_v=_resize(self.w_v, cols=d_k),
         )
+
+
+def _checked_matrix(value: object, name: str) -> np.ndarray:
+    """`value` as a finite, non-empty 2-D float64 matrix; text, booleans and objects are not numbers here."""
+    try:
+        arr = np.asarray(value)
+    except (TypeError, ValueError, OverflowError):  # ragged rows
+        arr = None
+    if arr is None or arr.dtype.kind not in "iuf" or arr.ndim != 2 or 0 in arr.shape:
+        raise EngineInputError("not_matrix", f"{name} must be a non-empty 2-D matrix of numbers", name=name)
+    arr = arr.astype(np.float64, copy=False)
+    if not np.isfinite(arr).all():
+        raise EngineInputError("not_finite", f"{name} contains NaN or infinity", name=name)
+    return arr
 
 
 def _resize(m: np.ndarray, rows: int | None = None, cols: int | None = None) -> np.ndarray:

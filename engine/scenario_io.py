@@ -1,7 +1,9 @@
 """A scenario as JSON and as a compact URL-safe code, read back with every field checked.
 
 Whatever arrives (a shared link, an uploaded file) is data, parsed with json and checked field by field:
-sizes, shapes, finite numbers in range, token names. Nothing it carries is ever evaluated.
+sizes, shapes, finite numbers in range, token names. Nothing it carries is ever evaluated. Before json reads
+it, its nesting depth is counted (json would recurse once per bracket), and json hands every number over as
+text, so a 400-digit integer, 1e999 or NaN is refused by name instead of overflowing a float.
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ import base64
 import binascii
 import json
 import math
+import re
 import zlib
 from typing import Any
 
@@ -21,18 +24,60 @@ from engine.limits import (
     D_K_RANGE,
     D_MODEL_RANGE,
     MAX_JSON_BYTES,
+    MAX_JSON_DEPTH,
     MAX_LINK_CHARS,
+    MAX_NUMBER_CHARS,
     MAX_SCENARIO_TOKENS,
     TEMPERATURE_RANGE,
 )
-from engine.scenario import Scenario, check_token_name, parse_number
+from engine.scenario import MATRICES, Scenario, check_token_name, parse_number
 
 FORMAT_VERSION = 1
-MATRICES = ("x", "w_q", "w_k", "w_v")
 
 
 def _bad(field: str, message: str) -> EngineInputError:
     return EngineInputError("bad_scenario", f"{field}: {message}", field=field)
+
+
+class _Unreadable:
+    """A number JSON can spell but a scenario cannot hold (NaN, Infinity, 1e999, 400 digits): kept as a
+    marker, so the field it sits in is named when it is refused."""
+
+    def __init__(self, reason: str) -> None:
+        self.reason = reason
+
+
+def _json_int(text: str) -> int | _Unreadable:
+    if len(text) > MAX_NUMBER_CHARS:
+        return _Unreadable(f"a number has at most {MAX_NUMBER_CHARS} characters, this one {len(text)}")
+    return int(text)
+
+
+def _json_float(text: str) -> float | _Unreadable:
+    if len(text) > MAX_NUMBER_CHARS:
+        return _Unreadable(f"a number has at most {MAX_NUMBER_CHARS} characters, this one {len(text)}")
+    number = float(text)
+    return number if math.isfinite(number) else _Unreadable(f"{text} is beyond any float")
+
+
+def _json_constant(name: str) -> _Unreadable:
+    return _Unreadable(f"{name} is not a finite number")
+
+
+# A string, closed or running to the end of the text (json refuses that anyway): possessive, so each is crossed
+# once, in C, and every quote starts a match that succeeds. Brackets inside strings are text, not nesting.
+_STRING = re.compile(r'"(?:[^"\\]++|\\(?:.|\Z))*+(?:"|\Z)', re.DOTALL)
+_NOT_BRACKETS = bytes(b for b in range(256) if b not in b"[]{}")
+
+
+def _check_depth(text: str, field: str) -> None:
+    """Refuse text nested deeper than MAX_JSON_DEPTH, counting brackets outside strings before json reads it
+    (json recurses once per level, into a RecursionError). Linear and vectorised: 100 kB take a few ms."""
+    outside = _STRING.sub("", text).encode("utf-8", "surrogatepass").translate(None, _NOT_BRACKETS)
+    brackets = np.frombuffer(outside, dtype=np.uint8)  # (m,)
+    steps = np.where((brackets == ord("[")) | (brackets == ord("{")), 1, -1)  # (m,)
+    if steps.size and np.cumsum(steps).max() > MAX_JSON_DEPTH:
+        raise _bad(field, f"nests deeper than {MAX_JSON_DEPTH} levels")
 
 
 def scenario_to_dict(scenario: Scenario) -> dict[str, Any]:
@@ -56,6 +101,9 @@ def _matrix(data: dict, name: str, rows: int | None, cols_range: tuple[int, int]
     width = len(value[0])
     if not cols_range[0] <= width <= cols_range[1] or any(len(row) != width for row in value):
         raise _bad(name, f"rows must all have the same length, between {cols_range[0]} and {cols_range[1]}")
+    unreadable = next((v for row in value for v in row if isinstance(v, _Unreadable)), None)
+    if unreadable is not None:
+        raise _bad(name, unreadable.reason)
     if any(isinstance(v, bool) or not isinstance(v, int | float) for row in value for v in row):
         raise _bad(name, "every entry must be a number")
     try:
@@ -89,7 +137,7 @@ def scenario_from_dict(data: Any) -> Scenario:
     if w_k.shape != w_q.shape:
         raise _bad("w_k", "must have the same shape as w_q")
     scale = data.get("scale", "sqrt")
-    if scale not in tuple(Scale):
+    if not isinstance(scale, str) or scale not in tuple(Scale):
         raise _bad("scale", f"must be one of {', '.join(Scale)}")
     causal = data.get("causal", False)
     if not isinstance(causal, bool):
@@ -102,22 +150,38 @@ def scenario_from_dict(data: Any) -> Scenario:
         or not TEMPERATURE_RANGE[0] <= temperature <= TEMPERATURE_RANGE[1]
     ):
         raise _bad("temperature", f"must be a number from {TEMPERATURE_RANGE[0]} to {TEMPERATURE_RANGE[1]}")
-    return Scenario(tuple(names), x, w_q, w_k, w_v, scale=scale, causal=causal, temperature=float(temperature))
+    try:
+        return Scenario(tuple(names), x, w_q, w_k, w_v, scale=scale, causal=causal, temperature=float(temperature))
+    except EngineInputError as exc:  # the checks above leave nothing for Scenario to refuse; if one does, say so
+        raise _bad("scenario", str(exc)) from None
 
 
 def scenario_to_json(scenario: Scenario) -> str:
     return json.dumps(scenario_to_dict(scenario), ensure_ascii=False, indent=2)
 
 
-def scenario_from_json(text: str | bytes) -> Scenario:
-    """Parse uploaded JSON (size-capped) into a checked Scenario."""
+def _parse(text: object, field: str) -> Any:
+    """JSON text (or UTF-8 bytes) as data, refusing oversized, too deeply nested or invalid text by `field`."""
+    if not isinstance(text, str | bytes | bytearray):
+        raise _bad(field, "must be text")
     if len(text) > MAX_JSON_BYTES:
-        raise _bad("file", f"is larger than {MAX_JSON_BYTES // 1000} kB")
+        raise _bad(field, f"is larger than {MAX_JSON_BYTES // 1000} kB")
+    if not isinstance(text, str):
+        try:
+            text = bytes(text).decode("utf-8")
+        except UnicodeDecodeError:
+            raise _bad(field, "is not UTF-8 text") from None
+    text = text.removeprefix("\ufeff")  # a byte-order mark, as some editors save one, is not an error
+    _check_depth(text, field)
     try:
-        data = json.loads(text)
-    except (ValueError, UnicodeDecodeError):
-        raise _bad("file", "is not valid JSON") from None
-    return scenario_from_dict(data)
+        return json.loads(text, parse_int=_json_int, parse_float=_json_float, parse_constant=_json_constant)
+    except ValueError:
+        raise _bad(field, "is not valid JSON") from None
+
+
+def scenario_from_json(text: str | bytes) -> Scenario:
+    """Parse uploaded JSON (size-capped, depth-capped, numbers read as text first) into a checked Scenario."""
+    return scenario_from_dict(_parse(text, "file"))
 
 
 def encode_scenario(scenario: Scenario) -> str:
@@ -139,4 +203,4 @@ def decode_scenario(code: str) -> Scenario:
         text = raw.decode("utf-8")
     except (binascii.Error, ValueError, zlib.error, UnicodeDecodeError):
         raise _bad("link", "is damaged or incomplete") from None
-    return scenario_from_json(text)
+    return scenario_from_dict(_parse(text, "link"))

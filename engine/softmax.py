@@ -2,26 +2,52 @@
 
 from __future__ import annotations
 
+import math
+import numbers
 from dataclasses import dataclass
+from fractions import Fraction
 
 import numpy as np
 
 from engine.errors import EngineInputError
+from engine.text import shown
 
 
-def _as_float_array(x, name: str) -> np.ndarray:
-    arr = np.asarray(x, dtype=np.float64)
+def _as_float_array(x: object, name: str, *, row: bool) -> np.ndarray:
+    """x as float64 scores, or EngineInputError: real numbers only (no text, None, bool, complex, ragged
+    lists), none NaN, at least one; a single row when `row`."""
+    try:
+        arr = np.asarray(x)
+    except (TypeError, ValueError, OverflowError):  # ragged nesting
+        arr = np.asarray(None)
+    if arr.dtype.kind == "O" and all(isinstance(v, numbers.Real) and not isinstance(v, bool) for v in arr.flat):
+        try:
+            arr = arr.astype(np.float64)  # Python ints beyond int64, Fractions, Decimals
+        except OverflowError:
+            raise EngineInputError("overflow", f"{name} holds a number beyond float64", name=name) from None
+    if arr.dtype.kind not in "iuf":
+        raise EngineInputError("scores_not_numbers", f"{name} must hold real numbers only", name=name)
+    arr = arr.astype(np.float64)
     if np.isnan(arr).any():
         raise EngineInputError("nan_input", f"{name} contains NaN; softmax is undefined for it", name=name)
+    if arr.ndim == 0 or (row and arr.ndim != 1):
+        raise EngineInputError("scores_shape", f"{name} must be a {'row' if row else 'list'} of numbers", name=name)
+    if arr.size == 0:
+        raise EngineInputError("empty_scores", f"{name} is empty", name=name)
     return arr
 
 
-def _check_temperature(temperature: float) -> float:
-    t = float(temperature)
-    if not np.isfinite(t) or t <= 0:
-        raise EngineInputError(
-            "bad_temperature", f"temperature must be a finite number > 0, got {temperature!r}", value=t
-        )
+def _check_temperature(temperature: object) -> float:
+    value = shown(temperature)
+    refused = EngineInputError("bad_temperature", f"temperature must be finite and > 0, got {value!r}", value=value)
+    if isinstance(temperature, bool) or not isinstance(temperature, numbers.Real):
+        raise refused
+    try:
+        t = float(temperature)
+    except OverflowError:  # an int with 400 digits
+        raise refused from None
+    if not math.isfinite(t) or t <= 0:
+        raise refused
     return t
 
 
@@ -31,10 +57,10 @@ def softmax(x, axis: int = -1, temperature: float = 1.0) -> np.ndarray:
     A slice that is entirely -inf (fully masked) gives zeros. Entries equal to +inf share the whole
     weight equally (the limit of the formula), so no NaN ever comes out of finite or infinite input.
     """
-    x = _as_float_array(x, "scores")
+    x = _as_float_array(x, "scores", row=False)
     t = _check_temperature(temperature)
-    if x.size == 0:
-        return x.copy()
+    if isinstance(axis, bool) or not isinstance(axis, numbers.Integral) or not -x.ndim <= axis < x.ndim:
+        raise EngineInputError("scores_shape", f"scores of {x.ndim} dimensions have no axis {axis!r}", name="scores")
     m = np.max(x, axis=axis, keepdims=True)
     finite_max = np.where(np.isfinite(m), m, 0.0)
     with np.errstate(over="ignore", invalid="ignore"):
@@ -70,10 +96,10 @@ class SoftmaxSteps:
 
 def softmax_steps(scores, temperature: float = 1.0) -> SoftmaxSteps:
     """The intermediate values of softmax for one row: e^x, their total, each share, the check."""
-    s = _as_float_array(scores, "scores").reshape(-1)
+    s = _as_float_array(scores, "scores", row=True)
     t = _check_temperature(temperature)
-    if s.size == 0 or not np.isfinite(s).all():
-        raise EngineInputError("not_finite", "softmax_steps needs a non-empty row of finite scores")
+    if not np.isfinite(s).all():
+        raise EngineInputError("not_finite", "softmax_steps needs a row of finite scores", name="scores")
     with np.errstate(over="ignore"):
         tempered = s / t  # (n,) may overflow to ±inf for a tiny T: shown, never computed with
         naive = np.exp(tempered)
@@ -117,11 +143,24 @@ class NaiveNormalization:
 
 
 def naive_normalize(scores) -> NaiveNormalization:
-    """Divide each score by the sum, and report every way that fails to give probabilities."""
-    s = _as_float_array(scores, "scores").reshape(-1)
+    """Divide each score by the sum, and report every way that fails to give probabilities.
+
+    The sum is the exact one, rounded once (math.fsum), so the problems found are those of the real numbers,
+    not of rounding; a sum or a share beyond float64 (scores near 1e308) raises EngineInputError("overflow")
+    instead of a wrong answer.
+    """
+    s = _as_float_array(scores, "scores", row=True)
     if not np.isfinite(s).all():
-        raise EngineInputError("not_finite", "naive_normalize needs finite scores")
-    total = float(np.sum(s))
+        raise EngineInputError("not_finite", "naive_normalize needs finite scores", name="scores")
+    try:
+        total = math.fsum(s)
+    except OverflowError:  # a partial sum overflowed; the exact sum, in fractions, may still fit a float
+        try:
+            total = float(sum(map(Fraction, s.tolist()), Fraction(0)))
+        except OverflowError:
+            total = math.inf
+    if not math.isfinite(total):
+        raise EngineInputError("overflow", "the sum of the scores is beyond float64", name="sum")
     problems = []
     if np.any(s < 0):
         problems.append("negative_entries")
@@ -129,12 +168,15 @@ def naive_normalize(scores) -> NaiveNormalization:
         problems.append("sum_zero")
     elif total < 0:
         problems.append("sum_negative")
-    shares = None if total == 0 else s / total
+    with np.errstate(over="ignore"):
+        shares = None if total == 0 else s / total  # (n,)
+    if shares is not None and not np.isfinite(shares).all():
+        raise EngineInputError("overflow", "a share is beyond float64: the sum is tiny next to a score", name="shares")
     return NaiveNormalization(scores=s, total=total, shares=shares, problems=tuple(problems))
 
 
 def largest_to_smallest(shares) -> float:
     """How many times the largest share is the smallest one (inf when the smallest is 0)."""
-    arr = np.asarray(shares, dtype=np.float64).reshape(-1)
+    arr = _as_float_array(shares, "shares", row=True)
     smallest = float(arr.min())
     return float(arr.max()) / smallest if smallest > 0 else float("inf")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 
 import numpy as np
 import pytest
@@ -17,6 +18,7 @@ from engine import (
     presets,
     random_scenario,
 )
+from engine.limits import MAX_ABS_VALUE, MAX_NUMBER_CHARS
 from engine.scenario import MAX_TOKEN_CHARS
 
 # --- parse_number -----------------------------------------------------------------------------------
@@ -47,8 +49,8 @@ def test_parse_number_accepts_the_limit_itself():
     ("typed", "code"),
     [
         ("abc", "not_a_number"),
-        ("1,000.5", "not_a_number"),
-        ("1,2,3", "not_a_number"),
+        ("1,000.5", "ambiguous_number"),
+        ("1,2,3", "ambiguous_number"),
         (True, "not_a_number"),
         (False, "not_a_number"),
         ([1.0], "not_a_number"),
@@ -79,6 +81,94 @@ def test_parse_number_error_carries_the_typed_text_for_the_message():
     with pytest.raises(EngineInputError) as too_large:
         parse_number(1e308)
     assert too_large.value.params["limit"] == "1e+06"
+
+
+@pytest.mark.parametrize(
+    ("typed", "value"),
+    [
+        ("1.5", 1.5),
+        ("1,5", 1.5),
+        ("-2.5E-3", -0.0025),
+        ("+3", 3.0),
+        ("1e5", 100000.0),
+        ("1E+06", 1e6),
+        (".5", 0.5),
+        (",5", 0.5),
+        ("5.", 5.0),
+        ("\u22122,5", -2.5),  # the typographic minus sign, as copied from a text
+        ("\u00a01,5\t", 1.5),
+        ("0,125", 0.125),  # a whole part of 0 is never a thousands group
+        ("1.25", 1.25),
+        ("1.2500", 1.25),
+        ("1234,5", 1234.5),
+        ("12.500e0", 12.5),  # with an exponent it can only be a decimal separator
+    ],
+)
+def test_parse_number_reads_the_grammar_the_same_with_either_separator(typed, value):
+    assert parse_number(typed) == value
+
+
+@pytest.mark.parametrize(
+    ("typed", "code"),
+    [
+        ("1.000,5", "ambiguous_number"),
+        ("1,000.5", "ambiguous_number"),
+        ("1.2.3", "ambiguous_number"),
+        ("1,2,3", "ambiguous_number"),
+        ("1,000", "ambiguous_number"),  # 1000 in en-US, 1 in es-ES: it used to become 1.0 without a word
+        ("1.000", "ambiguous_number"),
+        ("-12.500", "ambiguous_number"),
+        ("999,999", "ambiguous_number"),
+        ("0x10", "not_a_number"),
+        ("1_000", "not_a_number"),  # float() reads it as 1000
+        ("1 000", "not_a_number"),
+        ("\uff11\uff12", "not_a_number"),  # full-width digits: float() reads them as 12
+        ("\u0663", "not_a_number"),  # an Arabic-Indic digit
+        ("1e", "not_a_number"),
+        ("e5", "not_a_number"),
+        (".", "not_a_number"),
+        (",", "not_a_number"),
+        ("+", "not_a_number"),
+        ("--1", "not_a_number"),
+        ("1e5.5", "not_a_number"),
+        ("\u221e", "infinite"),
+        ("-\u221e", "infinite"),
+        ("Infinity", "infinite"),
+        ("NaN", "empty_or_nan"),
+        ("1e7", "too_large"),  # read by the grammar, then beyond MAX_ABS_VALUE
+        ("1e999", "too_large"),  # finite as written: too large, not infinite
+        ("1" * (MAX_NUMBER_CHARS + 1), "number_too_long"),
+        ("1" * 400, "number_too_long"),
+        (10**400, "too_large"),  # a Python int from a JSON cell: float() raised OverflowError
+        pytest.param(-(10**5000), "too_large", id="-10**5000"),  # str() of it raises: the message must not
+        (Fraction(10**400, 3), "too_large"),
+        (np.float64("inf"), "infinite"),
+        ("\ud800", "not_a_number"),
+        (1j, "not_a_number"),
+        ({"a": 1}, "not_a_number"),
+    ],
+)
+def test_parse_number_refuses_what_could_be_read_two_ways_or_not_at_all(typed, code):
+    with pytest.raises(EngineInputError) as info:
+        parse_number(typed)
+    assert info.value.code == code
+    for value in info.value.params.values():
+        str(value).encode("utf-8")  # every parameter can be shown: a lone surrogate becomes U+FFFD
+
+
+def test_parse_number_names_the_ambiguous_text_and_the_length_limit():
+    with pytest.raises(EngineInputError) as ambiguous:
+        parse_number(" 1,000 ")
+    assert ambiguous.value.params == {"value": "1,000"}
+    with pytest.raises(EngineInputError) as too_long:
+        parse_number("9" * 400)
+    assert too_long.value.params == {"limit": MAX_NUMBER_CHARS, "length": 400}
+    with pytest.raises(EngineInputError) as huge:
+        parse_number(10**400)
+    assert huge.value.params == {"value": "1e+40…", "limit": f"{MAX_ABS_VALUE:g}"}
+    with pytest.raises(EngineInputError) as pasted:
+        parse_number("x" * 10_000)
+    assert pasted.value.code == "number_too_long"
 
 
 # --- check_token_name -------------------------------------------------------------------------------
@@ -113,6 +203,85 @@ def test_check_token_name_refuses_names_longer_than_the_limit():
         check_token_name("a" * (limit + 1), [])
     assert info.value.code == "token_too_long"
     assert info.value.params == {"limit": limit}
+
+
+@pytest.mark.parametrize(
+    ("name", "char"),
+    [
+        ("\ud800", "U+D800"),  # a lone surrogate: passed, then every run failed with UnicodeEncodeError
+        ("perro\udfff", "U+DFFF"),
+        ("per\nro", "U+000A"),
+        ("per\tro", "U+0009"),
+        ("per\x00ro", "U+0000"),
+        ("per\x7fro", "U+007F"),
+        ("per\x85ro", "U+0085"),
+        ("a\u2028b", "U+2028"),
+        ("a\u2029b", "U+2029"),
+        ("\u202eorrep", "U+202E"),
+        ("a\u202ab", "U+202A"),
+        ("a\u202db", "U+202D"),
+        ("a\u2066b", "U+2066"),
+        ("a\u2069b", "U+2069"),
+    ],
+)
+def test_check_token_name_refuses_unencodable_control_and_bidi_characters(name, char):
+    with pytest.raises(EngineInputError) as info:
+        check_token_name(name, [])
+    assert info.value.code == "token_bad_characters"
+    assert info.value.params == {"char": char}
+
+
+@pytest.mark.parametrize("name", ["\u200b", "\u200b\u200d\u2060", "\ufe0f", "\u00ad", "\u3164", "\u200f", " \u200c "])
+def test_check_token_name_refuses_names_that_draw_nothing(name):
+    with pytest.raises(EngineInputError) as info:
+        check_token_name(name, [])
+    assert info.value.code == "token_invisible"
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "שלום",  # Hebrew
+        "مرحبا",  # Arabic
+        "\u200fשלום",  # with a right-to-left mark, as RTL text often carries
+        "👍🏽",  # thumb + skin tone
+        "👩\u200d💻",  # zero-width-joined emoji
+        "❤\ufe0f",  # heart + variation selector
+        "🇦🇷",  # a flag: two regional indicators
+        "el perro",  # an inner space
+        "ñandú",
+        "<b>x</b>",
+    ],
+)
+def test_check_token_name_keeps_legitimate_scripts_and_emoji(name):
+    assert check_token_name(name, []) == name
+
+
+def test_check_token_name_normalises_to_nfc_before_counting_and_comparing():
+    decomposed = "e\u0301" * MAX_TOKEN_CHARS  # 64 code points that compose to 32
+    assert check_token_name(decomposed, []) == "\u00e9" * MAX_TOKEN_CHARS
+    assert check_token_name("n\u0303and\u00fa", []) == "\u00f1and\u00fa"
+    with pytest.raises(EngineInputError) as info:
+        check_token_name("n\u0303", ["\u00f1"])
+    assert info.value.code == "duplicate_token"
+
+
+def test_check_token_name_strips_a_trailing_newline_but_refuses_an_inner_one():
+    assert check_token_name("perro\n", []) == "perro"
+    with pytest.raises(EngineInputError):
+        check_token_name("per\nro", [])
+
+
+def test_check_token_name_refuses_non_text_and_huge_numbers():
+    with pytest.raises(EngineInputError) as listed:
+        check_token_name(["perro"], [])
+    assert listed.value.code == "token_not_text"
+    with pytest.raises(EngineInputError) as huge:
+        check_token_name(10**5000, [])  # str() of it raises ValueError
+    assert huge.value.code == "token_too_long"
+    with pytest.raises(EngineInputError) as pasted:
+        check_token_name("perro" * 400_000, [])  # 2 MB
+    assert pasted.value.code == "token_too_long"
 
 
 # --- Scenario ---------------------------------------------------------------------------------------
@@ -213,6 +382,58 @@ def test_scenario_refuses_inconsistent_shapes_and_options(change):
     with pytest.raises(EngineInputError) as info:
         Scenario(**fields)
     assert info.value.code in {"shape_mismatch", "bad_scale"}
+
+
+@pytest.mark.parametrize(
+    ("change", "code"),
+    [
+        ({"tokens": "abc"}, "bad_tokens"),  # three characters for three rows: it used to pass
+        ({"tokens": ("el", 3, "come")}, "bad_tokens"),
+        ({"tokens": None}, "bad_tokens"),
+        ({"tokens": ("el", "el", "come")}, "duplicate_token"),
+        ({"tokens": ("el", "\ud800", "come")}, "token_bad_characters"),
+        ({"x": None}, "not_matrix"),
+        ({"x": [1.0, 2.0, 3.0]}, "not_matrix"),
+        ({"x": np.full((3, 4), "1")}, "not_matrix"),
+        ({"x": np.ones((3, 4), dtype=bool)}, "not_matrix"),
+        ({"x": [[1.0, 2.0], [3.0]]}, "not_matrix"),
+        ({"w_v": np.full((4, 4), np.nan)}, "not_finite"),
+        ({"w_q": np.full((4, 4), np.inf)}, "not_finite"),
+        ({"causal": "yes"}, "bad_causal"),
+        ({"causal": None}, "bad_causal"),
+        ({"temperature": "hot"}, "bad_temperature"),
+        ({"temperature": math.nan}, "bad_temperature"),
+        pytest.param({"temperature": 10**400}, "bad_temperature", id="temperature-10**400"),
+        ({"temperature": True}, "bad_temperature"),
+        ({"scale": None}, "bad_scale"),
+        ({"scale": np.array(["sqrt", "dk"])}, "bad_scale"),  # `in` would raise numpy's ambiguous-truth error
+    ],
+)
+def test_scenario_refuses_wrong_typed_fields_with_its_own_error(change, code):
+    fields = {**lesson_scenario().__dict__, **change}
+    with pytest.raises(EngineInputError) as info:
+        Scenario(**fields)
+    assert info.value.code == code
+
+
+def test_scenario_takes_lists_and_int_matrices_as_float64():
+    base = lesson_scenario()
+    s = Scenario(list(base.tokens), base.x.tolist(), np.eye(4, dtype=int), base.w_k, base.w_v, causal=np.True_)
+    assert s.tokens == base.tokens and s.causal is True
+    assert s.x.dtype == s.w_q.dtype == np.float64
+    np.testing.assert_array_equal(s.x, base.x)
+
+
+@pytest.mark.parametrize(
+    ("dim", "size"),
+    [("d_model", 1), ("d_model", 9), ("d_k", 0), ("d_k", 9), ("d_model", 10**9), ("d_k", "4"), ("d_model", 4.0)],
+)
+def test_resizing_refuses_sizes_outside_the_ranges(dim, size):
+    resize = lesson_scenario().with_d_model if dim == "d_model" else lesson_scenario().with_d_k
+    with pytest.raises(EngineInputError) as info:
+        resize(size)
+    assert info.value.code == "out_of_range"
+    assert info.value.params == {"name": dim, "low": 2 if dim == "d_model" else 1, "high": 8}
 
 
 def test_random_scenario_is_reproducible_from_seed():

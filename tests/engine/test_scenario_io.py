@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine import EngineInputError, lesson_scenario, random_scenario
-from engine.limits import MAX_LINK_CHARS
+from engine.limits import MAX_JSON_DEPTH, MAX_LINK_CHARS
 from engine.scenario import Scenario
 from engine.scenario_io import (
     decode_scenario,
@@ -142,3 +142,113 @@ def test_html_in_token_names_travels_as_plain_text():
     base = lesson_scenario()
     scenario = Scenario(names, base.x, base.w_q, base.w_k, base.w_v)
     assert decode_scenario(encode_scenario(scenario)).tokens == names
+
+
+# --- nesting, numbers and names that used to crash a run or poison a session --------------------------
+
+
+def test_a_link_of_brackets_nested_99999_deep_is_refused_before_json_recurses():
+    code = base64.urlsafe_b64encode(zlib.compress(b"[" * 99_999, 9)).decode().rstrip("=")
+    assert len(code) == 162  # the link of the issue
+    with pytest.raises(EngineInputError) as info:  # was RecursionError
+        decode_scenario(code)
+    assert field_of(info) == "link"
+    with pytest.raises(EngineInputError) as upload:
+        scenario_from_json('{"x":' * 16_000)
+    assert field_of(upload) == "file"
+
+
+def test_nesting_is_counted_outside_strings_only():
+    # MAX_JSON_DEPTH levels are read; one more is refused before any field is looked at
+    data = {**lesson_dict(), "extra": [[[[[[[0]]]]]]]}  # the object and 7 lists: depth 8
+    assert MAX_JSON_DEPTH == 8
+    scenario_from_json(json.dumps(data))
+    data["extra"] = [data["extra"]]
+    with pytest.raises(EngineInputError) as info:
+        scenario_from_json(json.dumps(data))
+    assert field_of(info) == "file"
+    # brackets, quotes and backslashes inside names are text, not nesting
+    names = ['a\\"' + "[" * 20, "a\\", "{" * 20 + "\\"]
+    scenario = Scenario(
+        tuple(names), lesson_scenario().x, *(lesson_scenario().matrix(m) for m in ("w_q", "w_k", "w_v"))
+    )
+    assert decode_scenario(encode_scenario(scenario)).tokens == tuple(names)
+    assert scenario_from_json(scenario_to_json(scenario)).tokens == tuple(names)
+
+
+@pytest.mark.parametrize(
+    ("literal", "field"),
+    [
+        ("1" * 400, "x"),  # was OverflowError
+        ("-" + "9" * 400, "x"),
+        ("7" * 5000, "x"),  # beyond Python's 4300-digit int conversion limit
+        ("1e999", "x"),
+        ("0." + "3" * 300, "x"),
+        ("NaN", "x"),
+        ("-Infinity", "x"),
+    ],
+    ids=["400-digits", "minus-400-digits", "5000-digits", "1e999", "300-decimals", "NaN", "-Infinity"],
+)
+def test_numbers_json_can_spell_but_a_scenario_cannot_hold_name_their_field(literal, field):
+    text = json.dumps(lesson_dict()).replace("0.21", literal, 1)
+    for read in (scenario_from_json, lambda t: decode_scenario(code_for_text(t))):
+        with pytest.raises(EngineInputError) as info:
+            read(text)
+        assert field_of(info) == field
+
+
+@pytest.mark.parametrize("literal", ["1" * 400, "Infinity", "NaN", "1e999"])
+def test_a_temperature_json_cannot_hold_is_refused_by_name(literal):
+    text = json.dumps(lesson_dict()).replace('"temperature": 1.0', f'"temperature": {literal}')
+    assert literal in text
+    with pytest.raises(EngineInputError) as info:  # a 400-digit one was OverflowError
+        scenario_from_json(text)
+    assert field_of(info) == "temperature"
+
+
+@pytest.mark.parametrize(
+    "name", ["\ud800", "perro\udfff", "\u202eorrep", "a\u2066b", "- perro\n- gato", "per\x00ro", "\u200b\u200d"]
+)
+def test_names_that_would_poison_the_session_are_refused_in_links_and_files(name):
+    data = {**lesson_dict(), "tokens": ["el", name, "come"]}
+    text = json.dumps(data)  # ASCII: "\ud800" travels as an escape, exactly as a crafted link carries it
+    assert "\\u" in text or "\\n" in text
+    with pytest.raises(EngineInputError) as upload:
+        scenario_from_json(text)
+    assert field_of(upload) == "tokens"
+    with pytest.raises(EngineInputError) as link:
+        decode_scenario(code_for_text(text))
+    assert field_of(link) == "tokens"
+
+
+def test_a_decomposed_name_arrives_composed():
+    data = {**lesson_dict(), "tokens": ["el", "n\u0303and\u00fa", "come"]}
+    assert scenario_from_json(json.dumps(data)).tokens == ("el", "\u00f1and\u00fa", "come")
+
+
+@pytest.mark.parametrize("text", [None, 3, ["{}"], b"\xff\xfe{}", bytearray(b"\x89PNG")])
+def test_an_upload_that_is_not_utf8_text_is_refused(text):
+    with pytest.raises(EngineInputError) as info:
+        scenario_from_json(text)
+    assert field_of(info) == "file"
+
+
+def test_an_upload_with_a_byte_order_mark_is_read():
+    text = "\ufeff" + scenario_to_json(lesson_scenario())
+    assert same(scenario_from_json(text.encode("utf-8")), lesson_scenario())
+
+
+def code_for_text(text: str) -> str:
+    return base64.urlsafe_b64encode(zlib.compress(text.encode("utf-8"))).decode().rstrip("=")
+
+
+@pytest.mark.parametrize(
+    "text",
+    ['"' * 99_999, '"' + '\\"' * 49_990, '"\\"' * 33_000 + "\\", "\\" * 99_999, "[]" * 49_999],
+    ids=["quotes", "escaped-quotes-never-closed", "ending-in-a-backslash", "backslashes", "flat-brackets"],
+)
+def test_quotes_and_backslashes_that_would_make_the_depth_scan_quadratic_are_refused(text):
+    # every quote opens a string that the scan crosses once; a quadratic scan would take minutes here
+    with pytest.raises(EngineInputError) as info:
+        scenario_from_json(text)
+    assert field_of(info) == "file"
