@@ -56,7 +56,7 @@ def documented(error: EngineInputError) -> EngineInputError:
 
 def test_every_code_the_engine_raises_is_documented():
     raised = set()
-    for path in (ROOT / "engine").glob("*.py"):
+    for path in (ROOT / "engine").rglob("*.py"):
         raised |= set(re.findall(r'EngineInputError\(\s*"([a-z_]+)"', path.read_text(encoding="utf-8")))
     assert len(raised) > 30, "the scan found too few codes: the pattern is broken"
     assert sorted(raised - set(CODES)) == []
