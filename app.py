@@ -8,6 +8,7 @@ from ui.sections import home
 
 shell.page("home")
 page_header("home.title", "home.lead")
+home.numbers_ui()
 home.problem_ui()
 home.search_ui()
 home.self_ui()

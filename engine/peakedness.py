@@ -1,20 +1,36 @@
-"""One word for a softmax row, read off its numbers: the lesson's saturated / balanced / flat."""
+"""One word for a softmax row, read off its numbers: the lesson's saturated / balanced / flat.
+
+The rule is one for every table that shows a verdict (the experiment's averages and a single row), and it is
+set so that the lesson's table comes out of the numbers: scores of ±8 (q·k at d_k = 64, not divided) saturate,
+÷√d_k stays balanced at any d_k, ÷d_k flattens.
+
+Two graded measures carry the verdict, each with a plain meaning:
+- the largest weight: the share of the attention the favourite token takes;
+- the effective number of tokens, e^entropy: n when every token gets the same weight, 1 when one takes it all
+  (a row spread evenly over m tokens, the rest at 0, has exactly m).
+"""
 
 from __future__ import annotations
 
 import numpy as np
 
-SATURATED_MAX_WEIGHT = 0.9  # one token takes more than 90% of the attention
-FLAT_ENTROPY_SHARE = 0.95  # entropy above 95% of ln n: nearly the same weight for everyone
+SATURATED_MAX_WEIGHT = 0.8  # one token takes more than 80% of the attention: "almost everything to one token"
+FLAT_EFFECTIVE_SHARE = 0.85  # more than 85% of n effective tokens: "almost the same weight for everyone"
 VERDICTS: tuple[str, ...] = ("saturated", "balanced", "flat")
 
 
+def effective_tokens(entropy) -> np.ndarray:
+    """e^entropy (entropy in nats): how many tokens an evenly spread row with this entropy would cover."""
+    return np.exp(np.asarray(entropy, dtype=np.float64))
+
+
 def peakedness_verdict(max_weight, entropy, uniform_entropy: float) -> np.ndarray:
-    """ "saturated" when the largest weight > 0.9, "flat" when entropy > 0.95 · ln n, else "balanced"."""
+    """The verdict per row: "saturated" when the largest weight > 0.8, "flat" when e^entropy > 0.85 · n
+    (n = e^uniform_entropy, the number of tokens), else "balanced"."""
     max_weight = np.asarray(max_weight, dtype=np.float64)
-    entropy = np.asarray(entropy, dtype=np.float64)
+    n = float(np.exp(uniform_entropy))
     return np.where(
         max_weight > SATURATED_MAX_WEIGHT,
         "saturated",
-        np.where(entropy > FLAT_ENTROPY_SHARE * uniform_entropy, "flat", "balanced"),
+        np.where(effective_tokens(entropy) > FLAT_EFFECTIVE_SHARE * n, "flat", "balanced"),
     )

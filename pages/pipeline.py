@@ -1,9 +1,6 @@
 """From a sentence to contextualised vectors: tokens, embeddings, positional encoding, attention, what it did."""
 
-import streamlit as st
-
 from ui import shell
-from ui.i18n import t
 from ui.layout import page_header
 from ui.sections import pipeline
 
@@ -15,6 +12,6 @@ pipeline.tokens_ui(vectors)
 pipeline.embeddings_ui(vectors)
 pipeline.positional_ui(vectors)
 pipeline.x_ui(vectors, pipeline.is_lesson_case(vectors, d_model))
-st.header(t("pipeline.attention.title"))
-st.markdown(t("pipeline.attention.body"))
+pipeline.attention_intro_ui(vectors)
 pipeline.attention_onward_ui(vectors)
+pipeline.code_ui()

@@ -15,4 +15,5 @@ with recipe_col:
     softmax.recipe_ui()
     softmax.naive_ui(scores)
 softmax.results_ui(scores)
+softmax.code_ui()
 softmax.odd_inputs_ui()

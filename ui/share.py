@@ -17,7 +17,7 @@ from engine.limits import MAX_JSON_BYTES
 from engine.scenario_io import decode_scenario, encode_scenario, scenario_from_json, scenario_to_json
 from ui import state
 from ui.editing import column_name
-from ui.i18n import t, tm
+from ui.i18n import plural, t, tm
 from ui.numbers import count
 
 LINK_PARAM = "s"
@@ -70,7 +70,7 @@ def _on_upload(key: str) -> None:
         state.report_link_error("share.bad_file", str(exc.params.get("field", "file")))
         return
     state.set_scenario(scenario)
-    st.toast(t("share.uploaded", tokens=count(len(scenario.tokens))), icon=":material/check_circle:")
+    st.toast(plural("share.uploaded", len(scenario.tokens)), icon=":material/check_circle:")
 
 
 def link_errors_ui() -> None:

@@ -8,7 +8,13 @@ from ui.i18n import t
 from ui.pages import PAGES
 
 
+def numbers_ui() -> None:
+    """How numbers are written in each language, said once for the whole app."""
+    st.caption(t("home.numbers"))
+
+
 def problem_ui() -> None:
+    """Why attention: every word alone, and the lesson's question about who is hungry."""
     st.header(t("home.problem.title"))
     st.markdown(t("home.problem.body"))
     st.subheader(t("home.problem.sentence"))
@@ -16,6 +22,7 @@ def problem_ui() -> None:
 
 
 def search_ui() -> None:
+    """The search-engine analogy: query, key, value."""
     st.header(t("home.search.title"))
     st.markdown(t("home.search.body"))
     for column, role in zip(st.columns(3), ("query", "key", "value"), strict=True):
@@ -26,6 +33,7 @@ def search_ui() -> None:
 
 
 def self_ui() -> None:
+    """Every token is query, key and value at once; the whole formula."""
     st.header(t("home.self.title"))
     st.markdown(t("home.self.body"))
     st.markdown(t("home.formula"))
@@ -33,6 +41,7 @@ def self_ui() -> None:
 
 
 def map_ui() -> None:
+    """A link to every page, with one line on what it shows."""
     st.header(t("home.map.title"))
     for spec in PAGES[1:]:
         st.page_link(spec.path, label=t(f"home.map.{spec.key}"), icon=spec.icon)

@@ -3,15 +3,20 @@ the outputs, what attention did, and the lesson's question "¿quién tiene hambr
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import numpy as np
 import pandas as pd
 import streamlit as st
 
 from engine import (
     EngineInputError,
     PipelineResult,
+    Scale,
     SentenceVectors,
     TopAttended,
     attend,
+    divisor_for,
     movement,
     positional_encoding,
     sentence_vectors,
@@ -19,10 +24,11 @@ from engine import (
 )
 from engine.limits import D_MODEL_RANGE, MAX_TOKENS, SEED_RANGE
 from engine.presets import LESSON_D_MODEL, LESSON_SENTENCE, LESSON_TOKENS
+from engine.similarity import COLLAPSE_COSINE, lowest_pairwise_cosine
 from ui import charts, numbers, state
 from ui.derivation import block, sub, vector_row
 from ui.figures import Heatmap
-from ui.i18n import t, tm
+from ui.i18n import plural, t, tm
 from ui.tables import table_ui
 
 SENTENCE_KEY = "pipeline_sentence"
@@ -33,6 +39,8 @@ WEIGHT_OPTIONS = ("lesson", "random")  # the lesson's made-up 4×4 matrices, or 
 PE_POSITIONS = 64  # the PE line plot runs this far, past the sentence, to show the waves
 AMBIGUITY_ASKER = "tiene"
 AMBIGUITY_CANDIDATES = ("perro", "carne", "hambre")  # who could be the one that "tiene hambre"
+MULTIHEAD_PAGE = "pages/multihead.py"  # linked from the collapse note once that page exists
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _use_example(sentence: str) -> None:
@@ -40,7 +48,18 @@ def _use_example(sentence: str) -> None:
 
 
 def dims(d: int) -> list[str]:
+    """Column labels 0, 1, …, d − 1."""
     return [str(j) for j in range(d)]
+
+
+def shape(rows: int, cols: int) -> str:
+    """(3×4): a matrix's shape as the captions write it."""
+    return f"({rows}×{cols})"
+
+
+def titled(name: str, matrix: np.ndarray) -> str:
+    """A figure's title with the shape of what it shows: x (3×4)."""
+    return t("pipeline.matrix", name=name, shape=shape(*matrix.shape))
 
 
 def rows_as_text(name: str, tokens, matrix) -> str:
@@ -124,14 +143,16 @@ def attention_controls_ui(d_model: int) -> tuple[str, int, bool]:
 
 
 def tokens_ui(result: SentenceVectors) -> None:
+    """The sentence cut into tokens, each under its position."""
     st.header(t("pipeline.tokens.title"))
-    st.markdown(t("pipeline.tokens.body", count=numbers.count(len(result.tokens))))
+    st.markdown(plural("pipeline.tokens.body", len(result.tokens)))
     table_ui(pd.DataFrame([result.tokens], columns=dims(len(result.tokens))))
     if result.dropped:
-        st.info(t("pipeline.dropped", dropped=numbers.count(result.dropped), limit=numbers.count(MAX_TOKENS)))
+        st.info(plural("pipeline.dropped", result.dropped, limit=numbers.count(MAX_TOKENS)))
 
 
 def embeddings_ui(result: SentenceVectors) -> None:
+    """One vector per token, as a heatmap."""
     st.header(t("pipeline.embed.title"))
     st.markdown(t("pipeline.embed.body"))
     charts.show_heatmap(
@@ -139,7 +160,7 @@ def embeddings_ui(result: SentenceVectors) -> None:
             result.embeddings,
             result.tokens,
             dims(result.x.shape[1]),
-            t("pipeline.embed.figure"),
+            t("pipeline.embed.figure", shape=shape(*result.embeddings.shape)),
             row_title=t("pipeline.token"),
         ),
         key="pipe_embed",
@@ -147,6 +168,7 @@ def embeddings_ui(result: SentenceVectors) -> None:
 
 
 def positional_ui(result: SentenceVectors) -> None:
+    """The positional encoding of the sentence's positions, and some of its waves over 64 positions."""
     st.header(t("pipeline.pe.title"))
     st.markdown(t("pipeline.pe.body"))
     d_model = result.x.shape[1]
@@ -157,7 +179,7 @@ def positional_ui(result: SentenceVectors) -> None:
                 result.positional,
                 dims(len(result.tokens)),
                 dims(d_model),
-                t("pipeline.pe.heat_title"),
+                titled(t("pipeline.pe.heat_title"), result.positional),
                 row_title=t("pipeline.position"),
             ),
             key="pipe_pe",
@@ -177,14 +199,16 @@ def positional_ui(result: SentenceVectors) -> None:
             alt=t("pipeline.pe.waves_alt"),
             key="pipe_waves",
         )
-        st.caption(t("pipeline.pe.waves_caption", n=numbers.count(len(result.tokens))))
+        st.caption(plural("pipeline.pe.waves_caption", len(result.tokens)))
 
 
 def x_ui(result: SentenceVectors, lesson_case: bool) -> None:
+    """X = embedding + PE, as a heatmap and as text; said when it is the lesson's x."""
     st.header(t("pipeline.x.title"))
     st.markdown(t("pipeline.x.body"))
     charts.show_heatmap(
-        Heatmap(result.x, result.tokens, dims(result.x.shape[1]), "x", row_title=t("pipeline.token")), key="pipe_x"
+        Heatmap(result.x, result.tokens, dims(result.x.shape[1]), titled("x", result.x), row_title=t("pipeline.token")),
+        key="pipe_x",
     )
     st.code(rows_as_text("x", result.tokens, result.x), language=None)
     if lesson_case:
@@ -192,6 +216,7 @@ def x_ui(result: SentenceVectors, lesson_case: bool) -> None:
 
 
 def attention_ui(result: PipelineResult, weights: str) -> None:
+    """Which matrices, the matrices themselves (folded), and the attention weights."""
     st.caption(t(f"pipeline.attention.weights_{weights}"))
     matrices = st.expander(t("pipeline.attention.matrices"), key="pipeline_matrices_open", on_change="rerun")
     if matrices.open:  # drawn only when opened
@@ -200,7 +225,9 @@ def attention_ui(result: PipelineResult, weights: str) -> None:
             shared = charts.figures.signed_range(result.w_q, result.w_k, result.w_v)
             charts.show_row(
                 [
-                    Heatmap(matrix, dims(d_model), dims(d_k), name, zrange=shared, show_scale=name == "W_V")
+                    Heatmap(
+                        matrix, dims(d_model), dims(d_k), titled(name, matrix), zrange=shared, show_scale=name == "W_V"
+                    )
                     for name, matrix in (("W_Q", result.w_q), ("W_K", result.w_k), ("W_V", result.w_v))
                 ]
             )
@@ -210,29 +237,55 @@ def attention_ui(result: PipelineResult, weights: str) -> None:
 
 
 def output_ui(result: PipelineResult) -> None:
+    """The outputs, as a heatmap and as text."""
     st.header(t("pipeline.output.title"))
     st.markdown(t("pipeline.output.body"))
     output = result.attention.output
     charts.show_heatmap(
-        Heatmap(output, result.tokens, dims(output.shape[1]), "output", row_title=t("pipeline.token")),
+        Heatmap(output, result.tokens, dims(output.shape[1]), titled("output", output), row_title=t("pipeline.token")),
         key="pipe_output",
     )
     st.code(rows_as_text("output", result.tokens, output), language=None)
 
 
 def token_at(tokens, index: int) -> str:
+    """A token and its position for a table cell, perro (1); a dash where there is none."""
     return f"{tokens[index]} ({index})" if index >= 0 else "—"
 
 
+def distance_to_mean_v(result: PipelineResult) -> np.ndarray:
+    """‖output_i − mean of V‖ per token: how far each blend is from what perfectly even attention gives."""
+    v = result.attention.v  # (n, d_v)
+    return np.linalg.norm(result.attention.output - v.mean(axis=0), axis=1)  # (n,)
+
+
 def effect_frame(result: PipelineResult, top: TopAttended, distance) -> pd.DataFrame:
-    """One row per token: its top attended tokens with their weights, and how far its vector moved."""
+    """One row per token: its top attended tokens with their weights, how far its output is from its x, and how
+    far from the average of the V's."""
     tokens = result.tokens
     columns = {t("pipeline.effect.col.token"): [token_at(tokens, i) for i in range(len(tokens))]}
     for rank in range(top.indices.shape[1]):
         columns[t("pipeline.effect.col.top", rank=rank + 1)] = [token_at(tokens, i) for i in top.indices[:, rank]]
         columns[t("pipeline.effect.col.weight", rank=rank + 1)] = top.weights[:, rank]
     columns[t("pipeline.effect.col.moved")] = distance
+    columns[t("pipeline.effect.col.mean")] = distance_to_mean_v(result)
     return pd.DataFrame(columns)
+
+
+def collapse_ui(result: PipelineResult) -> None:
+    """Say what the outputs show: with near-uniform weights they are nearly one vector (measured as in the
+    walkthrough: the lowest cosine between two outputs), and where the app goes next."""
+    lowest = lowest_pairwise_cosine(result.attention.output)
+    if lowest is None:
+        return
+    if lowest >= COLLAPSE_COSINE:
+        spread = numbers.fixed(distance_to_mean_v(result).max(), 2)
+        st.warning(t("pipeline.effect.collapse", cosine=numbers.fixed(lowest, 3), spread=spread))
+    else:
+        st.info(t("pipeline.effect.distinct", cosine=numbers.fixed(lowest, 3)))
+    st.markdown(t("pipeline.effect.next"))
+    if (ROOT / MULTIHEAD_PAGE).exists():
+        st.page_link(MULTIHEAD_PAGE, label=t("pipeline.multihead_link"), icon=":material/view_column:")
 
 
 def effect_ui(result: PipelineResult, top: TopAttended) -> None:
@@ -254,6 +307,7 @@ def effect_ui(result: PipelineResult, top: TopAttended) -> None:
         key="pipe_arrows",
     )
     st.caption(t("pipeline.effect.caption", shown=numbers.percent(moved.explained.sum())))
+    collapse_ui(result)
 
 
 def ambiguity_ui(result: PipelineResult, top: TopAttended) -> None:
@@ -284,6 +338,31 @@ def ambiguity_ui(result: PipelineResult, top: TopAttended) -> None:
     st.markdown(t("pipeline.ambiguity.bridge"))
 
 
+def attention_intro_ui(vectors: SentenceVectors) -> None:
+    """Self-attention's heading, what it computes with which shapes, and that this page has options of its own."""
+    n, d_model = vectors.x.shape
+    d_k = d_model  # the pipeline's W are square: d_k = d_v = d_model
+    st.header(t("pipeline.attention.title"))
+    st.markdown(t("pipeline.attention.body"))
+    st.caption(
+        t(
+            "pipeline.attention.shapes",
+            x=shape(n, d_model),
+            w=shape(d_model, d_k),
+            q=shape(n, d_k),
+            kt=shape(d_k, n),
+            s=shape(n, n),
+        )
+    )
+    st.info(t("pipeline.options", dk=numbers.count(d_k), divisor=numbers.short(divisor_for(Scale.SQRT, d_k))))
+
+
+def code_ui() -> None:
+    """The numpy lines the engine runs from the sentence to the outputs, folded."""
+    with st.expander(t("pipeline.code")):
+        st.code(t("pipeline.code.body"), language="python")
+
+
 @st.fragment
 def attention_onward_ui(vectors: SentenceVectors) -> None:
     """Attention and everything after it, with the controls that change only these: switching the mask or the
@@ -299,4 +378,5 @@ def attention_onward_ui(vectors: SentenceVectors) -> None:
 
 
 def is_lesson_case(vectors: SentenceVectors, d_model: int) -> bool:
+    """Whether this is the lesson's sentence at the lesson's d_model (its x are then the lesson's, to the digit)."""
     return vectors.tokens == LESSON_TOKENS and d_model == LESSON_D_MODEL

@@ -72,7 +72,8 @@ STRINGS: dict[str, str] = {
     "derivation.rounded_sum": "(rounded weights do not always add up to exactly 1; unrounded, they do)",
     "derivation.exact_weights": "(without rounding on the way: {values})",
     "editor.number_help": "A number with a decimal point or comma (1.5 or 1,5), or with an exponent (1e-3). No thousands separator.",
-    "scenario.temperature_help": "Softmax uses e^(x/T): a small T sharpens the differences, a large T flattens them. Standard attention uses T = 1.",
-    "share.uploaded": "Scenario loaded: {tokens} tokens.",
+    "scenario.temperature_help": "Softmax uses e^(x/T): a small T sharpens the differences, a large T flattens them. Standard attention uses T = 1; this T is here to explore and is not the sampling temperature a model uses to pick the next word.",
+    "share.uploaded.one": "Scenario loaded: {n} token.",
+    "share.uploaded.other": "Scenario loaded: {n} tokens.",
     "share.json_file": "scenario.json",
 }

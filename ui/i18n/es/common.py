@@ -72,7 +72,8 @@ STRINGS: dict[str, str] = {
     "derivation.rounded_sum": "(los pesos redondeados no siempre suman justo 1; sin redondear, suman exactamente 1)",
     "derivation.exact_weights": "(sin redondear en el camino: {values})",
     "editor.number_help": "Un número con punto o coma decimal (1.5 o 1,5), o con exponente (1e-3). Sin separador de miles.",
-    "scenario.temperature_help": "Softmax usa e^(x/T): T chica agudiza las diferencias, T grande las aplana. La atención estándar usa T = 1.",
-    "share.uploaded": "Escenario cargado: {tokens} tokens.",
+    "scenario.temperature_help": "Softmax usa e^(x/T): T chica agudiza las diferencias, T grande las aplana. La atención estándar usa T = 1; esta T está para explorar y no es la temperatura de muestreo con la que un modelo elige la próxima palabra.",
+    "share.uploaded.one": "Escenario cargado: {n} token.",
+    "share.uploaded.other": "Escenario cargado: {n} tokens.",
     "share.json_file": "escenario.json",
 }
