@@ -333,14 +333,17 @@ def lines_figure(
     xs = [float(v) for v in x]
     data: list[dict] = []
     if band is not None:
+        # the band's edges drawn like a reference line (the second series colour, dashed), so that √n reads the
+        # same in every figure: here as the edges of ±√n, beside it as the dashed √n curve
         low, high, name = band
+        edge = {"width": 2, "color": SERIES_COLORS[1], "dash": "dash"}
         data.append(
             {
                 "type": "scatter",
                 "x": xs,
                 "y": [float(v) for v in high],
                 "mode": "lines",
-                "line": {"width": 0},
+                "line": edge,
                 "hoverinfo": "skip",
                 "showlegend": False,
             }
@@ -351,9 +354,9 @@ def lines_figure(
                 "x": xs,
                 "y": [float(v) for v in low],
                 "mode": "lines",
-                "line": {"width": 0},
+                "line": edge,
                 "fill": "tonexty",
-                "fillcolor": "rgba(255,193,7,0.25)",
+                "fillcolor": "rgba(214,39,40,0.10)",
                 "name": plain_text(name),
                 "hoverinfo": "skip",
             }

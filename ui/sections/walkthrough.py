@@ -10,10 +10,11 @@ import numpy as np
 import streamlit as st
 
 from engine import AttentionResult, Scale, Scenario, derivation, lesson_scenario, same_numbers, softmax
+from engine.similarity import COLLAPSE_COSINE, lowest_pairwise_cosine
 from ui import charts, numbers, state
 from ui.derivation import BLANK, Row, division_row, dot_rows, show, softmax_rows, sub, token_text, vector_row
 from ui.figures import Heatmap
-from ui.i18n import t, tm
+from ui.i18n import plural, t, tm
 
 PARTS = 5
 ROLES = ("Q", "K", "V")
@@ -21,7 +22,7 @@ SCALAR_VALUES = (10.0, 20.0, 30.0)  # the lesson's one-number-per-token example:
 SCALAR_WEIGHTS = (0.3, 0.4, 0.3)  # and the attention "perro" gives them
 VECTOR_EXAMPLE = ((1.0, 2.0, 3.0), (4.0, 5.0, 6.0), (7.0, 8.0, 9.0))  # the lesson's three vectors
 VECTOR_WEIGHTS = (0.5, 0.3, 0.2)
-COLLAPSE_COSINE = 0.99  # outputs whose pairwise cosines all exceed this are "almost the same vector"
+SMALL_SCORE_GAP = 2.0  # a row whose scores differ by less than this: dividing changes its weights only a little
 
 
 def part_name(part: int, scenario: Scenario) -> str:
@@ -145,7 +146,7 @@ def projections_ui(scenario: Scenario, result: AttentionResult, token: str) -> N
 
 def scores_ui(scenario: Scenario, result: AttentionResult, token: str, other: str) -> None:
     n, d_k = len(scenario.tokens), scenario.d_k
-    st.markdown(t("walk.2.body", n=numbers.count(n), n2=numbers.count(n * n)))
+    st.markdown(plural("walk.2.body", n, n2=numbers.count(n * n)))
     st.latex(r"S = Q \cdot K^{\top}, \qquad S_{ij} = Q_i \cdot K_j")
     st.caption(t("walk.2.shapes", q=shape(n, d_k), kt=shape(d_k, n), s=shape(n, n)))
     figure_col, derivation_col = st.columns([2, 3])
@@ -244,7 +245,8 @@ def softmax_ui(scenario: Scenario, result: AttentionResult, token: str) -> None:
             t("walk.4.with", divisor=numbers.short(result.divisor)), numbers.vector(result.weights[i], sign=False)
         )
         without_col.metric(t("walk.4.without"), numbers.vector(unscaled, sign=False))
-        st.markdown(t("walk.4.compare_reading"))
+        gap = float(np.ptp(result.scores[i][allowed])) if allowed.any() else 0.0
+        st.markdown(t("walk.4.compare_small" if gap < SMALL_SCORE_GAP else "walk.4.compare_large"))
     if same_numbers(scenario, lesson_scenario()):
         errata_ui()
 
@@ -327,13 +329,9 @@ def weighted_sum_ui(scenario: Scenario, result: AttentionResult, token: str) -> 
 
 def collapse_ui(scenario: Scenario, result: AttentionResult) -> None:
     """Say what the outputs show: with near-uniform weights they are nearly the same vector."""
-    output = result.output
-    norms = np.linalg.norm(output, axis=1, keepdims=True)
-    if len(scenario.tokens) < 2 or (norms == 0).any():
+    lowest = lowest_pairwise_cosine(result.output)
+    if lowest is None:
         return
-    unit = output / norms
-    cosines = unit @ unit.T
-    lowest = float(cosines[~np.eye(len(cosines), dtype=bool)].min())
     if lowest >= COLLAPSE_COSINE:
         st.warning(t("walk.5.collapse", cosine=numbers.fixed(lowest, 3)))
     else:
