@@ -18,7 +18,7 @@ from engine import (
     softmax_three_ways,
 )
 from engine.limits import SEED_RANGE
-from ui import charts, numbers, state
+from ui import charts, numbers, questions, state
 from ui.i18n import t
 from ui.tables import table_ui
 
@@ -281,7 +281,8 @@ def sections_ui() -> None:
         on_change=_on_section,
         args=(widget_key, labels),
     )
-    for draw, tab in zip(SECTIONS.values(), tabs, strict=True):
+    for (name, draw), tab in zip(SECTIONS.items(), tabs, strict=True):
         if tab.open:
             with tab:
-                draw()
+                if questions.scaling_gate_ui(name):
+                    draw()
