@@ -36,7 +36,7 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from engine import EngineInputError, Scenario
+from engine import EngineInputError, Scale, Scenario, divisor_for
 from engine import questions as engine_questions
 from engine.questions import Grade, Kind, OptionKind, Outcome, Question, ScalingSetup, SoftmaxRow
 from engine.scenario import parse_number
@@ -288,9 +288,8 @@ def _rule(question: Question) -> str:
     params = question.params
     if question.template_id == "walk.4.without_scaling":
         return t("quiz.rule.none")  # the question's premise: no division at all
-    if "scale" in params:
-        return t(f"quiz.rule.{params['scale']}", divisor=numbers.short(params.get("divisor", 1.0)))
-    return t("quiz.rule.sqrt", divisor=numbers.short(math.sqrt(params["d_k"])))
+    mode = Scale(params.get("scale", Scale.SQRT))
+    return t(f"quiz.rule.{mode}", divisor=numbers.short(divisor_for(mode, params["d_k"])))
 
 
 def placeholders(question: Question, markdown: bool = True) -> dict[str, str]:

@@ -557,3 +557,43 @@ def test_the_question_is_stable_per_session_and_gate_and_moves_on_per_draw():
     assert len(firsts) > 1  # different students start on different questions
     assert questions.pick_question("walk.2", SoftmaxRow((1.0,)), seed=7, gate="x") is None  # not its input
     assert questions.pick_question("softmax", SoftmaxRow((1.0, 2.0)), seed=1, gate="s", templates=()) is None
+
+
+def first_question(template_id: str, context, **params):
+    """The first seed's question of a template whose params include `params`."""
+    for seed in range(200):
+        question = engine_questions.generate(template_id, context, seed)
+        if all(question.params[name] == value for name, value in params.items()):
+            return question
+    raise AssertionError(f"no seed gives {template_id} with {params}")
+
+
+def test_the_feedback_names_the_mistake_with_this_scenarios_numbers():
+    """Worked by hand: the lesson has d_k = 4 (√d_k = 2); the √d_k page's d_k = 1024 has √d_k = 32."""
+    lesson = lesson_scenario()
+    scaled = first_question("walk.3.scaled_score", lesson)
+    assert written("es", questions.mistake_text, scaled, "divided_by_dk", "") == (
+        "Eso da dividir por d_k = 4; acá corresponde dividir por √d_k = 2."
+    )
+    assert written("en", questions.mistake_text, scaled, "divided_by_dk", "") == (
+        "That is what dividing by d_k = 4 gives; here you should divide by √d_k = 2."
+    )
+    divisor = first_question("walk.3.divisor", replace(lesson, scale=Scale.DK))
+    assert written("es", questions.mistake_text, divisor, "divided_by_sqrt_dk", "") == (
+        "Eso da dividir por √d_k = 2, la escala de siempre; pero en este escenario corresponde dividir por d_k = 4."
+    )
+    unscaled = first_question("walk.4.without_scaling", lesson)
+    assert written("es", questions.mistake_text, unscaled, "divided_by_dk", "").endswith("acá corresponde no dividir.")
+    score = first_question("walk.2.score", lesson, token="perro", other="come")
+    assert written("es", questions.mistake_text, score, "transposed", "").startswith(
+        "Ese es el score «come» → «perro» = Q_come · K_perro. El orden importa"
+    )
+    assert written("en", questions.mistake_text, score, "transposed", "").startswith(
+        "That is the score “come” → “perro” = Q_come · K_perro. Order matters"
+    )
+    unit = first_question("scaling.unit_divisor", ScalingSetup(d_k=1024))
+    assert written("es", questions.mistake_text, unit, "no_divisor", "") == (
+        "Dividir por 1 es dejar los scores como están; acá corresponde dividir por √d_k = 32."
+    )
+    row = first_question("walk.4.row_sum", lesson, token="perro")
+    assert "«perro»" in written("es", questions.mistake_text, row, "sum_of_scores", "")
