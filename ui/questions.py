@@ -346,7 +346,14 @@ def tolerance_text(question: Question) -> str:
     """What is accepted as right, in words: exact, or ± the tolerance."""
     if question.tolerance == 0:
         return t("quiz.tolerance.exact")
-    return t("quiz.tolerance.within", tolerance=numbers.short(question.tolerance, question.decimals + 1))
+    return t("quiz.tolerance.within", tolerance=stated_tolerance(question.tolerance))
+
+
+def stated_tolerance(tolerance: float) -> str:
+    """A tolerance to two significant digits, rounded down: what it says is never more than what is accepted."""
+    decimals = 1 - math.floor(math.log10(tolerance))
+    shown = math.floor(tolerance * 10**decimals + 1e-9) / 10**decimals
+    return numbers.short(shown, max(decimals, 0))
 
 
 def mistake_key(template_id: str, key: str) -> str:

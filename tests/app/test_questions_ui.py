@@ -15,6 +15,8 @@ from dataclasses import replace
 import numpy as np
 import pytest
 import streamlit.testing.v1.app_test as app_test_module
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from streamlit.runtime.memory_media_file_storage import MemoryMediaFileStorage
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 from streamlit.testing.v1 import AppTest
@@ -597,3 +599,12 @@ def test_the_feedback_names_the_mistake_with_this_scenarios_numbers():
     )
     row = first_question("walk.4.row_sum", lesson, token="perro")
     assert "«perro»" in written("es", questions.mistake_text, row, "sum_of_scores", "")
+
+
+@settings(max_examples=60, deadline=None, database=None)
+@given(st.floats(min_value=1e-4, max_value=1e4, allow_nan=False, allow_infinity=False))
+def test_the_stated_tolerance_never_exceeds_the_accepted_one(tolerance):
+    """Two significant digits, rounded down: a student who stays within what is written is graded right."""
+    with reading("en"):
+        stated = float(questions.stated_tolerance(tolerance).replace(",", ""))
+    assert 0.89 * tolerance <= stated <= tolerance

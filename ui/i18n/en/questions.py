@@ -45,7 +45,7 @@ STRINGS: dict[str, str] = {
     "quiz.quoted": "“{token}”",
     "quiz.token_at": "{token} (position {position})",
     "quiz.mix_item": "{token}: V = {value}, weight {weight}",
-    "quiz.shape": "{rows} rows × {cols} columns",
+    "quiz.shape": "{rows} × {cols}",
     "quiz.line.row": "row {index} of {matrix}",
     "quiz.line.column": "column {index} of {matrix}",
     "quiz.scale.sqrt": "÷ √d_k",
@@ -98,7 +98,7 @@ STRINGS: dict[str, str] = {
     "q.walk.1.k_entry": "What is K_{token}[{dim}], dimension {dim} of the K vector of “{token}”?",
     "q.walk.1.v_entry": "What is V_{token}[{dim}], dimension {dim} of the V vector of “{token}”?",
     "q.walk.1.which_column": "Q_{token}[{dim}] is the dot product of x_{token} with one line of a matrix. Which one?",
-    "q.walk.1.q_shape": "With {n} tokens, d_model = {d_model} and d_k = {d_k}: what shape is Q = x · W_Q?",
+    "q.walk.1.q_shape": "With {n} tokens, d_model = {d_model} and d_k = {d_k}: what shape (rows × columns) is Q = x · W_Q?",
     "q.walk.2.score": (
         "What is the score “{token}” → “{other}”, that is, how well does what “{token}” looks for match what "
         "“{other}” offers?"
@@ -137,7 +137,7 @@ STRINGS: dict[str, str] = {
         "(the vector weight · V of greatest length)?"
     ),
     "q.walk.5.scalar_mix": "With one number per token ({mix}), what is the mix attention makes?",
-    "q.walk.5.output_shape": "With {n} tokens, d_model = {d_model} and d_v = {d_v}: what shape is output = weights · V?",
+    "q.walk.5.output_shape": "With {n} tokens, d_model = {d_model} and d_v = {d_v}: what shape (rows × columns) is output = weights · V?",
     # --- softmax ---
     "q.softmax.can_be_softmax": "Which of these rows can have come out of a softmax?",
     "q.softmax.of_scores": "What is the softmax of the scores {scores} at temperature T = {temperature}?",
@@ -344,7 +344,7 @@ STRINGS: dict[str, str] = {
         "many tokens there are."
     ),
     "quiz.mistake.still_scaled": (
-        "That is the row with the scores divided by {divisor}, this scenario's: the question is what would happen "
+        "That is this scenario's row, with the scores divided by {divisor}: the question is what would happen "
         "without dividing."
     ),
     "quiz.mistake.straight_line": (

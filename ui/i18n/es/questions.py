@@ -45,7 +45,7 @@ STRINGS: dict[str, str] = {
     "quiz.quoted": "«{token}»",
     "quiz.token_at": "{token} (posición {position})",
     "quiz.mix_item": "{token}: V = {value}, peso {weight}",
-    "quiz.shape": "{rows} filas × {cols} columnas",
+    "quiz.shape": "{rows} × {cols}",
     "quiz.line.row": "la fila {index} de {matrix}",
     "quiz.line.column": "la columna {index} de {matrix}",
     "quiz.scale.sqrt": "÷ √d_k",
@@ -100,7 +100,7 @@ STRINGS: dict[str, str] = {
     "q.walk.1.which_column": (
         "Q_{token}[{dim}] es el producto punto de x_{token} con una línea de una matriz. ¿Con cuál?"
     ),
-    "q.walk.1.q_shape": "Con {n} tokens, d_model = {d_model} y d_k = {d_k}: ¿qué forma tiene Q = x · W_Q?",
+    "q.walk.1.q_shape": "Con {n} tokens, d_model = {d_model} y d_k = {d_k}: ¿qué forma (filas × columnas) tiene Q = x · W_Q?",
     "q.walk.2.score": (
         "¿Cuánto vale el score «{token}» → «{other}», o sea, cuánto coincide lo que busca «{token}» con lo que "
         "ofrece «{other}»?"
@@ -140,7 +140,7 @@ STRINGS: dict[str, str] = {
     ),
     "q.walk.5.scalar_mix": "Con un solo número por token ({mix}), ¿cuánto vale la mezcla que arma la atención?",
     "q.walk.5.output_shape": (
-        "Con {n} tokens, d_model = {d_model} y d_v = {d_v}: ¿qué forma tiene el output = pesos · V?"
+        "Con {n} tokens, d_model = {d_model} y d_v = {d_v}: ¿qué forma (filas × columnas) tiene el output = pesos · V?"
     ),
     # --- softmax ---
     "q.softmax.can_be_softmax": "¿Cuál de estas filas puede haber salido de un softmax?",
@@ -352,8 +352,8 @@ STRINGS: dict[str, str] = {
         "Esa es la raíz de la cantidad de tokens ({n}): el divisor depende de d_k = {d_k}, no de cuántos tokens hay."
     ),
     "quiz.mistake.still_scaled": (
-        "Esa es la fila con los scores divididos por {divisor}, la de este escenario: la pregunta es qué pasaría "
-        "sin dividir."
+        "Esa es la fila de este escenario, con los scores divididos por {divisor}: la pregunta es qué pasaría sin "
+        "dividir."
     ),
     "quiz.mistake.straight_line": (
         "Eso sería caminar siempre para el mismo lado ({steps} pasos, {steps} de distancia). Con pasos al azar se cancelan en parte, y la "
