@@ -31,6 +31,7 @@ import math
 import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from decimal import ROUND_FLOOR, Decimal
 
 import numpy as np
 import pandas as pd
@@ -352,7 +353,7 @@ def tolerance_text(question: Question) -> str:
 def stated_tolerance(tolerance: float) -> str:
     """A tolerance to two significant digits, rounded down: what it says is never more than what is accepted."""
     decimals = 1 - math.floor(math.log10(tolerance))
-    shown = math.floor(tolerance * 10**decimals + 1e-9) / 10**decimals
+    shown = Decimal(repr(float(tolerance))).quantize(Decimal(1).scaleb(-decimals), rounding=ROUND_FLOOR)
     return numbers.short(shown, max(decimals, 0))
 
 
