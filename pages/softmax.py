@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from ui import shell
+from ui import questions, shell
 from ui.layout import page_header
 from ui.sections import softmax
 
@@ -14,6 +14,7 @@ with scores_col:
 with recipe_col:
     softmax.recipe_ui()
     softmax.naive_ui(scores)
-softmax.results_ui(scores)
-softmax.code_ui()
+if questions.gate_ui("softmax", questions.softmax_row(scores), key="softmax"):
+    softmax.results_ui(scores)
+    softmax.code_ui()
 softmax.odd_inputs_ui()

@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from ui import shell, state
+from ui import questions, shell, state
 from ui.i18n import t
 from ui.layout import page_header
 from ui.scenario_controls import token_select_ui
@@ -23,7 +23,9 @@ def parts_ui() -> None:
     part = walk.controls_ui(scenario)
     st.header(f"{part}. {walk.part_name(part, scenario)}")
     token = token_select_ui("query", "perro", t("scenario.query_token"), page="walk")
-    if part == 1:
+    if not questions.gate_ui(f"walk.{part}", scenario):
+        pass  # the part waits for a prediction; its inputs and code below stay
+    elif part == 1:
         walk.projections_ui(scenario, result, token)
     elif part == 2:
         other = token_select_ui("key", "come", t("scenario.key_token"), page="walk")

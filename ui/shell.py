@@ -12,7 +12,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from ui import state
+from ui import questions, state
 from ui.heap import freeze_long_lived_objects
 from ui.i18n import LANGUAGE_NAMES, t
 from ui.layout import style_ui
@@ -53,6 +53,7 @@ def sidebar_ui(current: str) -> None:
             t("sidebar.presentation"), key=state.PRESENT, help=t("sidebar.presentation_help"), bind="query-params"
         )
         st.caption(t("sidebar.theme_hint"))
+        questions.sidebar_ui()
         st.divider()
         for spec in PAGES:
             st.page_link(spec.path, label=t(f"page.{spec.key}"), icon=spec.icon, disabled=spec.key == current)

@@ -15,13 +15,15 @@ Two kinds of keys:
    - "link_error": (strings key, field) of a link or upload that could not be read, shown once.
    - "lists": {name: np.ndarray}: a page's own editable list of numbers (the softmax scores), with
      "lists_rev": {name: int} for its editor.
-   - "answers": the quiz tally (`ui.questions`), kept for the session only.
+   - "answers": the questions' `ui.questions.Book` (the session's seed, each gate's draw and current question,
+     one record per question answered or shown, for the tally and its download), kept for the session only.
    - "model_dir": the local model directory the real-model page uses, when set by the user.
    - "train": the learning page's current training run (`engine.training`), if any.
 
 2. **Widget keys** (Streamlit owns the value; listed so that no two widgets share one):
    - shell: "lang" (language radio, bound to the URL as ?lang=), "present" (presentation toggle, ?present=),
-     "questions_on" (questions on/off, kept for the session).
+     "questions_on" (questions on/off, on by default; bound to the URL as ?questions_on=false, so the choice
+     survives page switches and reloads).
    - walkthrough: "step" (bound to the URL as ?step=), "walk_role", "walk_inputs_open".
    - builder: "opt_scale_<rev>", "opt_temperature_<rev>", "opt_causal_<rev>" (option widgets, keyed by the
      scenario's revision), "editor_<matrix>_<rev>", "dims_<d>_<rev>", "random_seed", "builder_edit_open".

@@ -11,10 +11,12 @@ ROOT = Path(__file__).resolve().parents[2]
 APP = str(ROOT / "app.py")
 
 
-def open_page(page: str, lang: str = "es", timeout: float = 60) -> AppTest:
-    """Run app.py, switch to `page` (e.g. "pages/walkthrough.py") in `lang`, and return the AppTest."""
+def open_page(page: str, lang: str = "es", timeout: float = 60, questions: bool = False) -> AppTest:
+    """Run app.py, switch to `page` (e.g. "pages/walkthrough.py") in `lang`, and return the AppTest. The questions
+    asked before each step are off unless `questions` (tests of a page's content see it at once)."""
     at = AppTest.from_file(APP, default_timeout=timeout)
     at.session_state["lang"] = lang
+    at.session_state["questions_on"] = questions
     at.run()
     if page != "pages/home.py":
         at.switch_page(page).run()

@@ -81,8 +81,11 @@ def act(page: Page, action: Callable[[], object]) -> None:
     wait_for_app(page, before)
 
 
-def open_app(page: Page, url: str) -> None:
-    """Load a page and wait for its first run to finish."""
+def open_app(page: Page, url: str, questions: bool = False) -> None:
+    """Load a page and wait for its first run to finish. The questions asked before each step are off (through
+    the URL, as the sidebar's switch turns them off) unless `questions`: these tests look at the pages' content."""
+    if not questions:
+        url += ("&" if "?" in url else "?") + "questions_on=false"
     page.goto(url)
     wait_for_app(page)
 

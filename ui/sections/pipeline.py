@@ -25,7 +25,7 @@ from engine import (
 from engine.limits import D_MODEL_RANGE, MAX_TOKENS, SEED_RANGE
 from engine.presets import LESSON_D_MODEL, LESSON_SENTENCE, LESSON_TOKENS
 from engine.similarity import COLLAPSE_COSINE, lowest_pairwise_cosine
-from ui import charts, numbers, state
+from ui import charts, numbers, questions, state
 from ui.derivation import block, sub, vector_row
 from ui.figures import Heatmap
 from ui.i18n import plural, t, tm
@@ -372,6 +372,8 @@ def attention_onward_ui(vectors: SentenceVectors) -> None:
     top = top_attended(result.attention.weights, k=2, allowed=result.attention.allowed)
     attention_ui(result, weights)
     output_ui(result)
+    if not questions.gate_ui("pipeline", result, templates=questions.PIPELINE_TEMPLATES):
+        return
     effect_ui(result, top)
     if AMBIGUITY_ASKER in result.tokens and "perro" in result.tokens:
         ambiguity_ui(result, top)

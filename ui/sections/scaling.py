@@ -21,7 +21,7 @@ from engine import (
 )
 from engine.limits import SEED_RANGE
 from engine.peakedness import FLAT_EFFECTIVE_SHARE, SATURATED_MAX_WEIGHT, effective_tokens
-from ui import charts, numbers, state
+from ui import charts, numbers, questions, state
 from ui.derivation import BLANK, Row, show
 from ui.i18n import plural, t
 from ui.tables import table_ui
@@ -354,7 +354,8 @@ def sections_ui() -> None:
         on_change=_on_section,
         args=(widget_key, labels),
     )
-    for draw, tab in zip(SECTIONS.values(), tabs, strict=True):
+    for (name, draw), tab in zip(SECTIONS.items(), tabs, strict=True):
         if tab.open:
             with tab:
-                draw()
+                if questions.scaling_gate_ui(name):
+                    draw()
