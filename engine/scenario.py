@@ -40,7 +40,7 @@ def _too_large(value: str) -> EngineInputError:
     return EngineInputError("too_large", f"{value} exceeds ±{limit}", value=value, limit=limit)
 
 
-def _parse_text(value: str) -> float:
+def _parse_text(value: str, decimal: str | None) -> float:
     text = value.strip()
     if not text:
         # An emptied data-editor cell arrives as None (or ""): that is "empty", not "'None' is not a number".
@@ -66,6 +66,7 @@ def _parse_text(value: str) -> float:
         raise _not_a_number(value)
     if (
         match["separator"]
+        and match["separator"] != decimal
         and match["exponent"] is None
         and len(match["fraction"]) == 3
         and _THOUSANDS.fullmatch(match["whole"])
@@ -83,7 +84,7 @@ def _parse_text(value: str) -> float:
     return number
 
 
-def parse_number(value: object) -> float:
+def parse_number(value: object, *, decimal: str | None = None) -> float:
     """A cell's content as a float, or an EngineInputError saying why it cannot be one.
 
     Text is read by one grammar, the same in every locale (spaces around it are ignored):
@@ -103,13 +104,19 @@ def parse_number(value: object) -> float:
     full-width digits ("not_a_number"); more than MAX_NUMBER_CHARS characters ("number_too_long"); beyond
     ±MAX_ABS_VALUE ("too_large"). Numbers that are not text (int, float, numpy) are checked the same way
     for NaN, infinity and size; booleans are refused.
+
+    `decimal` is the reader's decimal separator ("," in Spanish, "." in English), when known: a separator
+    followed by three digits that IS the reader's decimal separator is read as one ("1,234" is 1.234 for a
+    Spanish reader, as the app itself writes it); the reader's thousands separator stays ambiguous and refused
+    ("1.234" for a Spanish reader could be 1234 by their convention or 1.234 by the lesson's): nothing is ever
+    read as a thousands group.
     """
     if isinstance(value, bool):
         raise _not_a_number(value)
     if value is None:
         raise EngineInputError("empty_or_nan", "the cell is empty or NaN")
     if isinstance(value, str):
-        number = _parse_text(value)
+        number = _parse_text(value, decimal)
     elif isinstance(value, numbers.Integral) and abs(value) > MAX_ABS_VALUE:  # compared as ints: 10**400 fits
         raise _too_large(shown(value))
     else:

@@ -404,13 +404,16 @@ def feedback_text(question: Question, attempt: Attempt, markdown: bool = True) -
     return t("quiz.feedback.wrong", given=shown)
 
 
-def typed_number(text: str) -> float:
-    """A typed answer as a number: "0,954" and "0.954", a true minus sign, thousands written either way."""
+def typed_number(text: str, lang: str | None = None) -> float:
+    """A typed answer as a number: "0,954" and "0.954", a true minus sign, thousands written either way; a
+    separator before three digits is read as decimal when it is the reader's decimal separator (as the app
+    writes numbers), and refused as ambiguous otherwise (engine.scenario.parse_number)."""
     cleaned = str(text).strip().replace("\u2212", "-").replace("\u00a0", "").replace(" ", "")
     if "," in cleaned and "." in cleaned:  # 1.234,5 or 1,234.5: the last mark is the decimal one
         decimal = "," if cleaned.rfind(",") > cleaned.rfind(".") else "."
         cleaned = cleaned.replace("." if decimal == "," else ",", "").replace(decimal, ".")
-    return parse_number(cleaned)
+    reader = lang if lang is not None else state.current_language()
+    return parse_number(cleaned, decimal=numbers.SEPARATORS[reader][0])
 
 
 # --- the gate ---
@@ -477,7 +480,7 @@ def _on_check(question: Question, gate: str, ident: str, page: str) -> None:
     else:
         typed = str(state.widget_value(widget_key(gate, ident, "number"), "") or "")
         try:
-            response = typed_number(typed)
+            response = typed_number(typed, state.current_language())
         except EngineInputError as error:
             current.errors[ident] = (error.code, {"value": typed[:40]})
             return
@@ -668,21 +671,11 @@ SCALING_GATES: dict[str, tuple[str, ...]] = {
 }
 
 
-def scaling_setup(section: str) -> ScalingSetup:
-    """What a section of the √d_k page is showing: its walk's length, the largest d_k measured, the row's d_k."""
-    steps = int(state.widget_value("scaling_steps", 200) or 200)
-    if section == "experiment":
-        return ScalingSetup(d_k=int(max(state.widget_value("scaling_dks") or [1024])), walk_steps=steps)
-    if section == "row":
-        return ScalingSetup(d_k=int(state.widget_value("scaling_row_dk", 256) or 256), walk_steps=steps)
-    return ScalingSetup(walk_steps=steps)
-
-
-def scaling_gate_ui(section: str) -> bool:
+def scaling_gate_ui(section: str, setup: ScalingSetup) -> bool:
     """The gate of one section of the √d_k page (True at once for the sections that ask nothing)."""
     if section not in SCALING_GATES:
         return True
-    return gate_ui("scaling", scaling_setup(section), key=f"scaling.{section}", templates=SCALING_GATES[section])
+    return gate_ui("scaling", setup, key=f"scaling.{section}", templates=SCALING_GATES[section])
 
 
 # --- the sidebar: on/off, the tally, the export ---

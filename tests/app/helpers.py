@@ -20,6 +20,10 @@ def open_page(page: str, lang: str = "es", timeout: float = 60, questions: bool 
     at.run()
     if page != "pages/home.py":
         at.switch_page(page).run()
+        if not questions:
+            # AppTest runs a page it switches to once with the questions toggle's previous value; the second run
+            # is the page as a reader sees it after the switch
+            at.run()
     return at
 
 

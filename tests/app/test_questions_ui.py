@@ -183,7 +183,7 @@ def check_wrong_then_right(at: AppTest, gate: str, lang: str) -> None:
     response, key = a_named_mistake(question, lang)
     answer(at, gate, lang, response)
     typed = response if question.kind == Kind.NUMERIC else str(response)
-    grade_now = grade(question, questions.typed_number(typed) if question.kind == Kind.NUMERIC else response)
+    grade_now = grade(question, questions.typed_number(typed, lang) if question.kind == Kind.NUMERIC else response)
     outcome = Outcome.WRONG if key is None else Outcome.MISCONCEPTION
     assert (grade_now.outcome, grade_now.misconception) == (outcome, key)
     mistake = written(lang, questions.feedback_text, question, questions.Attempt(typed, grade_now))
@@ -528,11 +528,26 @@ def test_every_misconception_and_option_key_has_a_string():
     ("typed", "value"),
     [("0,954", 0.954), ("0.954", 0.954), (" −0,15 ", -0.15), ("-3", -3.0), ("1.234,5", 1234.5), ("1,234.5", 1234.5)],
 )
-def test_a_typed_answer_is_read_in_either_writing(typed, value):
-    assert questions.typed_number(typed) == pytest.approx(value, abs=1e-12)
+@pytest.mark.parametrize("lang", ["es", "en"])
+def test_a_typed_answer_is_read_in_either_writing(typed, value, lang):
+    assert questions.typed_number(typed, lang) == pytest.approx(value, abs=1e-12)
 
 
-@pytest.mark.parametrize(("typed", "code"), [("abc", "not_a_number"), ("", "empty_or_nan"), ("1e400", "infinite")])
+@pytest.mark.parametrize(
+    ("typed", "lang", "value"), [("4,000", "es", 4.0), ("1,223", "es", 1.223), ("1.223", "en", 1.223)]
+)
+def test_a_number_written_as_the_app_writes_it_is_read_in_the_readers_language(typed, lang, value):
+    assert questions.typed_number(typed, lang) == pytest.approx(value, abs=1e-12)
+
+
+@pytest.mark.parametrize(("typed", "lang"), [("1.223", "es"), ("4,000", "en")])
+def test_a_thousands_looking_number_in_the_readers_language_is_refused_not_guessed(typed, lang):
+    with pytest.raises(EngineInputError) as error:
+        questions.typed_number(typed, lang)
+    assert error.value.code == "ambiguous_number"
+
+
+@pytest.mark.parametrize(("typed", "code"), [("abc", "not_a_number"), ("", "empty_or_nan"), ("1e400", "too_large")])
 def test_an_unreadable_answer_says_why(typed, code):
     with pytest.raises(EngineInputError) as error:
         questions.typed_number(typed)

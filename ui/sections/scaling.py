@@ -28,6 +28,8 @@ from ui.tables import table_ui
 
 DK_OPTIONS = (4, 16, 64, 256, 512, 1024, 4096)  # 512: the lesson's "vectores grandes (d=512)"
 DEFAULT_DKS = [4, 16, 64, 256, 1024]  # the rows of the lesson's measured table
+ROW_DK_DEFAULT = 512  # the lesson's "vectores grandes (d=512)"
+WALK_STEPS_DEFAULT = 200
 SAMPLE_OPTIONS = (1000, 5000, 20000)
 WALK_SEED = 0
 SHOWN_WALKS = 30  # paths drawn; the spread is measured over all of them
@@ -93,7 +95,13 @@ def random_walk_ui() -> None:
         t("scaling.walk.walks"), 100, 5000, step=100, value=1000, key="scaling_walks", persist_state="session"
     )
     steps = steps_col.slider(
-        t("scaling.walk.steps"), 10, 1000, step=10, value=200, key="scaling_steps", persist_state="session"
+        t("scaling.walk.steps"),
+        10,
+        1000,
+        step=10,
+        value=WALK_STEPS_DEFAULT,
+        key="scaling_steps",
+        persist_state="session",
     )
     result = cached_walks(walks, steps, WALK_SEED)
     step_axis = list(range(steps + 1))
@@ -296,7 +304,7 @@ def three_ways_ui() -> None:
     d_k = dk_col.selectbox(
         t("scaling.row.dk"),
         DK_OPTIONS,
-        index=DK_OPTIONS.index(512),
+        index=DK_OPTIONS.index(ROW_DK_DEFAULT),
         key="scaling_row_dk",
         persist_state="session",
         format_func=lambda n: numbers.count(n),
@@ -337,6 +345,17 @@ SECTIONS = {"idea": idea_ui, "walk": walk_ui, "experiment": experiment_ui, "row"
 SECTION_KEY = "scaling_section"
 
 
+def scaling_setup(section: str) -> questions.ScalingSetup:
+    """What a section of this page shows, for its questions: the walk's length, the largest d_k measured, the
+    row's d_k (the widgets' values, or their defaults before they are first drawn)."""
+    steps = int(state.widget_value("scaling_steps", WALK_STEPS_DEFAULT) or WALK_STEPS_DEFAULT)
+    if section == "experiment":
+        return questions.ScalingSetup(d_k=int(max(state.widget_value("scaling_dks") or DEFAULT_DKS)), walk_steps=steps)
+    if section == "row":
+        return questions.ScalingSetup(d_k=int(state.widget_value("scaling_row_dk") or ROW_DK_DEFAULT), walk_steps=steps)
+    return questions.ScalingSetup(walk_steps=steps)
+
+
 def _on_section(widget_key: str, labels: list[str]) -> None:
     state.put(SECTION_KEY, list(SECTIONS)[labels.index(state.widget_value(widget_key))])
 
@@ -357,5 +376,5 @@ def sections_ui() -> None:
     for (name, draw), tab in zip(SECTIONS.items(), tabs, strict=True):
         if tab.open:
             with tab:
-                if questions.scaling_gate_ui(name):
+                if questions.scaling_gate_ui(name, scaling_setup(name)):
                     draw()
