@@ -52,15 +52,16 @@ SENTENCE_D_MODEL = 8
 SOURCES = ("scenario", "sentence")
 STARTS = ("scenario", "random")
 LEARNING_RATES = (0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0, 2.0, 5.0)
-DEFAULT_RATE = {Optimiser.ADAM: 0.02, Optimiser.GD: 0.5}  # each converges on every preset within 200 steps
+DEFAULT_RATE = {Optimiser.ADAM: 0.02, Optimiser.GD: 0.5}  # slow enough to watch, fast enough to converge
 STEPS_RANGE = (10, MAX_TRAINING_STEPS)
-DEFAULT_STEPS = 200
+DEFAULT_STEPS = 100  # with ÷√d_k each preset converges within it at the default rates (measured: steps 6 to 96)
 CHUNKS = 15  # a run is trained in about this many chunks: the progress bar moves this many times
 FRAME_SECONDS = 0.2  # a chunk is shown at least this long
 PLAY_FRAMES = 30  # the play button shows the history in about this many frames
 PLAY_INTERVAL = 0.5  # seconds between two frames
 SATURATED = 0.01  # a weight this close to 0 or 1 sits where softmax is flat: its gradient is about 0
-ALIGNMENT_GAIN = 0.1  # "training used the one-way freedom" when the alignment grew by more than this
+ALIGNMENT_GAIN = 0.1  # "training used the one-way freedom": the alignment grew by more than this...
+ALIGNMENT_USED = 0.5  # ...and ended above this (random W give about 0)
 SIDE_BY_SIDE_TOKENS = 4  # in presentation mode, a heatmap of more tokens is as wide as the loss curve beside it
 STALL_D_KS = (16, 32, 64, 128)
 STALL_DEFAULT_D_K = 64  # the d_k of each head of the original Transformer (512 / 8)
@@ -599,10 +600,13 @@ def output_formula_ui(options: Options) -> None:
 
 
 def loss_formula_ui(case: Case) -> None:
-    """The loss in words and as a formula, and what a step does."""
-    st.markdown(t("learn.loss.words", n=numbers.count(case.n), ln=numbers.fixed(math.log(max(case.n, 1)), 3)))
-    st.latex(r"L = -\frac{1}{n}\sum_{i}\sum_{j} T_{ij}\,\log A_{ij}")
-    st.markdown(t("learn.loss.step"))
+    """The loss in words and as a formula, and what a step does; folded in presentation mode, where the run
+    itself should fit the projector (opened, it is the same text)."""
+    container = st.expander(t("learn.loss.title")) if state.presentation_mode() else st.container()
+    with container:
+        st.markdown(t("learn.loss.words", n=numbers.count(case.n), ln=numbers.fixed(math.log(max(case.n, 1)), 3)))
+        st.latex(r"L = -\frac{1}{n}\sum_{i}\sum_{j} T_{ij}\,\log A_{ij}")
+        st.markdown(t("learn.loss.step"))
 
 
 def settings_text(run: TrainingRun) -> str:
@@ -990,7 +994,7 @@ def roles_ui(training: Training) -> None:
         help=t("learn.roles.alignment_help"),
     )
     metric_col.caption(t("learn.roles.alignment_start", value=numbers.fixed(roles.alignment_start, 2)))
-    used = roles.alignment_end - roles.alignment_start > ALIGNMENT_GAIN
+    used = roles.alignment_end - roles.alignment_start > ALIGNMENT_GAIN and roles.alignment_end > ALIGNMENT_USED
     reading = t(
         "learn.roles.used" if used else "learn.roles.not_used",
         start=numbers.fixed(roles.alignment_start, 2),

@@ -42,6 +42,7 @@ STRINGS: dict[str, str] = {
     "learn.refused": "The engine could not start this training: {message}",
     # 2 · training
     "learn.train.header": "Train W_Q and W_K",
+    "learn.loss.title": "The loss: the cross-entropy, and what each step does",
     "learn.loss.words": "**The loss** measures how far each row of weights A is from its target row T: it is the **cross-entropy**. For each token, take −log of the weight it gives to each token it should look at, weighted by the target. If it gives it everything (weight 1), that adds 0; if it spreads evenly over the {n} tokens, it adds ln {n} = {ln}. Then average over the tokens:",
     "learn.loss.step": "Each step works out how much L would change if you nudged each number of W_Q and W_K (the **gradient**, by hand with the chain rule: the softmax, the divisor, Q·Kᵀ and the projections x·W) and moves them a little in the direction that lowers it. x is not touched.",
     "learn.loss.output_formula": r"L = L_{{\text{{attention}}}} + {weight} \cdot \operatorname{{mean}}\big((\text{{output}} - T\,x)^2\big)",

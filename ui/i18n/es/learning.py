@@ -42,6 +42,7 @@ STRINGS: dict[str, str] = {
     "learn.refused": "El motor no pudo empezar este entrenamiento: {message}",
     # 2 · training
     "learn.train.header": "Entrená W_Q y W_K",
+    "learn.loss.title": "La pérdida: la entropía cruzada, y qué hace cada paso",
     "learn.loss.words": "**La pérdida** mide qué tan lejos está cada fila de pesos A de su fila objetivo T: es la **entropía cruzada**. Para cada token se toma −log del peso que le da a cada token que debería mirar, pesado por el objetivo. Si le da todo (peso 1), suma 0; si reparte parejo entre los {n} tokens, suma ln {n} = {ln}. Después se promedia sobre los tokens:",
     "learn.loss.step": "Cada paso calcula cuánto cambiaría L si movieras un poquito cada número de W_Q y de W_K (el **gradiente**, hecho a mano con la regla de la cadena: el softmax, el divisor, Q·Kᵀ y las proyecciones x·W) y los mueve un poco en la dirección que la baja. x no se toca.",
     "learn.loss.output_formula": r"L = L_{{\text{{atención}}}} + {weight} \cdot \operatorname{{media}}\big((\text{{salida}} - T\,x)^2\big)",
