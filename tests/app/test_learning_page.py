@@ -78,14 +78,29 @@ def text(at: AppTest) -> str:
     return "\n".join(str(e.value) for kind in kinds for e in getattr(at, kind))
 
 
+def finish_training(at: AppTest) -> AppTest:
+    """Let the run go on: in the browser a timer asks for each chunk; here every run of the page trains one."""
+    chunks = 0
+    while at.session_state["train"].running:
+        steps = at.session_state["train"].run.steps
+        at.run()
+        assert no_exception(at), [e.value for e in at.exception]
+        assert at.session_state["train"].run.steps > steps or not at.session_state["train"].running
+        chunks += 1
+        assert chunks <= learning.CHUNKS + 1
+    return at
+
+
 def train_with_buttons(at: AppTest, lang: str) -> AppTest:
-    """Open the training tab, set the rate and the steps, and press Train (the run completes in its chunks)."""
+    """Open the training tab, set the rate and the steps, press Train, and let the run finish chunk by chunk."""
     open_tab(at, "train", lang)
     at.select_slider(key="learn_rate").set_value(RATE).run()
     at.slider(key="learn_steps").set_value(STEPS).run()
     at.button(key="learn_go").click().run()
     assert no_exception(at), [e.value for e in at.exception]
-    return at
+    assert at.session_state["train"].run.steps == learning.chunk_size(STEPS)  # the first chunk, at once
+    assert at.button(key="learn_stop")  # and the Stop button while it runs
+    return finish_training(at)
 
 
 @pytest.mark.parametrize("lang", sorted(LANGUAGES))
@@ -247,7 +262,7 @@ def test_presentation_mode_folds_the_controls_and_still_trains():
     assert no_exception(at)
     assert not [s for s in at.slider if s.key == "learn_steps"]  # folded away
     at.button(key="learn_go").click().run()
-    training = at.session_state["train"]
+    training = finish_training(at).session_state["train"]
     assert (training.status, training.run.steps, training.run.learning_rate) == ("done", STEPS, RATE)
     for section in ("target", "inside", "stall", "send"):
         open_tab(at, section, "es")
@@ -267,6 +282,21 @@ def test_play_moves_the_step_shown_and_pause_stops_it():
     assert [b.key for b in at.button if b.key in ("learn_play", "learn_pause")] == ["learn_play"]
 
 
+def test_stop_between_two_chunks_keeps_the_run_where_it_was():
+    at = open_learning("en", section="train", learn_steps=1000)
+    at.button(key="learn_go").click().run()
+    at.run()  # a second chunk
+    assert at.session_state["train"].run.steps == 2 * learning.chunk_size(1000)
+    at.button(key="learn_stop").click().run()
+    training = at.session_state["train"]
+    assert (training.status, training.run.steps) == ("stopped", 2 * learning.chunk_size(1000))
+    stopped = translate("en", "learn.outcome.stopped").format(steps="50", goal="1,000")
+    assert any(stopped in info.value for info in at.info)
+    assert not [b for b in at.button if b.key == "learn_stop"]
+    at.run()  # no more chunks come
+    assert at.session_state["train"].run.steps == 50
+
+
 # --- the chunked run's logic, on a stand-in session state ---
 
 
@@ -282,7 +312,7 @@ def test_stop_ends_a_running_training_where_it_is(session):
     session["train"] = training
     learning._on_stop()
     assert session["train"].status == "stopped"
-    assert session["train"].run.steps == training.run.steps == learning.chunk_size(1000)
+    assert session["train"].run.steps == training.run.steps == learning.chunk_size(1000) == 25
 
 
 def test_chunks_reach_the_goal_exactly_and_then_say_done():

@@ -9,7 +9,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from engine import lesson_scenario, target_preset
-from tests.e2e.shared import act, assert_healthy, open_app, screenshot
+from tests.e2e.shared import assert_healthy, runs, screenshot, wait_for_app
 from ui.i18n import LANGUAGES
 
 pytestmark = pytest.mark.e2e
@@ -33,8 +33,20 @@ def heatmap(page: Page, key: str) -> np.ndarray:
     return np.array(plot(page, key)[0]["z"], dtype=float)
 
 
+def act(page: Page, action) -> None:
+    """Do something that reruns the script and wait for that rerun (with room for a slow, shared machine)."""
+    before = runs(page)
+    action()
+    wait_for_app(page, before, RUN_TIMEOUT)
+
+
+def open_learning(page: Page, app_url: str) -> None:
+    page.goto(f"{app_url}/learning")
+    wait_for_app(page, 0, RUN_TIMEOUT)
+
+
 def open_train_tab(page: Page, app_url: str) -> None:
-    open_app(page, f"{app_url}/learning")
+    open_learning(page, app_url)
     act(page, lambda: page.get_by_role("tab", name=ES["learn.tab.train"]).click())
 
 
@@ -78,7 +90,7 @@ def test_stop_ends_a_long_run_part_way(page, app_url):
     open_train_tab(page, app_url)
     slider = page.locator(".st-key-learn_steps input[type=range]")
     slider.focus()
-    act(page, lambda: page.keyboard.press("End"))  # 1,000 steps: at least 15 chunks of 0.2 s
+    act(page, lambda: page.keyboard.press("End"))  # 1,000 steps: 40 chunks, 0.2 s apart at the least
     press(page, "learn_go")
     stop = page.locator(".st-key-learn_stop button")
     expect(stop).to_be_visible(timeout=RUN_TIMEOUT)
@@ -91,7 +103,7 @@ def test_stop_ends_a_long_run_part_way(page, app_url):
 
 
 def test_an_edited_target_row_is_renormalised(page, app_url):
-    open_app(page, f"{app_url}/learning")
+    open_learning(page, app_url)
     grid = page.locator(".st-key-learn_target_editor_scenario_1 [data-testid=stDataFrame]")
     grid.scroll_into_view_if_needed()
     box = grid.bounding_box()
@@ -122,6 +134,7 @@ def test_the_learned_weights_reach_the_walkthrough(page, app_url):
     expect(link).to_be_visible()
     link.click()
     main = page.locator("[data-testid=stMain]")
-    expect(main).to_contain_text("Paso 4 de 5")
+    part_4 = ES["walk.progress"].split(":")[0].format(part=4, total=5)  # "Parte 4 de 5"
+    expect(main).to_contain_text(part_4, timeout=RUN_TIMEOUT)
     np.testing.assert_allclose(heatmap(page, "walk_w4"), learned, rtol=1e-12)
     assert_healthy(page)

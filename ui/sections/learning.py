@@ -3,21 +3,20 @@ inside them, what the runs teach (the stall without dividing, measured both ways
 the learned weights sent to the shared scenario, so the walkthrough derives the learned attention.
 
 One section at a time, as tabs that run only while open (like the √d_k page), each inside a fragment, so a
-control reruns its section only. Training runs in chunks: each fragment run trains a few steps, stores the run
-and asks for the next fragment run. That is what lets the progress bar move and the Stop button work: a click
-inside a fragment never interrupts the run in progress, it waits for it to end, and a chunk ends soon.
+control reruns its section only. Training runs in chunks: a fragment with a timer trains a few steps each time
+the browser asks, stores the run and shows it. That is what lets the progress bar move and the Stop button work
+(a click inside a fragment never interrupts a run in progress: it waits for it to end, and a chunk ends soon),
+and what keeps a slow browser from falling behind: it asks for the next chunk only once it has drawn the last.
 """
 
 from __future__ import annotations
 
 import math
-import time
 from dataclasses import dataclass, replace
 
 import numpy as np
 import pandas as pd
 import streamlit as st
-from streamlit.errors import StreamlitAPIException
 
 from engine import (
     EngineInputError,
@@ -55,8 +54,9 @@ LEARNING_RATES = (0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0, 2.0
 DEFAULT_RATE = {Optimiser.ADAM: 0.02, Optimiser.GD: 0.5}  # slow enough to watch, fast enough to converge
 STEPS_RANGE = (10, MAX_TRAINING_STEPS)
 DEFAULT_STEPS = 100  # with ÷√d_k each preset converges within it at the default rates (measured: steps 6 to 96)
-CHUNKS = 15  # a run is trained in about this many chunks: the progress bar moves this many times
-FRAME_SECONDS = 0.2  # a chunk is shown at least this long
+CHUNKS = 15  # a run of up to 375 steps is trained in about this many chunks: the progress bar moves as often
+MAX_CHUNK = 25  # steps; 1,000 steps are 40 chunks
+FRAME_SECONDS = 0.2  # the browser asks for the next chunk this long after the last (or later, if still drawing)
 PLAY_FRAMES = 30  # the play button shows the history in about this many frames
 PLAY_INTERVAL = 0.5  # seconds between two frames
 SATURATED = 0.01  # a weight this close to 0 or 1 sits where softmax is flat: its gradient is about 0
@@ -374,8 +374,8 @@ class Training:
 
 
 def chunk_size(goal: int) -> int:
-    """Steps per chunk: about CHUNKS chunks per run, at least 5 steps each."""
-    return max(5, math.ceil(goal / CHUNKS))
+    """Steps per chunk: about CHUNKS chunks per run, 5 to MAX_CHUNK steps each (a long run shows more frames)."""
+    return min(max(5, math.ceil(goal / CHUNKS)), MAX_CHUNK)
 
 
 def advance(training: Training) -> Training:
@@ -585,11 +585,21 @@ def _on_stop() -> None:
         state.put(TRAIN, replace(training, status="stopped"))
 
 
-def _continue() -> None:
-    """Ask for the next chunk: a rerun of this fragment alone, or of the page when this run is the page's."""
-    try:
-        st.rerun(scope="fragment")
-    except StreamlitAPIException:  # a run of the whole page (a tab switch, a test): no fragment runs alone
+@st.fragment(run_every=FRAME_SECONDS)
+def trainer_ui(target: Target) -> None:
+    """While a run trains: one chunk each time the browser asks for one, with the Stop button and the run so far.
+
+    The browser asks every FRAME_SECONDS, or later while it is still drawing the last chunk: a slow computer
+    sees fewer chunks, never a backlog, and its Stop click is answered at the next chunk. When the run ends,
+    the page is drawn again, which ends the timer (a fragment cannot end its own)."""
+    training = state.get(TRAIN)
+    if training is None or not training.running:
+        st.rerun()
+    st.button(t("learn.stop"), icon=":material/stop:", on_click=_on_stop, key="learn_stop", type="primary")
+    training = advance(training)
+    state.put(TRAIN, training)
+    live_ui(training, target)
+    if not training.running:
         st.rerun()
 
 
@@ -785,13 +795,19 @@ def watch_ui(target: Target) -> None:
         frame_ui(training, target, playing=False)
 
 
+def train_tab_ui() -> None:
+    """The loss in words and as a formula, then the training itself."""
+    st.header(t("learn.train.header"))
+    loss_formula_ui(current_case())
+    train_ui()
+
+
 @st.fragment(key="learn_train")
 def train_ui() -> None:
-    """The loss, the controls, Train / Stop, and the run: live while it trains, then its history."""
-    st.header(t("learn.train.header"))
+    """The controls, Train / Stop, and the run: live while it trains, then its history. Each chunk reruns this
+    fragment only, so the formula above is not redrawn every few steps."""
     case = current_case()
     target = current_target(case)
-    loss_formula_ui(case)
     training = matching_training(case, target)
     running = training is not None and training.running
     if state.presentation_mode():  # folded: a lecturer shows the defaults, and the page fits the projector
@@ -801,15 +817,7 @@ def train_ui() -> None:
         options = controls_ui(case, running, st.container(border=True))
     output_formula_ui(options)
     if running:
-        st.button(t("learn.stop"), icon=":material/stop:", on_click=_on_stop, key="learn_stop", type="primary")
-        started = time.monotonic()
-        training = advance(training)
-        state.put(TRAIN, training)
-        live_ui(training, target)
-        # A chunk is quicker than a browser draws it: each stays on screen a moment, so the attention is seen
-        # converging and Stop can be pressed (a run of CHUNKS chunks takes at least CHUNKS × FRAME_SECONDS).
-        time.sleep(max(0.0, FRAME_SECONDS - (time.monotonic() - started)))
-        _continue()
+        trainer_ui(target)
         return
     try:
         first = start_run(case, target, options)
@@ -1247,7 +1255,7 @@ def send_ui() -> None:
 # --- the tabs ---
 
 
-SECTIONS = {"target": target_ui, "train": train_ui, "inside": inside_ui, "stall": stall_ui, "send": send_ui}
+SECTIONS = {"target": target_ui, "train": train_tab_ui, "inside": inside_ui, "stall": stall_ui, "send": send_ui}
 
 
 def _on_section(widget_key: str, labels: list[str]) -> None:
