@@ -62,7 +62,7 @@ PLAY_INTERVAL = 0.5  # seconds between two frames
 SATURATED = 0.01  # a weight this close to 0 or 1 sits where softmax is flat: its gradient is about 0
 ALIGNMENT_GAIN = 0.1  # "training used the one-way freedom": the alignment grew by more than this...
 ALIGNMENT_USED = 0.5  # ...and ended above this (random W give about 0)
-SIDE_BY_SIDE_TOKENS = 4  # in presentation mode, a heatmap of more tokens is as wide as the loss curve beside it
+SIDE_BY_SIDE_TOKENS = 4  # a heatmap of more tokens and the loss curve do not fit side by side beside the sidebar
 STALL_D_KS = (16, 32, 64, 128)
 STALL_DEFAULT_D_K = 64  # the d_k of each head of the original Transformer (512 / 8)
 STALL_GRADIENT_STEP = 10  # the stall table reads the gradient after this many steps
@@ -682,11 +682,11 @@ def pair_ui(case: Case, target: Target, weights: np.ndarray, title: str) -> None
 def progress_view_ui(training: Training, target: Target, step: int, title: str, marker: int | None) -> None:
     """The attention at `step` beside the loss curve (the two change together), then the target it aims at.
 
-    Side by side while they fit; stacked in presentation mode for more than a few tokens, where one heatmap
-    already fills the projector's width."""
+    Side by side for a few tokens; stacked for more, where the two would not fit beside the sidebar at their
+    own size (a figure squeezed into a narrower column is redrawn smaller after each frame: it would flicker)."""
     run, case = training.run, training.case
     spec = weights_spec(case, run.weights[step], title)
-    if state.presentation_mode() and case.n > SIDE_BY_SIDE_TOKENS:
+    if case.n > SIDE_BY_SIDE_TOKENS:
         charts.show_heatmap(spec, key="learn_attention")
         loss_chart(training, marker)
     else:
