@@ -123,14 +123,18 @@ def test_a_preset_trained_with_the_buttons_reaches_its_target_and_goes_to_the_wa
     assert final.argmax(axis=1).tolist() == target.argmax(axis=1).tolist()
     assert translate(lang, "learn.outcome.done").format(steps=str(STEPS)) in text(at)
 
-    # inside: W_Q before and after, and the gradient of the default cell at the first weights
+    # inside: W_Q before and after, and the gradient of the default cell at the weights reached, then the first
     open_tab(at, "inside", lang)
     np.testing.assert_allclose(heatmap(at, "learn_W_Q_before"), s.w_q)
     np.testing.assert_allclose(heatmap(at, "learn_W_Q_after"), expected.w_q, rtol=1e-12)
     row, col = 1, 1  # «perro» looks at «perro»: the target's argmax of its row
-    gradient = weight_gradient(s.x, s.w_q, s.w_k, row, col, scale=Scale.SQRT)
-    np.testing.assert_allclose(heatmap(at, "learn_grad_q"), gradient.grad_w_q, rtol=1e-12, atol=1e-15)
-    np.testing.assert_allclose(heatmap(at, "learn_grad_k"), gradient.grad_w_k, rtol=1e-12, atol=1e-15)
+    for when, (w_q, w_k) in (("end", (expected.w_q, expected.w_k)), ("start", (s.w_q, s.w_k))):
+        at.segmented_control(key="learn_grad_when").set_value(when).run()
+        gradient = weight_gradient(s.x, w_q, w_k, row, col, scale=Scale.SQRT)
+        np.testing.assert_allclose(heatmap(at, "learn_grad_q"), gradient.grad_w_q, rtol=1e-12, atol=1e-15)
+        np.testing.assert_allclose(heatmap(at, "learn_grad_k"), gradient.grad_w_k, rtol=1e-12, atol=1e-15)
+        saturated = min(gradient.weight, 1 - gradient.weight) < 0.01  # at the start A(perro → perro) = 0.380
+        assert (translate(lang, "learn.gradient.saturated") in text(at)) == saturated
 
     # use it: the learned weights become the shared scenario; the walkthrough's part 4 derives them
     open_tab(at, "send", lang)

@@ -905,7 +905,7 @@ def before_after_ui(run: TrainingRun) -> None:
 
 @st.fragment(key="learn_gradient")
 def gradient_ui(training: Training) -> None:
-    """∂A_ij/∂W_Q and ∂A_ij/∂W_K for a chosen cell, at the first or the last weights of the run."""
+    """∂A_ij/∂W_Q and ∂A_ij/∂W_K for a chosen cell, at the weights the run reached (or those it started from)."""
     case, run = training.case, training.run
     st.subheader(t("learn.gradient.header"))
     st.markdown(t("learn.gradient.body"))
@@ -923,7 +923,7 @@ def gradient_ui(training: Training) -> None:
         t("learn.gradient.when"),
         ("start", "end"),
         format_func=labels("learn.gradient.when"),
-        default="start",
+        default="end",
         required=True,
         key="learn_grad_when",
     )
@@ -950,7 +950,7 @@ def gradient_ui(training: Training) -> None:
         i=asker,
         j=looked,
         weight=numbers.fixed(gradient.weight, 3),
-        when=t(f"learn.gradient.when.{when}").lower(),
+        when=t(f"learn.gradient.when_text.{when}"),
         size=numbers.general(size),
     )
     if min(gradient.weight, 1 - gradient.weight) < SATURATED:
