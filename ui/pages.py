@@ -28,6 +28,7 @@ PAGES: tuple[PageSpec, ...] = (
     PageSpec("pages/softmax.py", "softmax", ":material/bar_chart:"),
     PageSpec("pages/walkthrough.py", "walkthrough", ":material/footprint:"),
     PageSpec("pages/builder.py", "builder", ":material/grid_on:"),
+    PageSpec("pages/learning.py", "learning", ":material/model_training:"),
     PageSpec("pages/scaling.py", "scaling", ":material/show_chart:"),
     PageSpec("pages/pipeline.py", "pipeline", ":material/text_fields:"),
 )

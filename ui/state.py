@@ -18,7 +18,13 @@ Two kinds of keys:
    - "answers": the questions' `ui.questions.Book` (the session's seed, each gate's draw and current question,
      one record per question answered or shown, for the tally and its download), kept for the session only.
    - "model_dir": the local model directory the real-model page uses, when set by the user.
-   - "train": the learning page's current training run (`engine.training`), if any.
+   - "train": the learning page's current training run, if any: a `ui.sections.learning.Training` (what it
+     trains, the `engine.TrainingRun` so far, the steps asked for, and "running" / "stopped" / "done"); a run
+     is trained in chunks, one fragment run each, and stored after every chunk.
+   - "train_targets": {"scenario" | "sentence": `ui.sections.learning.Target`}: the target pattern for each
+     source of tokens (the matrix, the preset it came from or None when edited, the rows an edit renormalised).
+   - "learn_playing": bool, the learning page's history is being played; "learn_sent": bool, the learned
+     weights were sent to the shared scenario; "learn_section": the learning page's open tab.
 
 2. **Widget keys** (Streamlit owns the value; listed so that no two widgets share one):
    - shell: "lang" (language radio, bound to the URL as ?lang=), "present" (presentation toggle, ?present=),
@@ -34,7 +40,13 @@ Two kinds of keys:
      "scaling_seed", "scaling_row_dk", "scaling_row_length", "scaling_row_seed".
    - pipeline: "pipeline_sentence", "pipeline_d_model", "pipeline_follow", "pipeline_weights",
      "pipeline_seed", "pipeline_causal", "pipeline_matrices_open".
-   - new pages keep their widget keys prefixed by the page: "mh_*", "learn_*", "real_*", "quiz_*".
+   - learning: "learn_tabs_<lang>", "learn_source", "learn_preset_<source>_<rev>",
+     "learn_target_editor_<source>_<rev>", "learn_target_edit_open_<presenting>", "learn_optimiser",
+     "learn_rate", "learn_steps", "learn_scale", "learn_start_<source>_<choices>", "learn_seed", "learn_output",
+     "learn_lambda", "learn_controls_open", "learn_go", "learn_stop", "learn_play", "learn_pause", "learn_step",
+     "learn_grad_row_*", "learn_grad_col_*", "learn_grad_when", "learn_stall_dk", "learn_stall_seed",
+     "learn_send_button".
+   - new pages keep their widget keys prefixed by the page: "mh_*", "real_*", "quiz_*".
 """
 
 from __future__ import annotations

@@ -1,8 +1,15 @@
-"""English strings, one module per page (and `common` for what pages share)."""
+"""English strings, one module per page (and `common` for what pages share).
 
-from ui.i18n.en import builder, common, home, pipeline, questions, scaling, softmax, walkthrough
+Every module of this package is read: a page's strings go in a module of their own, named after the page.
+"""
 
-MODULES = (common, home, softmax, walkthrough, builder, scaling, pipeline, questions)
+import importlib
+import pkgutil
+
+MODULES = tuple(
+    importlib.import_module(f"{__name__}.{module.name}")
+    for module in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name)
+)
 
 
 def _merge() -> dict[str, str]:

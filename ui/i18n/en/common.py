@@ -8,6 +8,7 @@ STRINGS: dict[str, str] = {
     "page.softmax": "Softmax",
     "page.walkthrough": "Step by step",
     "page.builder": "Q/K/V builder",
+    "page.learning": "What is learned",
     "page.scaling": "The √d_k experiment",
     "page.pipeline": "From sentence to vectors",
     "scenario.reset": "Back to the lesson's example",

@@ -22,6 +22,7 @@ STRINGS: dict[str, str] = {
     "home.map.softmax": "Softmax: how to turn arbitrary scores into shares that add up to 1.",
     "home.map.walkthrough": "Step by step: the algorithm in five parts on “el perro come” (the dog eats), every sum in view.",
     "home.map.builder": "Q/K/V builder: your own case; edit x and the W matrices and watch what changes.",
+    "home.map.learning": "What is learned: choose an attention pattern and watch W_Q and W_K being trained, live, to produce it.",
     "home.map.scaling": "The √d_k experiment: why scores are divided by √d_k, measured live.",
     "home.map.pipeline": "From sentence to vectors: type a sentence and follow it to contextualised vectors.",
     "home.formula": "The whole formula, which we will take apart piece by piece:",

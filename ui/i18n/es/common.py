@@ -8,6 +8,7 @@ STRINGS: dict[str, str] = {
     "page.softmax": "Softmax",
     "page.walkthrough": "Paso a paso",
     "page.builder": "Constructor Q/K/V",
+    "page.learning": "¿Qué se aprende?",
     "page.scaling": "Experimento √d_k",
     "page.pipeline": "De la frase al vector",
     "scenario.reset": "Volver al ejemplo de la lección",

@@ -22,6 +22,7 @@ STRINGS: dict[str, str] = {
     "home.map.softmax": "Softmax: cómo convertir puntajes cualesquiera en proporciones que suman 1.",
     "home.map.walkthrough": "Paso a paso: el algoritmo en cinco partes con «el perro come», cada cuenta a la vista.",
     "home.map.builder": "Constructor Q/K/V: tu propio caso; editá x y las matrices W y mirá qué cambia.",
+    "home.map.learning": "¿Qué se aprende?: elegí un patrón de atención y mirá cómo W_Q y W_K se entrenan en vivo para lograrlo.",
     "home.map.scaling": "Experimento √d_k: por qué se divide por √d_k, medido en vivo.",
     "home.map.pipeline": "De la frase al vector: escribí una oración y seguila hasta los vectores con contexto.",
     "home.formula": "La fórmula completa, que vamos a desarmar pieza por pieza:",
