@@ -241,3 +241,27 @@ def show_arrows(start, end, labels, *, title: str, alt: str, key: str | None = N
     """Arrows from each start point to its end point, on equal axes."""
     figure = _cached("arrows", figures.arrows_figure, start, end, list(labels), title=title, **options)
     show_figure(figure, title, alt, key)
+
+
+def grid_per_row(count: int) -> int:
+    """Small multiples a row: 4 at most, 2 in presentation mode up to 4 panels (their numbers stay readable)."""
+    most = 2 if state.presentation_mode() and count <= 4 else 4
+    return figures.grid_columns(count, most)
+
+
+def describe_grid(panels: Sequence[Heatmap]) -> str:
+    """A text description of small multiples: each panel's own description, one after the other."""
+    return " ".join(describe(panel) for panel in panels)
+
+
+def show_grid(panels: Sequence[Heatmap], title: str, key: str | None = None) -> None:
+    """Matrices of one shape as small multiples in one figure, on one colour scale (see ui.figures.grid_figure)."""
+    current, lang, per_row = style(), state.current_language(), grid_per_row(len(panels))
+    fields = [[getattr(panel, name.name) for name in dataclasses.fields(Heatmap)] for panel in panels]
+    figure = FIGURES.get(
+        ("grid", _freeze(fields), per_row, current, lang),
+        lambda: figures.grid_figure(panels, current, lang, per_row=per_row),
+    )
+    st.plotly_chart(
+        figure, theme="streamlit", width="content", config=config(file_name(title)), alt=describe_grid(panels), key=key
+    )
