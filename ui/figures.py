@@ -532,14 +532,22 @@ def grid_figure(panels: Sequence[Heatmap], style: Style, lang: str, *, per_row: 
     margin = {"l": left, "r": 8, "t": 4, "b": int(style.font * 3.2)}
     plot_width = columns * panel_width + (columns - 1) * gap
     plot_height = grid_rows * panel_height + (grid_rows - 1) * gap
-    write_values = c <= MAX_WRITTEN_COLUMNS and cell >= style.cell_font * 2.6
+    widest_value = first.decimals + (3 if first.kind == "signed" else 2)  # "+1,234" / "0,25": characters a cell holds
+    write_values = c <= MAX_WRITTEN_COLUMNS and cell >= widest_value * style.cell_font * 0.62
     if first.kind == "weights":
         zrange = first.zrange or (0.0, 1.0)
     else:
         zrange = first.zrange or signed_range(*(np.asarray(p.values, dtype=np.float64) for p in panels))
     row_names = [plain_text(name) for name in first.rows]
     col_names = [plain_text(name) for name in first.cols]
-    axis = {"showgrid": False, "zeroline": False, "automargin": False, "ticks": "", "fixedrange": True}
+    axis = {
+        "showgrid": False,
+        "zeroline": False,
+        "automargin": False,
+        "ticks": "",
+        "fixedrange": True,
+        "tickfont": {"size": style.font},  # set on every axis: the theme's template would shrink them
+    }
     data, annotations = [], []
     layout: dict = {
         "width": margin["l"] + margin["r"] + plot_width,
@@ -629,7 +637,11 @@ def grid_figure(panels: Sequence[Heatmap], style: Style, lang: str, *, per_row: 
             "ticktext": [short_label(name) for name in first.rows] if across == 0 else [""] * r,
         }
         if across == 0 and first.row_title and down == 0:
-            layout[f"yaxis{suffix}"]["title"] = {"text": plain_text(first.row_title), "standoff": 4}
+            layout[f"yaxis{suffix}"]["title"] = {
+                "text": plain_text(first.row_title),
+                "standoff": 4,
+                "font": {"size": style.font},
+            }
         annotations.append(
             {
                 "text": short_label(panel.title, room),

@@ -94,13 +94,17 @@ def table_with(at, header: str):
     raise AssertionError(f"no table with a column {header!r}")
 
 
-def open_with(lang: str = "es", *, source: str = "scenario", scenario=None, **widgets):
+def open_with(lang: str = "es", *, source: str = "scenario", scenario=None, preset: str | None = None, **widgets):
+    """The page in `lang` on `source` with the `scenario` (the lesson's by default), `preset`, and other select boxes
+    set by key. Select boxes with translated labels are keyed by the language."""
     at = open_page(PAGE, lang)
     if scenario is not None:
         at.session_state["scenario"] = scenario
         at.run()
     if source != "scenario":
-        at.selectbox(key="mh_source").set_value(source).run()
+        at.selectbox(key=f"mh_source_{lang}").set_value(source).run()
+    if preset is not None:
+        at.selectbox(key=f"mh_preset_{source}_{lang}").set_value(preset).run()
     for key, value in widgets.items():
         at.selectbox(key=key).set_value(value).run()
     assert no_exception(at), [e.value for e in at.exception]
@@ -157,7 +161,7 @@ def test_a_mixed_head_lists_the_rows_that_focus(lang):
 
 def test_a_random_scenario_with_d_model_6_offers_its_divisors_and_every_h_works():
     scenario = random_scenario(11, ("a", "b", "c", "d", "e"), d_model=6, d_k=3)
-    at = open_with("en", scenario=scenario, mh_preset_scenario="random")
+    at = open_with("en", scenario=scenario, preset="random")
     h_box = at.selectbox(key="mh_h_6")
     assert h_box.options == ["1", "2", "3", "6"]
     for h in (1, 2, 3, 6):
@@ -173,7 +177,7 @@ def test_a_random_scenario_with_d_model_6_offers_its_divisors_and_every_h_works(
 @pytest.mark.parametrize("d_model", [2, 3, 5, 7, 8])
 def test_random_heads_work_for_every_d_model_and_seed(d_model):
     scenario = random_scenario(d_model, ("uno", "dos", "tres", "cuatro"), d_model=d_model, d_k=2)
-    at = open_with("es", scenario=scenario, mh_preset_scenario="random")
+    at = open_with("es", scenario=scenario, preset="random")
     at.number_input(key="mh_seed").set_value(42).run()
     h = d_model  # the largest divisor: one column per head
     at.selectbox(key=f"mh_h_{d_model}").set_value(h).run()
@@ -198,7 +202,7 @@ def test_a_builder_edit_reaches_the_scenarios_own_head():
     w_q = edited.w_q.copy()
     w_q[0, 0] = 1.3
     edited = replace(edited, w_q=w_q, causal=True, temperature=0.5)
-    at = open_with("en", scenario=edited, mh_preset_scenario="scenario")
+    at = open_with("en", scenario=edited, preset="scenario")
     first = panels(at, "mh_heads")[0]
     expected = reference_weights(edited.x, edited.w_q, edited.w_k, causal=True, temperature=0.5)
     np.testing.assert_allclose(np.nan_to_num(first), expected, atol=1e-12)
@@ -217,7 +221,7 @@ def derivation_problems(at, lang: str) -> tuple[list[str], int]:
 CELL_CASES = {
     "lesson": (lesson_scenario(), "scenario", {}),
     "lesson-causal-cold": (replace(lesson_scenario(), causal=True, temperature=0.3), "scenario", {}),
-    "lesson-unscaled": (replace(lesson_scenario(), scale=Scale.NONE), "scenario", {"mh_preset_scenario": "random"}),
+    "lesson-unscaled": (replace(lesson_scenario(), scale=Scale.NONE), "scenario", {"preset": "random"}),
     "sentence": (lesson_scenario(), "sentence", {}),
     "random-6": (random_scenario(4, ("a", "b", "c"), d_model=6, d_k=2), "scenario", {"mh_h_6": 3}),
 }
@@ -234,7 +238,7 @@ def test_every_cell_derivation_line_follows_from_its_written_operands(name, lang
     tokens = query_box.options
     total = 0
     for k in range(h):
-        at.selectbox(key=f"mh_head_{h}").set_value(k).run()
+        at.selectbox(key=f"mh_head_{h}_{lang}").set_value(k).run()
         for query in (tokens[-1], tokens[0]):
             next(box for box in at.selectbox if box.key.startswith("mh_query_")).set_value(query).run()
             assert no_exception(at)
@@ -370,3 +374,15 @@ def test_the_walkthroughs_last_part_links_here():
     at.run()
     links = [link.proto for link in at.get("page_link") if link.proto.label == translate("en", "mh.from_walk")]
     assert len(links) == 1 and links[0].page.endswith("multihead")
+
+
+def test_the_choices_survive_a_language_switch():
+    at = open_with("es", source="sentence", preset="random")
+    at.selectbox(key="mh_head_4_es").set_value(3).run()
+    at.session_state["lang"] = "en"
+    at.run()
+    assert no_exception(at)
+    assert at.selectbox(key="mh_source_en").value == "sentence"
+    assert at.selectbox(key="mh_preset_sentence_en").value == "random"
+    assert at.selectbox(key="mh_head_4_en").value == 3
+    assert translate("en", "mh.detail.cell", head="head 4", q="come", k="perro") in page_text(at)

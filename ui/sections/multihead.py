@@ -65,6 +65,7 @@ COST_ROWS = (  # AttentionCost's fields, in the order the cost table lists them
     "exponentials",
     "parameters",
 )
+CHOICES = "mh_choices"  # the choices made in select boxes with translated labels: {name: value}; see ui/state.py
 W_O_STATE = "mh_w_o"  # the W_O the page uses: {"kind", "seed", "matrix" (edited, or None), "rev"}; see ui/state.py
 
 
@@ -77,6 +78,34 @@ def labelled(names: dict):
 def labels(prefix: str, options) -> dict[str, str]:
     """Each option's label: the string `prefix.option`."""
     return {option: t(f"{prefix}.{option}") for option in options}
+
+
+def _on_choice(name: str, key: str, options: tuple) -> None:
+    value = state.widget_value(key)
+    if value in options:
+        state.put(CHOICES, {**(state.get(CHOICES) or {}), name: value})
+
+
+def choice_ui(container, label: str, options, names: dict, name: str, default, variant: str = "", **widget):
+    """A select box whose options are written in the reader's language. The choice is the page's own (kept under
+    CHOICES) and the widget is keyed by the language too: Streamlit matches a select box's value by its label, so a
+    widget kept across a language switch would lose the choice."""
+    options = list(options)
+    saved = (state.get(CHOICES) or {}).get(name, default)
+    if saved not in options:
+        saved = default if default in options else options[0]
+    key = f"mh_{name}{variant}_{state.current_language()}"
+    value = container.selectbox(
+        label,
+        options,
+        index=options.index(saved),
+        format_func=labelled(names),
+        key=key,
+        on_change=_on_choice,
+        args=(name, key, tuple(options)),
+        **widget,
+    )
+    return value if value in options else saved
 
 
 # --- the input ---
@@ -117,13 +146,7 @@ def sentence() -> SentenceVectors:
 def source_ui() -> Source:
     """The input: the shared scenario (the walkthrough's and the builder's) or the longer sentence; x on demand."""
     scenario = state.get_scenario()
-    kind = st.selectbox(
-        t("mh.source"),
-        SOURCES,
-        format_func=labelled(labels("mh.source", SOURCES)),
-        key="mh_source",
-        persist_state="session",
-    )
+    kind = choice_ui(st, t("mh.source"), SOURCES, labels("mh.source", SOURCES), "source", SOURCES[0])
     if kind == "sentence":
         vectors = sentence()
         tokens, x = tuple(vectors.tokens), vectors.x
@@ -171,7 +194,7 @@ def presets_for(source: Source) -> tuple[str, ...]:
 def heads_controls_ui(source: Source) -> tuple[int, str, int]:
     """The number of heads h among the divisors of d_model, the preset, and the seed of the random heads."""
     counts = head_counts(source.d_model)
-    h_col, preset_col, seed_col = st.columns([2, 3, 2], vertical_alignment="bottom")
+    h_col, preset_col, seed_col = st.columns([1, 3, 1], vertical_alignment="bottom")
     h = h_col.selectbox(
         t("mh.h"),
         counts,
@@ -181,12 +204,8 @@ def heads_controls_ui(source: Source) -> tuple[int, str, int]:
         persist_state="session",
     )
     presets = presets_for(source)
-    preset = preset_col.selectbox(
-        t("mh.preset"),
-        presets,
-        format_func=labelled(labels("mh.preset", presets)),
-        key=f"mh_preset_{source.kind}",
-        persist_state="session",
+    preset = choice_ui(
+        preset_col, t("mh.preset"), presets, labels("mh.preset", presets), "preset", PRESETS[0], f"_{source.kind}"
     )
     seed = 0
     if preset != "designed":
@@ -273,7 +292,7 @@ def refused_ui(source: Source, heads: Heads) -> None:
         supported = [numbers.count(c) for c in params.get("supported", ())]
         reason = t("mh.refused.count", h=numbers.count(params.get("h", 0)), supported=", ".join(supported) or "—")
     elif code == "designed_heads_sentence":
-        reason = tm("mh.refused.sentence", subject=SUBJECT, verbs=" / ".join(VERBS))
+        reason = tm("mh.refused.sentence", subject=SUBJECT, verbs=quoted(VERBS, "mh.or"))
     else:
         reason = t("mh.refused.rank", n=numbers.count(source.n), d_model=numbers.count(source.d_model))
     st.info(reason + " " + t("mh.refused.instead"), icon=":material/info:")
@@ -307,7 +326,9 @@ def current_w_o(rows: int, d_model: int) -> np.ndarray:
 
 
 def _on_w_o_kind(key: str) -> None:
-    _put_w_o(kind=state.widget_value(key, "identity"), matrix=None)
+    kind = state.widget_value(key)
+    if kind in W_O_KINDS:
+        _put_w_o(kind=kind, matrix=None)
 
 
 def _on_w_o_seed(key: str) -> None:
@@ -326,7 +347,7 @@ def w_o_controls_ui(row_names: list[str], d_model: int) -> None:
     settings = _w_o_settings()
     rev = settings["rev"]
     kind_col, seed_col = st.columns(2, vertical_alignment="bottom")
-    kind_key = f"mh_w_o_kind_{rev}"
+    kind_key = f"mh_w_o_kind_{rev}_{state.current_language()}"
     kind_col.selectbox(
         t("mh.w_o.kind"),
         W_O_KINDS,
@@ -434,11 +455,16 @@ def job_text(b: HeadBehaviour, tokens, *, markdown: bool = False) -> str:
     return t("mh.job.mixed" if b.focused.all() else "mh.job.mixed_rest", looks=looks)
 
 
+def quoted(words, joiner: str = "mh.and") -> str:
+    """«come» y «tiene»: words in the language's quotes, joined by "and" (or "or")."""
+    marked = [t("mh.quoted", token=word) for word in words]
+    return marked[0] if len(marked) == 1 else ", ".join(marked[:-1]) + t(joiner) + marked[-1]
+
+
 def built_for_text(job: str, tokens) -> str:
     """What a designed head was built to do, in words."""
     if job == "subject":
-        verbs = [verb for verb in VERBS if verb in tokens]
-        return t("mh.built.subject", verbs=" / ".join(verbs), subject=SUBJECT)
+        return t("mh.built.subject", verbs=quoted([verb for verb in VERBS if verb in tokens]), subject=SUBJECT)
     return t(f"mh.built.{job}")
 
 
@@ -519,13 +545,7 @@ def head_detail_ui(source: Source, heads: Heads, result: MultiHeadResult) -> Non
     tokens = list(source.tokens)
     rev = state.scenario_rev()
     head_col, query_col, key_col = st.columns(3)
-    k = head_col.selectbox(
-        t("mh.detail.head"),
-        list(range(h)),
-        index=min(1, h - 1),
-        format_func=labelled({k: head_name(k) for k in range(h)}),
-        key=f"mh_head_{h}",
-    )
+    k = choice_ui(head_col, t("mh.detail.head"), range(h), {k: head_name(k) for k in range(h)}, "head", 1, f"_{h}")
     query = query_col.selectbox(
         t("scenario.query_token"), tokens, index=default_token(tokens, "come", 2), key=f"mh_query_{source.kind}_{rev}"
     )
@@ -659,7 +679,14 @@ def residual_ui(source: Source, result: MultiHeadResult, single: tuple[str, Atte
     names = ("x", t("mh.output.short"), t("mh.residual.short"))
     charts.show_grid(
         [
-            Heatmap(m, tokens, charts.dims(d_model), f"{name} {shape(n, d_model)}", row_title=t("matrix.rows_token"))
+            Heatmap(
+                m,
+                tokens,
+                charts.dims(d_model),
+                f"{name} {shape(n, d_model)}",
+                row_title=t("matrix.rows_token"),
+                decimals=2,
+            )
             for name, m in zip(names, (source.x, result.output, result.residual), strict=True)
         ],
         t("mh.residual.short"),
