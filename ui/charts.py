@@ -20,7 +20,7 @@ import streamlit as st
 from engine import AttentionResult
 from ui import figures, numbers, state
 from ui.figures import Heatmap, Style
-from ui.i18n import t
+from ui.i18n import t, translate
 
 MAX_ALT_CELLS = 16  # a figure's text description lists its values up to this many cells
 
@@ -152,22 +152,27 @@ def projection_specs(tokens: Sequence[str], result: AttentionResult) -> list[Hea
 
 
 def cell_hover(tokens: Sequence[str], result: AttentionResult) -> list[list[str]]:
-    """For every cell of the attention figures, its arithmetic in one line: Q·K = +0,954 · ÷ 2 = +0,477 · peso 0,332."""
+    """For every cell of the attention figures, its arithmetic in one line: Q·K = +0,954 · ÷ 2 = +0,477 · peso 0,332.
+    The language is looked up once: a figure has n² of these lines."""
+    lang = state.current_language()
+    divisor = numbers.short(result.divisor, lang=lang)
+    masked = translate(lang, "figure.hover.masked")
     n = len(tokens)
     lines = []
     for i in range(n):
         row = []
         for j in range(n):
             if not result.allowed[i, j]:
-                row.append(t("figure.hover.masked"))
+                row.append(masked)
                 continue
             row.append(
-                t(
+                translate(
+                    lang,
                     "figure.hover.cell",
-                    score=numbers.signed(result.scores[i, j]),
-                    divisor=numbers.short(result.divisor),
-                    scaled=numbers.signed(result.scaled_scores[i, j]),
-                    weight=numbers.fixed(result.weights[i, j]),
+                    score=numbers.signed(result.scores[i, j], lang=lang),
+                    divisor=divisor,
+                    scaled=numbers.signed(result.scaled_scores[i, j], lang=lang),
+                    weight=numbers.fixed(result.weights[i, j], lang=lang),
                 )
             )
         lines.append(row)
