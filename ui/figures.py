@@ -520,17 +520,26 @@ def grid_figure(panels: Sequence[Heatmap], style: Style, lang: str, *, per_row: 
     r, c = np.asarray(first.values).shape
     columns = max(1, min(per_row, len(panels)))
     grid_rows = -(-len(panels) // columns)
-    gap = int(style.font * 1.2)  # between panels, across and down
+    gap = int(style.font * 1.2)  # between panels, down (and across, unless a title needs more room)
     widest = max((len(short_label(name)) for name in first.rows), default=1)
     left = int(style.font * (0.62 * widest + 0.8)) + (int(style.font * 1.7) if first.row_title else 0)
-    cell = max(12, min(style.cell, (style.max_width - left - 8 - gap * (columns - 1)) // max(columns * c, 1)))
+    title_width = int(max(len(str(panel.title)) for panel in panels) * style.font * 0.5)
+
+    def cell_for(across: int) -> int:
+        return max(12, min(style.cell, (style.max_width - left - 8 - across * (columns - 1)) // max(columns * c, 1)))
+
+    gap_across = gap
+    cell = cell_for(gap_across)
+    for _ in range(2):  # panels narrower than their titles sit further apart, so that every title shows whole
+        gap_across = max(gap, title_width - cell * c + gap // 2)
+        cell = cell_for(gap_across)
     longest_col = max((len(short_label(name)) for name in first.cols), default=1)
     upright = longest_col * style.font * 0.62 <= cell
     labels_height = int(style.font * 1.5) if upright else int(style.font * (0.62 * longest_col + 0.6))
     title_height = int(style.font * 1.8)
     panel_width, panel_height = cell * c, title_height + labels_height + cell * r
-    margin = {"l": left, "r": 8, "t": 4, "b": int(style.font * 3.2)}
-    plot_width = columns * panel_width + (columns - 1) * gap
+    margin = {"l": left, "r": max(8, title_width - panel_width), "t": 4, "b": int(style.font * 3.2)}
+    plot_width = columns * panel_width + (columns - 1) * gap_across
     plot_height = grid_rows * panel_height + (grid_rows - 1) * gap
     widest_value = first.decimals + (3 if first.kind == "signed" else 2)  # "+1,234" / "0,25": characters a cell holds
     write_values = c <= MAX_WRITTEN_COLUMNS and cell >= widest_value * style.cell_font * 0.62
@@ -584,7 +593,9 @@ def grid_figure(panels: Sequence[Heatmap], style: Style, lang: str, *, per_row: 
         masked = np.zeros(values.shape, dtype=bool) if panel.masked is None else np.asarray(panel.masked, dtype=bool)
         masked = masked | ~np.isfinite(values)
         title = plain_text(panel.title)
-        room = max(4, int(panel_width / (style.font * 0.55)))  # characters of the title that fit over the panel
+        room = max(
+            4, int((panel_width + gap_across - gap // 2) / (style.font * 0.5))
+        )  # the title's characters that fit
         hover = [
             [
                 f"{title} · {row_names[i]} → {col_names[j]}: "
@@ -595,7 +606,7 @@ def grid_figure(panels: Sequence[Heatmap], style: Style, lang: str, *, per_row: 
             for i in range(r)
         ]
         across, down = k % columns, k // columns
-        x0 = across * (panel_width + gap) / plot_width
+        x0 = across * (panel_width + gap_across) / plot_width
         cells_top = down * (panel_height + gap) + title_height + labels_height  # pixels below the plot's top
         suffix = "" if k == 0 else str(k + 1)
         trace = {
