@@ -15,21 +15,24 @@ source = mh.source_ui()
 
 @st.fragment
 def heads_onward_ui(source: mh.Source) -> None:
-    """Everything that depends on h and the preset: changing them reruns this part only, not the input above."""
+    """Everything that depends on h and the preset: changing them reruns this part only, not the input above, and
+    draws only the open tab."""
     st.header(t("mh.h.title"))
     h, preset, seed = mh.heads_controls_ui(source)
     mh.cost_ui(source, h)
     heads = mh.build_heads(source, h, preset, seed)
     result = mh.run_or_stop(source, heads)
-    st.header(t("mh.heads.title"))
-    mh.heads_ui(source, heads, result)
-    mh.head_detail_ui(source, heads, result)
-    st.header(t("mh.concat.title"))
-    mh.concat_ui(source, result)
-    st.header(t("mh.residual.title"))
-    mh.residual_ui(source, result, mh.single_head(source, heads))
-    st.header(t("mh.compare.title"))
-    mh.compare_ui(source, heads, result, seed)
+    part, tab = mh.part_ui()
+    with tab:
+        if part == "heads":
+            mh.heads_ui(source, heads, result)
+            mh.head_detail_ui(source, heads, result)
+        elif part == "concat":
+            mh.concat_ui(source, result)
+        elif part == "residual":
+            mh.residual_ui(source, result, mh.single_head(source, heads))
+        else:
+            mh.compare_ui(source, heads, result, seed)
 
 
 heads_onward_ui(source)

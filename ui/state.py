@@ -18,6 +18,7 @@ Two kinds of keys:
    - "answers": the quiz tally (`ui.questions`), kept for the session only.
    - "model_dir": the local model directory the real-model page uses, when set by the user.
    - "train": the learning page's current training run (`engine.training`), if any.
+   - "mh_part": the multi-head page's open part (tab): "heads", "concat", "residual" or "compare".
    - "mh_choices": the multi-head page's choices in select boxes with translated labels, {"source": ..., "preset":
      ..., "head": ...}; the widgets are keyed by the language and drawn from it, so a language switch keeps them.
    - "mh_w_o": the multi-head page's W_O: {"kind": "identity" | "random", "seed": int, "matrix": the edited W_O or
@@ -36,8 +37,8 @@ Two kinds of keys:
      "scaling_seed", "scaling_row_dk", "scaling_row_length", "scaling_row_seed".
    - pipeline: "pipeline_sentence", "pipeline_d_model", "pipeline_follow", "pipeline_weights",
      "pipeline_seed", "pipeline_causal", "pipeline_matrices_open".
-   - multihead: "mh_source_<lang>", "mh_x_open", "mh_h_<d_model>", "mh_preset_<source>_<lang>", "mh_seed",
-     "mh_head_<h>_<lang>", "mh_query_<source>_<rev>", "mh_key_<source>_<rev>", "mh_qkv_open",
+   - multihead: "mh_tabs_<lang>", "mh_source_<lang>", "mh_x_open", "mh_h_<d_model>", "mh_preset_<source>_<lang>",
+     "mh_seed", "mh_head_<h>_<lang>", "mh_query_<source>_<rev>", "mh_key_<source>_<rev>", "mh_qkv_open",
      "mh_w_o_kind_<w_o rev>_<lang>", "mh_w_o_seed_<w_o rev>", "mh_w_o_open", "mh_w_o_editor_<w_o rev>", "mh_layer_norm".
    - new pages keep their widget keys prefixed by the page: "mh_*", "learn_*", "real_*", "quiz_*".
 """

@@ -94,9 +94,24 @@ def table_with(at, header: str):
     raise AssertionError(f"no table with a column {header!r}")
 
 
-def open_with(lang: str = "es", *, source: str = "scenario", scenario=None, preset: str | None = None, **widgets):
-    """The page in `lang` on `source` with the `scenario` (the lesson's by default), `preset`, and other select boxes
-    set by key. Select boxes with translated labels are keyed by the language."""
+def open_part(at, part: str, lang: str):
+    """Click another tab: its widget state, and the part the page keeps (which the tab's callback sets)."""
+    at.session_state[f"mh_tabs_{lang}"] = translate(lang, f"mh.part.{part}")
+    at.session_state[mh.PART] = part
+    return at.run()
+
+
+def open_with(
+    lang: str = "es",
+    *,
+    source: str = "scenario",
+    scenario=None,
+    preset: str | None = None,
+    part: str = "heads",
+    **widgets,
+):
+    """The page in `lang` on `source` with the `scenario` (the lesson's by default), `preset`, the tab `part` open,
+    and other select boxes set by key. Select boxes with translated labels are keyed by the language."""
     at = open_page(PAGE, lang)
     if scenario is not None:
         at.session_state["scenario"] = scenario
@@ -107,6 +122,8 @@ def open_with(lang: str = "es", *, source: str = "scenario", scenario=None, pres
         at.selectbox(key=f"mh_preset_{source}_{lang}").set_value(preset).run()
     for key, value in widgets.items():
         at.selectbox(key=key).set_value(value).run()
+    if part != "heads":
+        open_part(at, part, lang)
     assert no_exception(at), [e.value for e in at.exception]
     return at
 
@@ -260,7 +277,7 @@ def test_the_cell_shows_the_weight_the_figure_shows(lang):
 
 
 def test_concat_w_o_and_output_are_consistent_and_w_o_follows_its_preset_and_edits():
-    at = open_with("en", source="sentence")
+    at = open_with("en", source="sentence", part="concat")
     (concat,) = panels(at, "mh_concat")
     (w_o,) = panels(at, "mh_w_o")
     (output,) = panels(at, "mh_output")
@@ -304,11 +321,12 @@ def mean_and_lowest_cosine(m: np.ndarray) -> tuple[float, float]:
 
 @pytest.mark.parametrize("lang", sorted(LANGUAGES))
 def test_the_cosine_table_answers_the_walkthroughs_collapse(lang):
-    at = open_with(lang)
+    at = open_with(lang, part="residual")
     scenario = lesson_scenario()
     single = reference_weights(scenario.x, scenario.w_q, scenario.w_k) @ (scenario.x @ scenario.w_v)
-    (concat,) = panels(at, "mh_concat")
-    output = concat @ np.eye(4)  # identity W_O
+    built = designed_heads(scenario.x, scenario.tokens, 2)
+    output = np.hstack([reference_weights(scenario.x, wq, wk) @ (scenario.x @ wv) for wq, wk, wv in built.heads])
+    np.testing.assert_allclose(panels(at, "mh_residual")[1], output, atol=1e-12)  # identity W_O: output = concat
     stages = [scenario.x, single, output, scenario.x + output]
     table = table_with(at, translate(lang, "mh.cos.col.mean"))
     assert list(table[translate(lang, "mh.cos.col.stage")]) == [
@@ -326,7 +344,7 @@ def test_the_cosine_table_answers_the_walkthroughs_collapse(lang):
 
 
 def test_layer_norm_shows_each_rows_mean_and_variance():
-    at = open_with("en", source="sentence")
+    at = open_with("en", source="sentence", part="residual")
     at.toggle(key="mh_layer_norm").set_value(True).run()
     assert no_exception(at)
     residual = panels(at, "mh_residual")[2]
@@ -342,7 +360,7 @@ def test_layer_norm_shows_each_rows_mean_and_variance():
 
 @pytest.mark.parametrize("lang", sorted(LANGUAGES))
 def test_one_big_head_costs_what_the_small_ones_cost(lang):
-    at = open_with(lang, source="sentence")
+    at = open_with(lang, source="sentence", part="compare")
     table = table_with(at, translate(lang, "mh.compare.col.heads"))
     adds = [int(number(v, lang)) for v in table[translate(lang, "mh.cost.multiply_adds")]]
     exps = [int(number(v, lang)) for v in table[translate(lang, "mh.cost.exponentials")]]
@@ -363,8 +381,23 @@ def test_presentation_mode_and_h_1_render():
     at = open_with("en", source="sentence", mh_h_8=1)
     at.toggle(key="present").set_value(True).run()
     assert no_exception(at)
-    assert translate("en", "mh.compare.one") in page_text(at)
     assert len(panels(at, "mh_heads")) == 1
+    open_part(at, "compare", "en")
+    assert no_exception(at)
+    assert translate("en", "mh.compare.one") in page_text(at)
+
+
+def test_only_the_open_part_is_drawn_and_every_part_renders():
+    at = open_with("es", source="sentence")
+    drawn = {c.proto.id.rsplit("-", 1)[1] for c in at.get("plotly_chart")}
+    assert drawn == {"mh_heads"}
+    expected = {"concat": {"mh_concat", "mh_w_o", "mh_output"}, "residual": {"mh_residual", "mh_cos"}}
+    expected["compare"] = {"mh_compare"}
+    for part, charts in expected.items():
+        open_part(at, part, "es")
+        assert no_exception(at), part
+        assert {c.proto.id.rsplit("-", 1)[1] for c in at.get("plotly_chart")} == charts
+        assert at.session_state[mh.PART] == part
 
 
 def test_the_walkthroughs_last_part_links_here():

@@ -82,7 +82,7 @@ def test_switching_input_h_and_preset_redraws_the_heads(page, app_url, lang):
     screenshot(page, f"multihead-{lang}-sentence")
 
 
-def test_presentation_mode_and_layer_norm(page, app_url):
+def test_presentation_mode_the_residual_tab_and_layer_norm(page, app_url):
     open_multihead(page, app_url)
     strings = LANGUAGES["es"]
     sidebar = page.locator("[data-testid=stSidebar]")
@@ -92,6 +92,7 @@ def test_presentation_mode_and_layer_norm(page, app_url):
         size = page.locator(selector).first.evaluate("e => parseFloat(getComputedStyle(e).fontSize)")
         assert float(size) >= 20, (selector, size)
     main = page.locator("[data-testid=stMain]")
+    act(page, lambda: page.get_by_role("tab", name=strings["mh.part.residual"]).click())
     act(page, lambda: main.get_by_text(strings["mh.ln.toggle"], exact=True).click())
     expect(main).to_contain_text(strings["mh.cos.norm"])
     assert_healthy(page)

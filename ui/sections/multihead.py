@@ -65,6 +65,8 @@ COST_ROWS = (  # AttentionCost's fields, in the order the cost table lists them
     "exponentials",
     "parameters",
 )
+PARTS = ("heads", "concat", "residual", "compare")  # the parts after h and the preset, one tab each
+PART = "mh_part"  # the open part (tab); see ui/state.py
 CHOICES = "mh_choices"  # the choices made in select boxes with translated labels: {name: value}; see ui/state.py
 W_O_STATE = "mh_w_o"  # the W_O the page uses: {"kind", "seed", "matrix" (edited, or None), "rev"}; see ui/state.py
 
@@ -392,6 +394,31 @@ def w_o_controls_ui(row_names: list[str], d_model: int) -> None:
                 args=(key, rows, d_model),
                 width="stretch",
             )
+
+
+# --- the parts, one at a time ---
+
+
+def _on_part(widget_key: str, labels: list[str]) -> None:
+    state.put(PART, PARTS[labels.index(state.widget_value(widget_key))])
+
+
+def part_ui():
+    """The parts after h and the preset as tabs, only the open one drawn: changing h or the preset redraws one part,
+    not the page (Streamlit redraws every element of a run), and a lecturer shows one idea at a time.
+    Returns the open part's name and its tab."""
+    labels = [t(f"mh.part.{name}") for name in PARTS]
+    current = state.get(PART, PARTS[0])
+    widget_key = f"mh_tabs_{state.current_language()}"  # the labels change with the language
+    tabs = st.tabs(
+        labels,
+        default=labels[PARTS.index(current)],
+        key=widget_key,
+        on_change=_on_part,
+        args=(widget_key, labels),
+    )
+    opened = [(name, tab) for name, tab in zip(PARTS, tabs, strict=True) if tab.open]
+    return opened[0] if opened else (current, tabs[PARTS.index(current)])
 
 
 # --- running the heads ---
@@ -813,7 +840,7 @@ def compare_ui(source: Source, heads: Heads, result: MultiHeadResult, seed: int)
     one, many = compared.one.heads[0], compared.many.heads
     one_b, many_b = head_behaviour(one), [head_behaviour(head) for head in many]
     names = [t("mh.compare.one_head")] + [head_name(k) for k in range(h)]
-    charts.show_grid(weights_panels(source.tokens, (one, *many), names), t("mh.compare.title"), key="mh_compare")
+    charts.show_grid(weights_panels(source.tokens, (one, *many), names), t("mh.part.compare"), key="mh_compare")
     frame = pd.DataFrame(
         {
             t("mh.compare.col.heads"): [

@@ -69,7 +69,10 @@ STRINGS: dict[str, str] = {
     "mh.refused.instead": "Below are random heads (seed 0); try the lesson's sentence.",
     "mh.error": "With these numbers the computation cannot be done ({code}): try smaller values.",
     # the heads side by side
-    "mh.heads.title": "3. The heads, side by side",
+    "mh.part.heads": "3. The heads",
+    "mh.part.concat": "4. Concat and W_O",
+    "mh.part.residual": "5. The residual",
+    "mh.part.compare": "6. One big head or h small ones",
     "mh.heads.body": (
         "Each head computes its own scores, its own softmax and its own weighted sum, exactly as in the step by "
         "step. These are their weights, all on the same 0-to-1 scale: row = who asks, column = whom it looks at."
@@ -135,7 +138,6 @@ STRINGS: dict[str, str] = {
     "mh.detail.row": "The softmax of the whole row of “{q}” in {head}:",
     "mh.detail.weight": "In {head}, “{q}” gives “{k}” a weight of **{weight}**.",
     # concat and W_O
-    "mh.concat.title": "4. Putting the heads together and projecting with W_O",
     "mh.concat.body": (
         "Each head returns an n × d_v output. They are placed side by side (the concatenation) and one more "
         "matrix, **W_O**, mixes what each head brought and takes it back to d_model columns, the size of x."
@@ -157,7 +159,6 @@ STRINGS: dict[str, str] = {
         "head gathered."
     ),
     # the residual
-    "mh.residual.title": "5. The residual connection",
     "mh.residual.body": (
         "The output does not replace x: **it is added to it**. Each token keeps its own vector and attention "
         "adds what it gathered from the others. That is why W_O returns d_model columns: so it can be added to x."
@@ -207,7 +208,6 @@ STRINGS: dict[str, str] = {
         "Here attention's output outweighs x in the sum, and x + MultiHead(x) is closer to the output than to x."
     ),
     # one big head against h small ones
-    "mh.compare.title": "6. One big head against h small ones",
     "mh.compare.one": "With h = 1 both are the same head: choose more heads to compare them.",
     "mh.compare.body": (
         "The same numbers, used two ways: the h heads' W placed side by side form the W of a single head with "

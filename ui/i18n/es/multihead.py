@@ -69,7 +69,10 @@ STRINGS: dict[str, str] = {
     "mh.refused.instead": "Abajo se muestran cabezas al azar (semilla 0); probá con la frase de la lección.",
     "mh.error": "Con estos números la cuenta no se puede hacer ({code}): probá con valores más chicos.",
     # the heads side by side
-    "mh.heads.title": "3. Las cabezas, lado a lado",
+    "mh.part.heads": "3. Las cabezas",
+    "mh.part.concat": "4. Concat y W_O",
+    "mh.part.residual": "5. El residual",
+    "mh.part.compare": "6. Una cabeza grande o h chicas",
     "mh.heads.body": (
         "Cada cabeza calcula sus propios scores, su propio softmax y su propia suma ponderada, exactamente "
         "como en el paso a paso. Estos son sus pesos, todos en la misma escala de 0 a 1: fila = quién "
@@ -136,7 +139,6 @@ STRINGS: dict[str, str] = {
     "mh.detail.row": "El softmax de toda la fila de «{q}» en la {head}:",
     "mh.detail.weight": "En la {head}, «{q}» le da a «{k}» un peso de **{weight}**.",
     # concat and W_O
-    "mh.concat.title": "4. Juntar las cabezas y proyectar con W_O",
     "mh.concat.body": (
         "Cada cabeza devuelve una salida de n × d_v. Se ponen una al lado de la otra (la concatenación) y una "
         "matriz más, **W_O**, mezcla lo que trajo cada cabeza y lo lleva de vuelta a d_model columnas, el "
@@ -159,7 +161,6 @@ STRINGS: dict[str, str] = {
         "que juntó esa cabeza."
     ),
     # the residual
-    "mh.residual.title": "5. La conexión residual",
     "mh.residual.body": (
         "La salida no reemplaza a x: **se le suma**. Cada token conserva su propio vector y la atención le "
         "agrega lo que juntó de los demás. Por eso W_O devuelve d_model columnas: para poder sumarse a x."
@@ -210,7 +211,6 @@ STRINGS: dict[str, str] = {
         "Acá la salida de la atención pesa más que x en la suma, y x + MultiHead(x) se parece más a la salida que a x."
     ),
     # one big head against h small ones
-    "mh.compare.title": "6. Una cabeza grande contra h chicas",
     "mh.compare.one": "Con h = 1 las dos son la misma cabeza: elegí más cabezas para compararlas.",
     "mh.compare.body": (
         "Los mismos números, usados de dos maneras: las W de las h cabezas puestas una al lado de la otra "
