@@ -137,10 +137,17 @@ def causal_toggle(page: Page, i: int) -> None:
     page.locator("[data-testid=stMain]").get_by_text(STRINGS["pipeline.causal"], exact=True).click()
 
 
+def heads_choice(page: Page, i: int) -> None:
+    """The multi-head page's h: open its select box and pick 4, then 2 (its lower part, a fragment, reruns)."""
+    page.locator("[data-testid=stSelectbox]").filter(has_text=STRINGS["mh.h"]).first.click()
+    page.get_by_role("option", name=("4", "2")[i % 2], exact=True).click()
+
+
 INTERACTIONS: dict[str, tuple[str, Interact | None, Callable[[Page], None] | None]] = {
     "home": ("none: first render only (see above)", None, None),
     "softmax": ("temperature slider, key →/←", slider_step(STRINGS["softmax.temperature"]), None),
     "walkthrough": ("next/previous step shortcut, key →/←", step_shortcut, None),
+    "multihead": ("heads select box: pick h = 4 / 2 (the lower part reruns), click", heads_choice, None),
     "builder": ("Options: temperature slider, key →/←", slider_step(STRINGS["scenario.temperature"]), None),
     "scaling": (
         "random-walk slider (walks), key →/←, in the random-walk tab",

@@ -20,7 +20,7 @@ import streamlit as st
 from engine import AttentionResult
 from ui import figures, numbers, state
 from ui.figures import Heatmap, Style
-from ui.i18n import t
+from ui.i18n import t, translate
 
 MAX_ALT_CELLS = 16  # a figure's text description lists its values up to this many cells
 
@@ -152,22 +152,27 @@ def projection_specs(tokens: Sequence[str], result: AttentionResult) -> list[Hea
 
 
 def cell_hover(tokens: Sequence[str], result: AttentionResult) -> list[list[str]]:
-    """For every cell of the attention figures, its arithmetic in one line: Q·K = +0,954 · ÷ 2 = +0,477 · peso 0,332."""
+    """For every cell of the attention figures, its arithmetic in one line: Q·K = +0,954 · ÷ 2 = +0,477 · peso 0,332.
+    The language is looked up once: a figure has n² of these lines."""
+    lang = state.current_language()
+    divisor = numbers.short(result.divisor, lang=lang)
+    masked = translate(lang, "figure.hover.masked")
     n = len(tokens)
     lines = []
     for i in range(n):
         row = []
         for j in range(n):
             if not result.allowed[i, j]:
-                row.append(t("figure.hover.masked"))
+                row.append(masked)
                 continue
             row.append(
-                t(
+                translate(
+                    lang,
                     "figure.hover.cell",
-                    score=numbers.signed(result.scores[i, j]),
-                    divisor=numbers.short(result.divisor),
-                    scaled=numbers.signed(result.scaled_scores[i, j]),
-                    weight=numbers.fixed(result.weights[i, j]),
+                    score=numbers.signed(result.scores[i, j], lang=lang),
+                    divisor=divisor,
+                    scaled=numbers.signed(result.scaled_scores[i, j], lang=lang),
+                    weight=numbers.fixed(result.weights[i, j], lang=lang),
                 )
             )
         lines.append(row)
@@ -241,3 +246,27 @@ def show_arrows(start, end, labels, *, title: str, alt: str, key: str | None = N
     """Arrows from each start point to its end point, on equal axes."""
     figure = _cached("arrows", figures.arrows_figure, start, end, list(labels), title=title, **options)
     show_figure(figure, title, alt, key)
+
+
+def grid_per_row(count: int) -> int:
+    """Small multiples a row: 4 at most, 2 in presentation mode up to 4 panels (their numbers stay readable)."""
+    most = 2 if state.presentation_mode() and count <= 4 else 4
+    return figures.grid_columns(count, most)
+
+
+def describe_grid(panels: Sequence[Heatmap]) -> str:
+    """A text description of small multiples: each panel's own description, one after the other."""
+    return " ".join(describe(panel) for panel in panels)
+
+
+def show_grid(panels: Sequence[Heatmap], title: str, key: str | None = None) -> None:
+    """Matrices of one shape as small multiples in one figure, on one colour scale (see ui.figures.grid_figure)."""
+    current, lang, per_row = style(), state.current_language(), grid_per_row(len(panels))
+    fields = [[getattr(panel, name.name) for name in dataclasses.fields(Heatmap)] for panel in panels]
+    figure = FIGURES.get(
+        ("grid", _freeze(fields), per_row, current, lang),
+        lambda: figures.grid_figure(panels, current, lang, per_row=per_row),
+    )
+    st.plotly_chart(
+        figure, theme="streamlit", width="content", config=config(file_name(title)), alt=describe_grid(panels), key=key
+    )

@@ -501,3 +501,173 @@ def arrows_figure(
         }
     )
     return go.Figure({"data": data, "layout": layout}, skip_invalid=False, _validate=False)
+
+
+# --- small multiples: several matrices of one shape in one figure, on one colour scale ---
+
+
+def grid_columns(count: int, most: int) -> int:
+    """Panels per row: at most `most`, spread evenly over the rows (6 panels at most 4 a row: 3 and 3)."""
+    rows = -(-count // max(most, 1))
+    return -(-count // max(rows, 1))
+
+
+def grid_figure(panels: Sequence[Heatmap], style: Style, lang: str, *, per_row: int) -> go.Figure:
+    """Heatmaps of one shape side by side (`per_row` a row), each with its title, sharing one colour axis.
+
+    Small multiples: the panels' row names are written once per row of panels, their column names on every
+    panel, one colour bar under them all; the first panel's `kind`, `zrange` and `row_title`/`col_title` apply to
+    all (weights: 0 to 1; signed: one range symmetric about 0 that holds every panel's values).
+    """
+    first = panels[0]
+    r, c = np.asarray(first.values).shape
+    columns = max(1, min(per_row, len(panels)))
+    grid_rows = -(-len(panels) // columns)
+    gap = int(style.font * 1.2)  # between panels, down (and across, unless a title needs more room)
+    widest = max((len(short_label(name)) for name in first.rows), default=1)
+    left = int(style.font * (0.62 * widest + 0.8)) + (int(style.font * 1.7) if first.row_title else 0)
+    title_width = int(max(len(str(panel.title)) for panel in panels) * style.font * 0.5)
+
+    def cell_for(across: int) -> int:
+        return max(12, min(style.cell, (style.max_width - left - 8 - across * (columns - 1)) // max(columns * c, 1)))
+
+    gap_across = gap
+    cell = cell_for(gap_across)
+    for _ in range(2):  # panels narrower than their titles sit further apart, so that every title shows whole
+        gap_across = max(gap, title_width - cell * c + gap // 2)
+        cell = cell_for(gap_across)
+    longest_col = max((len(short_label(name)) for name in first.cols), default=1)
+    upright = longest_col * style.font * 0.62 <= cell
+    labels_height = int(style.font * 1.5) if upright else int(style.font * (0.62 * longest_col + 0.6))
+    title_height = int(style.font * 1.8)
+    panel_width, panel_height = cell * c, title_height + labels_height + cell * r
+    margin = {"l": left, "r": max(8, title_width - panel_width), "t": 4, "b": int(style.font * 3.2)}
+    plot_width = columns * panel_width + (columns - 1) * gap_across
+    plot_height = grid_rows * panel_height + (grid_rows - 1) * gap
+    widest_value = first.decimals + (3 if first.kind == "signed" else 2)  # "+1,234" / "0,25": characters a cell holds
+    write_values = c <= MAX_WRITTEN_COLUMNS and cell >= widest_value * style.cell_font * 0.62
+    if first.kind == "weights":
+        zrange = first.zrange or (0.0, 1.0)
+    else:
+        zrange = first.zrange or signed_range(*(np.asarray(p.values, dtype=np.float64) for p in panels))
+    row_names = [plain_text(name) for name in first.rows]
+    col_names = [plain_text(name) for name in first.cols]
+    axis = {
+        "showgrid": False,
+        "zeroline": False,
+        "automargin": False,
+        "ticks": "",
+        "fixedrange": True,
+        "tickfont": {"size": style.font},  # set on every axis: the theme's template would shrink them
+    }
+    data, annotations = [], []
+    layout: dict = {
+        "width": margin["l"] + margin["r"] + plot_width,
+        "height": margin["t"] + margin["b"] + plot_height,
+        "autosize": False,
+        "margin": margin,
+        "font": {"size": style.font},
+        "separators": numbers.plotly_separators(lang),
+        "dragmode": False,
+        "uirevision": "fixed",
+        "hoverlabel": {"font": {"size": style.font}},
+        "coloraxis": {
+            "cmin": zrange[0],
+            "cmax": zrange[1],
+            "colorscale": WEIGHTS_SCALE if first.kind == "weights" else SIGNED_SCALE,
+            "colorbar": {
+                "orientation": "h",
+                "thickness": 10,
+                "lenmode": "pixels",
+                "len": min(plot_width, 360),
+                "x": 0,
+                "xanchor": "left",
+                "y": -8 / plot_height,
+                "yanchor": "top",
+                "ypad": 0,
+                "outlinewidth": 0,
+                "tickfont": {"size": style.font - 2},
+                "tickformat": ".1f" if first.kind == "weights" else ".2~f",
+            },
+        },
+    }
+    for k, panel in enumerate(panels):
+        values = np.asarray(panel.values, dtype=np.float64)
+        masked = np.zeros(values.shape, dtype=bool) if panel.masked is None else np.asarray(panel.masked, dtype=bool)
+        masked = masked | ~np.isfinite(values)
+        title = plain_text(panel.title)
+        room = max(
+            4, int((panel_width + gap_across - gap // 2) / (style.font * 0.5))
+        )  # the title's characters that fit
+        hover = [
+            [
+                f"{title} · {row_names[i]} → {col_names[j]}: "
+                + _cell_text(values[i, j], panel.kind, panel.decimals + 1, lang)
+                + (f"<br>{plain_text(panel.hover[i][j])}" if panel.hover is not None and panel.hover[i][j] else "")
+                for j in range(c)
+            ]
+            for i in range(r)
+        ]
+        across, down = k % columns, k // columns
+        x0 = across * (panel_width + gap_across) / plot_width
+        cells_top = down * (panel_height + gap) + title_height + labels_height  # pixels below the plot's top
+        suffix = "" if k == 0 else str(k + 1)
+        trace = {
+            "type": "heatmap",
+            "z": np.where(masked, np.nan, values).tolist(),
+            "x": list(range(c)),
+            "y": list(range(r)),
+            "coloraxis": "coloraxis",
+            "xgap": 1,
+            "ygap": 1,
+            "customdata": hover,
+            "hovertemplate": "%{customdata}<extra></extra>",
+            "xaxis": f"x{suffix}",
+            "yaxis": f"y{suffix}",
+        }
+        if write_values:
+            trace["text"] = [[_cell_text(v, panel.kind, panel.decimals, lang) for v in row] for row in values]
+            trace["texttemplate"] = "%{text}"
+            trace["textfont"] = {"size": style.cell_font}
+        data.append(trace)
+        layout[f"xaxis{suffix}"] = {
+            **axis,
+            "domain": [x0, x0 + panel_width / plot_width],
+            "anchor": f"y{suffix}",
+            "range": [-0.5, c - 0.5],
+            "tickmode": "array",
+            "tickvals": list(range(c)),
+            "ticktext": [short_label(name) for name in first.cols],
+            "side": "top",
+            "tickangle": 0 if upright else -90,
+        }
+        layout[f"yaxis{suffix}"] = {
+            **axis,
+            "domain": [1 - (cells_top + cell * r) / plot_height, 1 - cells_top / plot_height],
+            "anchor": f"x{suffix}",
+            "range": [r - 0.5, -0.5],
+            "tickmode": "array",
+            "tickvals": list(range(r)),
+            "ticktext": [short_label(name) for name in first.rows] if across == 0 else [""] * r,
+        }
+        if across == 0 and first.row_title and down == 0:
+            layout[f"yaxis{suffix}"]["title"] = {
+                "text": plain_text(first.row_title),
+                "standoff": 4,
+                "font": {"size": style.font},
+            }
+        annotations.append(
+            {
+                "text": short_label(panel.title, room),
+                "xref": "paper",
+                "yref": "paper",
+                "x": x0,
+                "y": 1 - down * (panel_height + gap) / plot_height,
+                "xanchor": "left",
+                "yanchor": "top",
+                "showarrow": False,
+                "font": {"size": style.font},
+            }
+        )
+    layout["annotations"] = annotations
+    return go.Figure({"data": data, "layout": layout}, skip_invalid=False, _validate=False)

@@ -27,6 +27,7 @@ PAGES: tuple[PageSpec, ...] = (
     PageSpec("app.py", "home", ":material/home:"),
     PageSpec("pages/softmax.py", "softmax", ":material/bar_chart:"),
     PageSpec("pages/walkthrough.py", "walkthrough", ":material/footprint:"),
+    PageSpec("pages/multihead.py", "multihead", ":material/view_column:"),
     PageSpec("pages/builder.py", "builder", ":material/grid_on:"),
     PageSpec("pages/learning.py", "learning", ":material/model_training:"),
     PageSpec("pages/scaling.py", "scaling", ":material/show_chart:"),

@@ -25,6 +25,11 @@ Two kinds of keys:
      source of tokens (the matrix, the preset it came from or None when edited, the rows an edit renormalised).
    - "learn_playing": bool, the learning page's history is being played; "learn_sent": bool, the learned
      weights were sent to the shared scenario; "learn_section": the learning page's open tab.
+   - "mh_part": the multi-head page's open part (tab): "heads", "concat", "residual" or "compare".
+   - "mh_choices": the multi-head page's choices in select boxes with translated labels, {"source": ..., "preset":
+     ..., "head": ...}; the widgets are keyed by the language and drawn from it, so a language switch keeps them.
+   - "mh_w_o": the multi-head page's W_O: {"kind": "identity" | "random", "seed": int, "matrix": the edited W_O or
+     None (then the preset's), "rev": int, bumped on every change so that its widgets are rebuilt from it}.
 
 2. **Widget keys** (Streamlit owns the value; listed so that no two widgets share one):
    - shell: "lang" (language radio, bound to the URL as ?lang=), "present" (presentation toggle, ?present=),
@@ -46,7 +51,10 @@ Two kinds of keys:
      "learn_lambda", "learn_controls_open", "learn_go", "learn_stop", "learn_play", "learn_pause", "learn_step",
      "learn_grad_row_*", "learn_grad_col_*", "learn_grad_when", "learn_stall_dk", "learn_stall_seed",
      "learn_send_button".
-   - new pages keep their widget keys prefixed by the page: "mh_*", "real_*", "quiz_*".
+   - multihead: "mh_tabs_<lang>", "mh_source_<lang>", "mh_x_open", "mh_h_<d_model>", "mh_preset_<source>_<lang>",
+     "mh_seed", "mh_head_<h>_<lang>", "mh_query_<source>_<rev>", "mh_key_<source>_<rev>", "mh_qkv_open",
+     "mh_w_o_kind_<w_o rev>_<lang>", "mh_w_o_seed_<w_o rev>", "mh_w_o_open", "mh_w_o_editor_<w_o rev>", "mh_layer_norm".
+   - new pages keep their widget keys prefixed by the page: "mh_*", "learn_*", "real_*", "quiz_*".
 """
 
 from __future__ import annotations

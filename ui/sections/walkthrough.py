@@ -337,3 +337,4 @@ def collapse_ui(scenario: Scenario, result: AttentionResult) -> None:
     else:
         st.success(t("walk.5.distinct", cosine=numbers.fixed(lowest, 3)))
     st.markdown(t("walk.5.next"))
+    st.page_link("pages/multihead.py", label=t("mh.from_walk"), icon=":material/view_column:")

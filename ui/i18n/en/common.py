@@ -7,6 +7,7 @@ STRINGS: dict[str, str] = {
     "page.home": "Home",
     "page.softmax": "Softmax",
     "page.walkthrough": "Step by step",
+    "page.multihead": "Several heads",
     "page.builder": "Q/K/V builder",
     "page.learning": "What is learned",
     "page.scaling": "The √d_k experiment",

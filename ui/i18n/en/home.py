@@ -21,6 +21,7 @@ STRINGS: dict[str, str] = {
     "home.map.title": "The route",
     "home.map.softmax": "Softmax: how to turn arbitrary scores into shares that add up to 1.",
     "home.map.walkthrough": "Step by step: the algorithm in five parts on “el perro come” (the dog eats), every sum in view.",
+    "home.map.multihead": "Several heads: multi-head attention, W_O and the residual connection, with heads that do different jobs.",
     "home.map.builder": "Q/K/V builder: your own case; edit x and the W matrices and watch what changes.",
     "home.map.learning": "What is learned: choose an attention pattern and watch W_Q and W_K being trained, live, to produce it.",
     "home.map.scaling": "The √d_k experiment: why scores are divided by √d_k, measured live.",

@@ -7,6 +7,7 @@ STRINGS: dict[str, str] = {
     "page.home": "Inicio",
     "page.softmax": "Softmax",
     "page.walkthrough": "Paso a paso",
+    "page.multihead": "Varias cabezas",
     "page.builder": "Constructor Q/K/V",
     "page.learning": "¿Qué se aprende?",
     "page.scaling": "Experimento √d_k",

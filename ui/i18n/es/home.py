@@ -21,6 +21,7 @@ STRINGS: dict[str, str] = {
     "home.map.title": "El recorrido",
     "home.map.softmax": "Softmax: cómo convertir puntajes cualesquiera en proporciones que suman 1.",
     "home.map.walkthrough": "Paso a paso: el algoritmo en cinco partes con «el perro come», cada cuenta a la vista.",
+    "home.map.multihead": "Varias cabezas: multi-head attention, W_O y la conexión residual, con cabezas que hacen tareas distintas.",
     "home.map.builder": "Constructor Q/K/V: tu propio caso; editá x y las matrices W y mirá qué cambia.",
     "home.map.learning": "¿Qué se aprende?: elegí un patrón de atención y mirá cómo W_Q y W_K se entrenan en vivo para lograrlo.",
     "home.map.scaling": "Experimento √d_k: por qué se divide por √d_k, medido en vivo.",

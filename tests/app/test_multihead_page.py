@@ -1,0 +1,421 @@
+"""The multi-head page: both inputs, every preset, h among the divisors of d_model, figures that show the engine's
+numbers, the measured top token per row, cell derivations that a calculator reproduces, W_O and the residual.
+
+The expected numbers come from a plain numpy reference written here (softmax(Q·Kᵀ / √d_k) row by row), from the
+designed heads' construction worked out by hand, or from the arithmetic of the page's own written operands.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from dataclasses import replace
+
+import numpy as np
+import pytest
+
+from engine import (
+    DESIGNED_SENTENCE,
+    designed_heads,
+    head_behaviour,
+    identity_like_w_o,
+    lesson_scenario,
+    multi_head_attention,
+    random_heads,
+    random_scenario,
+    random_w_o,
+    sentence_vectors,
+)
+from engine.attention import Scale
+from tests.app.derivation_check import check_block, number
+from tests.app.helpers import no_exception, open_page, page_text
+from ui.i18n import LANGUAGES, translate
+from ui.sections import multihead as mh
+
+PAGE = "pages/multihead.py"
+SENTENCE_TOKENS = ("el", "perro", "come", "carne", "porque", "tiene", "hambre")
+# The designed heads at h = 4 on the sentence, from their construction (engine/designed_heads.py): head 1 looks at the
+# previous token (the first at itself), head 2 takes "come" and "tiene" to "perro" and spreads the other rows evenly
+# (an even row's top is its first token), head 3 looks at itself, head 4 at the first token.
+DESIGNED_TOPS = (
+    ("el", "el", "perro", "come", "carne", "porque", "tiene"),
+    ("el", "el", "perro", "el", "el", "perro", "el"),
+    SENTENCE_TOKENS,
+    ("el",) * 7,
+)
+
+
+def unescape(text: str) -> str:
+    """A table cell as the reader sees it (tables escape markdown punctuation)."""
+    return re.sub(r"\\(.)", r"\1", str(text))
+
+
+def reference_weights(x, w_q, w_k, *, causal=False, temperature=1.0, scale=Scale.SQRT) -> np.ndarray:
+    """softmax((x·W_Q)(x·W_K)ᵀ / divisor / T) row by row, masked cells excluded: plain numpy, no engine code."""
+    q, k = x @ w_q, x @ w_k
+    d_k = q.shape[1]
+    divisor = {Scale.NONE: 1.0, Scale.SQRT: math.sqrt(d_k), Scale.DK: float(d_k)}[scale]
+    scores = q @ k.T / divisor / temperature
+    n = len(x)
+    weights = np.zeros((n, n))
+    for i in range(n):
+        allowed = range(i + 1) if causal else range(n)
+        row = np.array([scores[i, j] for j in allowed])
+        e = np.exp(row - row.max())
+        for j, value in zip(allowed, e / e.sum(), strict=True):
+            weights[i, j] = value
+    return weights
+
+
+def chart(at, key: str) -> dict:
+    """The plotly figure drawn with widget key `key`, as the browser receives it."""
+    found = [c for c in at.get("plotly_chart") if c.proto.id.endswith(f"-{key}")]
+    assert len(found) == 1, key
+    return json.loads(found[0].proto.spec)
+
+
+def panels(at, key: str) -> list[np.ndarray]:
+    """Each heatmap trace's values (NaN where a cell is masked)."""
+    return [
+        np.array([[np.nan if v is None else v for v in row] for row in trace["z"]]) for trace in chart(at, key)["data"]
+    ]
+
+
+def table_with(at, header: str):
+    """The first static table with a column named `header`, cells unescaped."""
+    for table in at.table:
+        frame = table.value
+        columns = [unescape(c) for c in frame.columns]
+        if header in columns:
+            frame = frame.copy()
+            frame.columns = columns
+            return frame.map(unescape)
+    raise AssertionError(f"no table with a column {header!r}")
+
+
+def open_part(at, part: str, lang: str):
+    """Click another tab: its widget state, and the part the page keeps (which the tab's callback sets)."""
+    at.session_state[f"mh_tabs_{lang}"] = translate(lang, f"mh.part.{part}")
+    at.session_state[mh.PART] = part
+    return at.run()
+
+
+def open_with(
+    lang: str = "es",
+    *,
+    source: str = "scenario",
+    scenario=None,
+    preset: str | None = None,
+    part: str = "heads",
+    **widgets,
+):
+    """The page in `lang` on `source` with the `scenario` (the lesson's by default), `preset`, the tab `part` open,
+    and other select boxes set by key. Select boxes with translated labels are keyed by the language."""
+    at = open_page(PAGE, lang)
+    if scenario is not None:
+        at.session_state["scenario"] = scenario
+        at.run()
+    if source != "scenario":
+        at.selectbox(key=f"mh_source_{lang}").set_value(source).run()
+    if preset is not None:
+        at.selectbox(key=f"mh_preset_{source}_{lang}").set_value(preset).run()
+    for key, value in widgets.items():
+        at.selectbox(key=key).set_value(value).run()
+    if part != "heads":
+        open_part(at, part, lang)
+    assert no_exception(at), [e.value for e in at.exception]
+    return at
+
+
+@pytest.mark.parametrize("lang", sorted(LANGUAGES))
+def test_the_lesson_scenario_opens_with_two_designed_heads(lang):
+    at = open_with(lang)
+    strings = LANGUAGES[lang]
+    text = page_text(at)
+    assert strings["mh.title"] in text and strings["mh.summary"].split("\n")[0] in text
+    h_box = at.selectbox(key="mh_h_4")
+    assert h_box.options == ["1", "2", "4"] and h_box.value == 2
+    scenario = lesson_scenario()
+    built = designed_heads(scenario.x, scenario.tokens, 2)
+    for shown, (w_q, w_k, _) in zip(panels(at, "mh_heads"), built.heads, strict=True):
+        np.testing.assert_allclose(shown, reference_weights(scenario.x, w_q, w_k), atol=1e-12)
+
+
+@pytest.mark.parametrize("lang", sorted(LANGUAGES))
+def test_the_designed_preset_states_the_measured_top_token_of_every_row(lang):
+    at = open_with(lang, source="sentence")
+    assert at.selectbox(key="mh_h_8").value == 4
+    head = translate(lang, "mh.head", k="{k}")
+    tops = table_with(at, translate(lang, "mh.top.col.token"))
+    assert tuple(tops.iloc[:, 0]) == SENTENCE_TOKENS
+    x = sentence_vectors(DESIGNED_SENTENCE, 8).x
+    built = designed_heads(x, SENTENCE_TOKENS, 4)
+    result = multi_head_attention(x, built.heads, identity_like_w_o(8, 8))
+    figures = panels(at, "mh_heads")
+    for k in range(4):
+        stated = [cell.split(" · ")[0] for cell in tops[head.format(k=k + 1)]]
+        measured = head_behaviour(result.heads[k])
+        assert stated == [SENTENCE_TOKENS[i] for i in measured.top]
+        assert tuple(stated) == DESIGNED_TOPS[k]
+        # the stated top is also the largest weight in the figure's row (ties: the earlier token)
+        assert stated == [SENTENCE_TOKENS[int(np.argmax(np.round(row, 12)))] for row in figures[k]]
+    jobs = table_with(at, translate(lang, "mh.measured.col.does"))
+    assert list(jobs[translate(lang, "mh.measured.col.rows")]) == [translate(lang, "mh.measured.rows", hits=7, n=7)] * 4
+    does = list(jobs[translate(lang, "mh.measured.col.does")])
+    assert (does[0], does[2]) == (translate(lang, "mh.job.previous"), translate(lang, "mh.job.self"))
+    assert does[3] == translate(lang, "mh.job.one_token", token="el")
+
+
+@pytest.mark.parametrize("lang", sorted(LANGUAGES))
+def test_a_mixed_head_lists_the_rows_that_focus(lang):
+    at = open_with(lang, source="sentence")
+    does = list(table_with(at, translate(lang, "mh.measured.col.does"))[translate(lang, "mh.measured.col.does")])
+    weight = "0,900" if lang == "es" else "0.900"
+    looks = "; ".join(translate(lang, "mh.job.look", q=q, k="perro", weight=weight) for q in ("come", "tiene"))
+    assert does[1] == translate(lang, "mh.job.mixed_rest", looks=looks)
+
+
+def test_a_random_scenario_with_d_model_6_offers_its_divisors_and_every_h_works():
+    scenario = random_scenario(11, ("a", "b", "c", "d", "e"), d_model=6, d_k=3)
+    at = open_with("en", scenario=scenario, preset="random")
+    h_box = at.selectbox(key="mh_h_6")
+    assert h_box.options == ["1", "2", "3", "6"]
+    for h in (1, 2, 3, 6):
+        at.selectbox(key="mh_h_6").set_value(h).run()
+        assert no_exception(at), h
+        shown = panels(at, "mh_heads")
+        assert len(shown) == h
+        for weights, (w_q, w_k, _) in zip(shown, random_heads(6, h, 0), strict=True):
+            np.testing.assert_allclose(weights, reference_weights(scenario.x, w_q, w_k), atol=1e-12)
+        assert f"d_k = d_v = 6 / {h} = {6 // h}" in page_text(at)
+
+
+@pytest.mark.parametrize("d_model", [2, 3, 5, 7, 8])
+def test_random_heads_work_for_every_d_model_and_seed(d_model):
+    scenario = random_scenario(d_model, ("uno", "dos", "tres", "cuatro"), d_model=d_model, d_k=2)
+    at = open_with("es", scenario=scenario, preset="random")
+    at.number_input(key="mh_seed").set_value(42).run()
+    h = d_model  # the largest divisor: one column per head
+    at.selectbox(key=f"mh_h_{d_model}").set_value(h).run()
+    assert no_exception(at)
+    for weights, (w_q, w_k, _) in zip(panels(at, "mh_heads"), random_heads(d_model, h, 42), strict=True):
+        np.testing.assert_allclose(weights, reference_weights(scenario.x, w_q, w_k), atol=1e-12)
+
+
+def test_the_designed_preset_says_why_it_cannot_be_built_and_shows_random_heads():
+    scenario = random_scenario(5, ("a", "b", "c", "d"), d_model=4, d_k=2)  # no "perro": no subject head
+    at = open_with("en", scenario=scenario, mh_h_4=2)
+    assert [i.value for i in at.info if "perro" in i.value]
+    for weights, (w_q, w_k, _) in zip(panels(at, "mh_heads"), random_heads(4, 2, 0), strict=True):
+        np.testing.assert_allclose(weights, reference_weights(scenario.x, w_q, w_k), atol=1e-12)
+    at.selectbox(key="mh_h_4").set_value(4).run()  # one column per head: too few for a designed head
+    assert no_exception(at)
+    assert any(translate("en", "mh.refused.instead") in i.value for i in at.info)
+
+
+def test_a_builder_edit_reaches_the_scenarios_own_head():
+    edited = lesson_scenario()
+    w_q = edited.w_q.copy()
+    w_q[0, 0] = 1.3
+    edited = replace(edited, w_q=w_q, causal=True, temperature=0.5)
+    at = open_with("en", scenario=edited, preset="scenario")
+    first = panels(at, "mh_heads")[0]
+    expected = reference_weights(edited.x, edited.w_q, edited.w_k, causal=True, temperature=0.5)
+    np.testing.assert_allclose(np.nan_to_num(first), expected, atol=1e-12)
+    assert np.isnan(first[0, 1]) and np.isnan(first[0, 2])  # masked cells are drawn empty
+
+
+def derivation_problems(at, lang: str) -> tuple[list[str], int]:
+    problems, checked = [], 0
+    for block in at.code:
+        found, count = check_block(str(block.value), lang)
+        problems += found
+        checked += count
+    return problems, checked
+
+
+CELL_CASES = {
+    "lesson": (lesson_scenario(), "scenario", {}),
+    "lesson-causal-cold": (replace(lesson_scenario(), causal=True, temperature=0.3), "scenario", {}),
+    "lesson-unscaled": (replace(lesson_scenario(), scale=Scale.NONE), "scenario", {"preset": "random"}),
+    "sentence": (lesson_scenario(), "sentence", {}),
+    "random-6": (random_scenario(4, ("a", "b", "c"), d_model=6, d_k=2), "scenario", {"mh_h_6": 3}),
+}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("lang", sorted(LANGUAGES))
+@pytest.mark.parametrize("name", sorted(CELL_CASES))
+def test_every_cell_derivation_line_follows_from_its_written_operands(name, lang):
+    scenario, source, widgets = CELL_CASES[name]
+    at = open_with(lang, source=source, scenario=scenario, **widgets)
+    h = len(panels(at, "mh_heads"))
+    query_box = next(box for box in at.selectbox if box.key.startswith("mh_query_"))
+    tokens = query_box.options
+    total = 0
+    for k in range(h):
+        at.selectbox(key=f"mh_head_{h}_{lang}").set_value(k).run()
+        for query in (tokens[-1], tokens[0]):
+            next(box for box in at.selectbox if box.key.startswith("mh_query_")).set_value(query).run()
+            assert no_exception(at)
+            problems, checked = derivation_problems(at, lang)
+            assert problems == [], (k, query, problems)
+            assert checked >= 3, (k, query)
+            total += checked
+    assert total >= 6 * h
+
+
+@pytest.mark.parametrize("lang", sorted(LANGUAGES))
+def test_the_cell_shows_the_weight_the_figure_shows(lang):
+    at = open_with(lang, source="sentence")  # head 2, "come" → "perro" by default
+    weight = panels(at, "mh_heads")[1][2, 1]
+    success = at.success[0].value
+    written = re.search(r"\*\*(.+?)\*\*", success).group(1)
+    assert abs(float(number(unescape(written), lang)) - weight) <= 0.0005
+    assert abs(weight - 0.9) < 0.01  # the subject head was built to give "perro" at least 0.9
+
+
+def test_concat_w_o_and_output_are_consistent_and_w_o_follows_its_preset_and_edits():
+    at = open_with("en", source="sentence", part="concat")
+    (concat,) = panels(at, "mh_concat")
+    (w_o,) = panels(at, "mh_w_o")
+    (output,) = panels(at, "mh_output")
+    np.testing.assert_array_equal(w_o, np.eye(8))
+    np.testing.assert_allclose(output, concat, atol=1e-12)  # identity W_O: output = concat
+    edited = random_w_o(8, 8, 3)
+    edited[0, 1] = 2.5
+    at.session_state[mh.W_O_STATE] = {"kind": "random", "seed": 3, "matrix": edited, "rev": 7}
+    at.run()
+    (w_o,) = panels(at, "mh_w_o")
+    (output,) = panels(at, "mh_output")
+    np.testing.assert_array_equal(w_o, edited)
+    np.testing.assert_allclose(output, concat @ edited, atol=1e-12)
+    at.selectbox(key="mh_h_8").set_value(2).run()  # same width (h · d_v = 8): the edited W_O stays
+    np.testing.assert_array_equal(panels(at, "mh_w_o")[0], edited)
+
+
+def test_the_w_o_callbacks_apply_presets_and_cell_edits(session):
+    session["kind"] = "random"
+    mh._on_w_o_kind("kind")
+    np.testing.assert_array_equal(mh.current_w_o(6, 4), random_w_o(6, 4, 0))
+    session["seed"] = 9
+    mh._on_w_o_seed("seed")
+    np.testing.assert_array_equal(mh.current_w_o(6, 4), random_w_o(6, 4, 9))
+    session["editor"] = {"edited_rows": {"2": {"1": "0,25", "3": "abc"}}}
+    mh._on_w_o_edit("editor", 6, 4)
+    expected = random_w_o(6, 4, 9)
+    expected[2, 1] = 0.25  # "0,25" read with a decimal comma; "abc" refused, the cell keeps its value
+    np.testing.assert_array_equal(mh.current_w_o(6, 4), expected)
+    assert [code for code, _ in session["scenario_errors"]] == ["not_a_number"]
+    np.testing.assert_array_equal(mh.current_w_o(4, 4), random_w_o(4, 4, 9))  # another shape: the preset's
+
+
+def mean_and_lowest_cosine(m: np.ndarray) -> tuple[float, float]:
+    pairs = []
+    for i in range(len(m)):
+        for j in range(i + 1, len(m)):
+            pairs.append(float(m[i] @ m[j] / math.sqrt((m[i] @ m[i]) * (m[j] @ m[j]))))
+    return sum(pairs) / len(pairs), min(pairs)
+
+
+@pytest.mark.parametrize("lang", sorted(LANGUAGES))
+def test_the_cosine_table_answers_the_walkthroughs_collapse(lang):
+    at = open_with(lang, part="residual")
+    scenario = lesson_scenario()
+    single = reference_weights(scenario.x, scenario.w_q, scenario.w_k) @ (scenario.x @ scenario.w_v)
+    built = designed_heads(scenario.x, scenario.tokens, 2)
+    output = np.hstack([reference_weights(scenario.x, wq, wk) @ (scenario.x @ wv) for wq, wk, wv in built.heads])
+    np.testing.assert_allclose(panels(at, "mh_residual")[1], output, atol=1e-12)  # identity W_O: output = concat
+    stages = [scenario.x, single, output, scenario.x + output]
+    table = table_with(at, translate(lang, "mh.cos.col.mean"))
+    assert list(table[translate(lang, "mh.cos.col.stage")]) == [
+        translate(lang, key) for key in ("mh.cos.x", "mh.cos.single.walk", "mh.cos.multi", "mh.cos.residual")
+    ]
+    for row, rows in zip(table.itertuples(index=False), stages, strict=True):
+        mean, lowest = mean_and_lowest_cosine(rows)
+        assert abs(float(number(row[1], lang)) - mean) <= 0.0005
+        assert abs(float(number(row[2], lang)) - lowest) <= 0.0005
+    # the walkthrough's single head has collapsed: every pair of its outputs has a cosine of at least 0.99
+    assert mean_and_lowest_cosine(single)[1] > 0.99
+    for shown, rows in zip(panels(at, "mh_cos"), stages, strict=True):
+        norms = np.linalg.norm(rows, axis=1)
+        np.testing.assert_allclose(shown, rows @ rows.T / np.outer(norms, norms), atol=1e-12)
+
+
+def test_layer_norm_shows_each_rows_mean_and_variance():
+    at = open_with("en", source="sentence", part="residual")
+    at.toggle(key="mh_layer_norm").set_value(True).run()
+    assert no_exception(at)
+    residual = panels(at, "mh_residual")[2]
+    table = table_with(at, "μ")
+    np.testing.assert_allclose([float(number(v, "en")) for v in table["μ"]], residual.mean(axis=1), atol=0.0005)
+    np.testing.assert_allclose([float(number(v, "en")) for v in table["σ²"]], residual.var(axis=1), atol=0.0005)
+    normalized = (residual - residual.mean(axis=1, keepdims=True)) / np.sqrt(residual.var(axis=1, keepdims=True) + 1e-5)
+    (shown,) = panels(at, "mh_ln")
+    np.testing.assert_allclose(shown, normalized, atol=1e-12)
+    stages = table_with(at, translate("en", "mh.cos.col.mean"))[translate("en", "mh.cos.col.stage")]
+    assert list(stages)[-1] == translate("en", "mh.cos.norm")
+
+
+@pytest.mark.parametrize("lang", sorted(LANGUAGES))
+def test_one_big_head_costs_what_the_small_ones_cost(lang):
+    at = open_with(lang, source="sentence", part="compare")
+    table = table_with(at, translate(lang, "mh.compare.col.heads"))
+    adds = [int(number(v, lang)) for v in table[translate(lang, "mh.cost.multiply_adds")]]
+    exps = [int(number(v, lang)) for v in table[translate(lang, "mh.cost.exponentials")]]
+    n, d = 7, 8  # projections 3·n·d², scores and weighted sums n²·d each, W_O n·d²: by hand 1344 + 784 + 448
+    assert adds == [2576, 2576] == [3 * n * d * d + 2 * n * n * d + n * d * d] * 2
+    assert exps == [49, 196]
+    one, *small = panels(at, "mh_compare")
+    x = sentence_vectors(DESIGNED_SENTENCE, 8).x
+    built = designed_heads(x, SENTENCE_TOKENS, 4)
+    w_q = np.concatenate([w[0] for w in built.heads], axis=1)
+    w_k = np.concatenate([w[1] for w in built.heads], axis=1)
+    np.testing.assert_allclose(one, reference_weights(x, w_q, w_k), atol=1e-12)
+    for shown, (wq, wk, _) in zip(small, built.heads, strict=True):
+        np.testing.assert_allclose(shown, reference_weights(x, wq, wk), atol=1e-12)
+
+
+def test_presentation_mode_and_h_1_render():
+    at = open_with("en", source="sentence", mh_h_8=1)
+    at.toggle(key="present").set_value(True).run()
+    assert no_exception(at)
+    assert len(panels(at, "mh_heads")) == 1
+    open_part(at, "compare", "en")
+    assert no_exception(at)
+    assert translate("en", "mh.compare.one") in page_text(at)
+
+
+def test_only_the_open_part_is_drawn_and_every_part_renders():
+    at = open_with("es", source="sentence")
+    drawn = {c.proto.id.rsplit("-", 1)[1] for c in at.get("plotly_chart")}
+    assert drawn == {"mh_heads"}
+    expected = {"concat": {"mh_concat", "mh_w_o", "mh_output"}, "residual": {"mh_residual", "mh_cos"}}
+    expected["compare"] = {"mh_compare"}
+    for part, charts in expected.items():
+        open_part(at, part, "es")
+        assert no_exception(at), part
+        assert {c.proto.id.rsplit("-", 1)[1] for c in at.get("plotly_chart")} == charts
+        assert at.session_state[mh.PART] == part
+
+
+def test_the_walkthroughs_last_part_links_here():
+    at = open_page("pages/walkthrough.py", "en")
+    at.session_state["step"] = 5
+    at.query_params["step"] = "5"
+    at.run()
+    links = [link.proto for link in at.get("page_link") if link.proto.label == translate("en", "mh.from_walk")]
+    assert len(links) == 1 and links[0].page.endswith("multihead")
+
+
+def test_the_choices_survive_a_language_switch():
+    at = open_with("es", source="sentence", preset="random")
+    at.selectbox(key="mh_head_4_es").set_value(3).run()
+    at.session_state["lang"] = "en"
+    at.run()
+    assert no_exception(at)
+    assert at.selectbox(key="mh_source_en").value == "sentence"
+    assert at.selectbox(key="mh_preset_sentence_en").value == "random"
+    assert at.selectbox(key="mh_head_4_en").value == 3
+    assert translate("en", "mh.detail.cell", head="head 4", q="come", k="perro") in page_text(at)
