@@ -30,6 +30,7 @@ PAGES: tuple[PageSpec, ...] = (
     PageSpec("pages/builder.py", "builder", ":material/grid_on:"),
     PageSpec("pages/scaling.py", "scaling", ":material/show_chart:"),
     PageSpec("pages/pipeline.py", "pipeline", ":material/text_fields:"),
+    PageSpec("pages/real_model.py", "real_model", ":material/psychology:"),
 )
 PAGE_BY_KEY = {spec.key: spec for spec in PAGES}
 

@@ -16,7 +16,6 @@ Two kinds of keys:
    - "lists": {name: np.ndarray}: a page's own editable list of numbers (the softmax scores), with
      "lists_rev": {name: int} for its editor.
    - "answers": the quiz tally (`ui.questions`), kept for the session only.
-   - "model_dir": the local model directory the real-model page uses, when set by the user.
    - "train": the learning page's current training run (`engine.training`), if any.
 
 2. **Widget keys** (Streamlit owns the value; listed so that no two widgets share one):
@@ -32,6 +31,10 @@ Two kinds of keys:
      "scaling_seed", "scaling_row_dk", "scaling_row_length", "scaling_row_seed".
    - pipeline: "pipeline_sentence", "pipeline_d_model", "pipeline_follow", "pipeline_weights",
      "pipeline_seed", "pipeline_causal", "pipeline_matrices_open".
+   - real model: "real_sentence" (kept across pages by persist_state), "real_example_<lang>", "real_layer",
+     "real_head" (the picked head, 0-based; set by "real_pick_best" too), "real_sort", "real_query_<n>",
+     "real_key_<n>" (the derived cell's pieces, keyed by the sentence's length in pieces), "real_download".
+     The model itself is no session state: one per server (ui/model_source.py), as is its download.
    - new pages keep their widget keys prefixed by the page: "mh_*", "learn_*", "real_*", "quiz_*".
 """
 

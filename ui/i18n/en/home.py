@@ -24,5 +24,6 @@ STRINGS: dict[str, str] = {
     "home.map.builder": "Q/K/V builder: your own case; edit x and the W matrices and watch what changes.",
     "home.map.scaling": "The √d_k experiment: why scores are divided by √d_k, measured live.",
     "home.map.pipeline": "From sentence to vectors: type a sentence and follow it to contextualised vectors.",
+    "home.map.real_model": "A real model: your sentence in a pretrained model, every attention head, each weight computed with the step-by-step sums.",
     "home.formula": "The whole formula, which we will take apart piece by piece:",
 }

@@ -24,5 +24,6 @@ STRINGS: dict[str, str] = {
     "home.map.builder": "Constructor Q/K/V: tu propio caso; editá x y las matrices W y mirá qué cambia.",
     "home.map.scaling": "Experimento √d_k: por qué se divide por √d_k, medido en vivo.",
     "home.map.pipeline": "De la frase al vector: escribí una oración y seguila hasta los vectores con contexto.",
+    "home.map.real_model": "Un modelo real: tu oración en un modelo preentrenado, todas sus cabezas de atención, cada peso calculado con las cuentas del paso a paso.",
     "home.formula": "La fórmula completa, que vamos a desarmar pieza por pieza:",
 }
