@@ -147,6 +147,7 @@ class Download:
             self._started = time.monotonic()
             self._thread = threading.Thread(target=self._run, name="model-download", daemon=True)
             self._thread.start()
+            self._thread.join()
 
     def _run(self) -> None:
         try:
