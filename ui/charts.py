@@ -270,3 +270,12 @@ def show_grid(panels: Sequence[Heatmap], title: str, key: str | None = None) -> 
     st.plotly_chart(
         figure, theme="streamlit", width="content", config=config(file_name(title)), alt=describe_grid(panels), key=key
     )
+
+
+def show_small_multiples(attentions: np.ndarray, *, title: str, alt: str, key: str | None = None, **options) -> None:
+    """Every head of every layer as a tiny heatmap on one 0–1 scale (see ui.figures.small_multiples_figure).
+
+    Built on every run, never kept in FIGURES: it changes with the head picked, and at 64 pieces through 12 × 12
+    heads its input alone is 4.7 MB; building it takes milliseconds (its weights go to plotly as one array)."""
+    figure = figures.small_multiples_figure(attentions, style(), state.current_language(), title=title, **options)
+    show_figure(figure, title, alt, key)

@@ -671,3 +671,139 @@ def grid_figure(panels: Sequence[Heatmap], style: Style, lang: str, *, per_row: 
         )
     layout["annotations"] = annotations
     return go.Figure({"data": data, "layout": layout}, skip_invalid=False, _validate=False)
+
+
+# --- every head of a model at once ---
+
+SELECTED_FRAME = "#ff7f0e"  # orange: stands out against the blues of the weights in both themes
+
+
+def mosaic(attentions: np.ndarray, gap: int) -> np.ndarray:
+    """The (layers, heads, n, n) weights laid out as one matrix: layer l, head h in the panel at row l, column h,
+    panels `gap` blank (NaN) cells apart."""
+    layers, heads, n, _ = attentions.shape
+    step = n + gap
+    padded = np.full((layers, heads, step, step), np.nan)  # (L, H, n + gap, n + gap)
+    padded[:, :, :n, :n] = attentions
+    tiled = padded.transpose(0, 2, 1, 3).reshape(layers * step, heads * step)  # (L·step, H·step)
+    return tiled[: layers * step - gap, : heads * step - gap]
+
+
+def small_multiples_figure(
+    attentions: np.ndarray,
+    style: Style,
+    lang: str,
+    *,
+    title: str = "",
+    row_title: str = "",
+    col_title: str = "",
+    selected: tuple[int, int] | None = None,
+) -> go.Figure:
+    """Every head's weights (layers, heads, n, n) as tiny heatmaps on one 0–1 scale: layers down, heads across,
+    numbered from 1, a frame around the `selected` (layer, head).
+
+    One heatmap trace with blank gaps rather than layers × heads subplots: 144 subplots cost plotly 144 pairs of
+    axes to lay out, one mosaic costs one; hover gives the weight only (a head is picked with widgets)."""
+    weights = np.asarray(attentions, dtype=np.float64)
+    layers, heads, n, _ = weights.shape
+    gap = max(1, round(n / 5))
+    step = n + gap
+    tiled = mosaic(weights, gap)  # (rows, cols)
+    rows, cols = tiled.shape
+    margin = {
+        "l": int(style.font * 2.2) + (int(style.font * 1.6) if row_title else 0),
+        "r": 8,
+        "t": int(style.title * 2.3) + int(style.font * 1.5) + (int(style.font * 1.5) if col_title else 0),
+        "b": int(style.font * 3.2),
+    }
+    panel = min(style.cell * 1.6, (style.max_width - margin["l"] - margin["r"]) / (heads + (heads - 1) * gap / n))
+    cell = panel / n
+    width = margin["l"] + margin["r"] + round(cell * (cols + 2))
+    height = margin["t"] + margin["b"] + round(cell * (rows + 2))
+    centres = [k * step + (n - 1) / 2 for k in range(max(layers, heads))]
+    trace = {
+        "type": "heatmap",
+        "z": tiled.astype(np.float32),  # an array: plotly sends it as binary, 4 bytes a cell (NaN: a gap)
+        "zmin": 0.0,
+        "zmax": 1.0,
+        "colorscale": WEIGHTS_SCALE,
+        "hoverongaps": False,
+        "hovertemplate": "%{z:.3f}<extra></extra>",
+        "colorbar": {
+            "orientation": "h",
+            "thickness": 10,
+            "len": 1.0,
+            "x": 0.5,
+            "xanchor": "center",
+            "y": -0.02,
+            "yanchor": "top",
+            "ypad": 0,
+            "outlinewidth": 0,
+            "tickfont": {"size": style.font - 2},
+            "tickformat": ".1f",
+        },
+    }
+    axis = {
+        "showgrid": False,
+        "zeroline": False,
+        "automargin": False,
+        "ticks": "",
+        "fixedrange": True,
+        "tickfont": {"size": style.font},  # set here: Streamlit's theme would write the panel numbers smaller
+    }
+    layout = {
+        "width": width,
+        "height": height,
+        "autosize": False,
+        "margin": margin,
+        "font": {"size": style.font},
+        "separators": numbers.plotly_separators(lang),
+        "title": {
+            "text": plain_text(title),
+            "font": {"size": style.title},
+            "x": 0,
+            "xanchor": "left",
+            "xref": "container",
+            "y": 1,
+            "yanchor": "top",
+            "yref": "container",
+            "pad": {"t": 4, "l": 4},
+        },
+        "xaxis": {
+            **axis,
+            "range": [-1.5, cols + 0.5],  # a cell more on each side: room for the frame around an edge panel
+            "tickmode": "array",
+            "tickvals": centres[:heads],
+            "ticktext": [numbers.count(h + 1, lang=lang) for h in range(heads)],
+            "side": "top",
+            "title": {"text": plain_text(col_title), "standoff": 4, "font": {"size": style.font}},
+        },
+        "yaxis": {
+            **axis,
+            "range": [rows + 0.5, -1.5],
+            "tickmode": "array",
+            "tickvals": centres[:layers],
+            "ticktext": [numbers.count(layer + 1, lang=lang) for layer in range(layers)],
+            "title": {"text": plain_text(row_title), "standoff": 4, "font": {"size": style.font}},
+        },
+        "dragmode": False,
+        "uirevision": "fixed",
+        "hoverlabel": {"font": {"size": style.font}},
+    }
+    if selected is not None:
+        layer, head = selected
+        pad = min(gap, 2) / 2
+        layout["shapes"] = [
+            {
+                "type": "rect",
+                "xref": "x",
+                "yref": "y",
+                "x0": head * step - 0.5 - pad,
+                "x1": head * step + n - 0.5 + pad,
+                "y0": layer * step - 0.5 - pad,
+                "y1": layer * step + n - 0.5 + pad,
+                "line": {"color": SELECTED_FRAME, "width": 3},
+                "fillcolor": "rgba(0,0,0,0)",
+            }
+        ]
+    return go.Figure({"data": [trace], "layout": layout}, skip_invalid=False, _validate=False)

@@ -32,6 +32,7 @@ PAGES: tuple[PageSpec, ...] = (
     PageSpec("pages/learning.py", "learning", ":material/model_training:"),
     PageSpec("pages/scaling.py", "scaling", ":material/show_chart:"),
     PageSpec("pages/pipeline.py", "pipeline", ":material/text_fields:"),
+    PageSpec("pages/real_model.py", "real_model", ":material/psychology:"),
 )
 PAGE_BY_KEY = {spec.key: spec for spec in PAGES}
 

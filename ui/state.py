@@ -54,6 +54,10 @@ Two kinds of keys:
    - multihead: "mh_tabs_<lang>", "mh_source_<lang>", "mh_x_open", "mh_h_<d_model>", "mh_preset_<source>_<lang>",
      "mh_seed", "mh_head_<h>_<lang>", "mh_query_<source>_<rev>", "mh_key_<source>_<rev>", "mh_qkv_open",
      "mh_w_o_kind_<w_o rev>_<lang>", "mh_w_o_seed_<w_o rev>", "mh_w_o_open", "mh_w_o_editor_<w_o rev>", "mh_layer_norm".
+   - real model: "real_sentence" (kept across pages by persist_state), "real_example_<lang>", "real_layer",
+     "real_head" (the picked head, 0-based; set by "real_pick_best" too), "real_sort", "real_query_<n>",
+     "real_key_<n>" (the derived cell's pieces, keyed by the sentence's length in pieces), "real_download".
+     The model itself is no session state: one per server (ui/model_source.py), as is its download.
    - new pages keep their widget keys prefixed by the page: "mh_*", "learn_*", "real_*", "quiz_*".
 """
 

@@ -12,6 +12,7 @@ STRINGS: dict[str, str] = {
     "page.learning": "What is learned",
     "page.scaling": "The √d_k experiment",
     "page.pipeline": "From sentence to vectors",
+    "page.real_model": "A real model",
     "scenario.reset": "Back to the lesson's example",
     "scenario.random": "Random numbers",
     "scenario.seed": "Seed",

@@ -26,6 +26,7 @@ STRINGS: dict[str, str] = {
     "home.map.learning": "What is learned: choose an attention pattern and watch W_Q and W_K being trained, live, to produce it.",
     "home.map.scaling": "The √d_k experiment: why scores are divided by √d_k, measured live.",
     "home.map.pipeline": "From sentence to vectors: type a sentence and follow it to contextualised vectors.",
+    "home.map.real_model": "A real model: your sentence in a pretrained model, every attention head, each weight computed with the step-by-step sums.",
     "home.formula": "The whole formula, which we will take apart piece by piece:",
     "home.numbers": "How numbers are written in this app: a decimal point and a thousands comma (0.332; 2,000 is two thousand); vectors separate their components with commas, [+0.461, −0.150]; percentages are written 28.9%. Exact values carry no trailing zeros (÷ 2, not ÷ 2.000), how many times one number is another has one decimal (54.6 times), and “≈” marks a rounding. In Spanish: 0,332; 2.000; [+0,461; −0,150]; 28,9 %.",
 }

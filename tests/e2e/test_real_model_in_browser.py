@@ -1,0 +1,229 @@
+"""The real-model page in a real browser, served with a tiny model directory, and served with none (offline).
+
+Each server is started here with its own environment (the shared `app_url` server has no model directory): one
+with ATTENTION_MODEL_DIR naming a tiny model written in the real file formats, one with no directory and the hub
+client in offline mode (HF_HUB_OFFLINE=1), so a click on the download fails at once, as it would without network,
+and never downloads anything where the network is there.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.e2e.shared import ScriptRuns, assert_healthy, runs, screenshot, wait_for_app
+from tests.fixtures.tiny_model import TINY_CONFIG, random_bert_tensors, write_model
+from ui.i18n import LANGUAGE_NAMES, LANGUAGES
+
+pytestmark = pytest.mark.e2e
+ROOT = Path(__file__).resolve().parents[2]
+HOSTILE = "<img src=x onerror=alert(1)> **perro** tiene"
+# A run and its drawing may take this long on a busy machine: the browser loads each widget's code lazily, and
+# with other work on the cores a page of widgets and figures was seen to need 60-90 s before all of it was drawn.
+SLOW_MS = 120_000
+
+
+def serve(port: int, env: dict[str, str]) -> subprocess.Popen:
+    """`streamlit run app.py` on 127.0.0.1:port with `env` added to this process's environment."""
+    command = [sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py"), "--server.headless", "true"]
+    command += ["--server.port", str(port), "--server.address", "127.0.0.1", "--browser.gatherUsageStats", "false"]
+    return subprocess.Popen(
+        command, cwd=ROOT, env={**os.environ, **env}, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
+
+
+def healthy(url: str, process: subprocess.Popen, timeout: float = 60) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"streamlit exited with code {process.returncode}")
+        try:
+            with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as response:
+                if response.status == 200:
+                    return
+        except OSError:
+            time.sleep(0.2)  # the port is not open yet: nothing to wait on but time
+    raise RuntimeError(f"streamlit did not become healthy within {timeout} s")
+
+
+def stop(process: subprocess.Popen) -> None:
+    process.terminate()
+    try:
+        process.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait(timeout=10)
+
+
+def app_with(browser, env: dict[str, str]):
+    """A server with `env` for the tests of this module, its page opened once; stopped however they end."""
+    from tests.e2e.conftest import free_port
+
+    port = free_port()
+    process = serve(port, env)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        healthy(url, process)
+        warm_up(browser, f"{url}/real_model")
+        yield url
+    finally:
+        stop(process)
+
+
+def warm_up(browser, url: str) -> None:
+    """Open the page once before the tests: a fresh server's first session is slow and can drop a click."""
+    context = browser.new_context()
+    try:
+        page = context.new_page()
+        page.script_runs = ScriptRuns(page)
+        opened(page, url)
+    finally:
+        context.close()
+
+
+@pytest.fixture(scope="module", autouse=True)
+def patient_expectations():
+    """This module's expectations wait as long as a run may take here; other modules keep Playwright's 5 s."""
+    expect.set_options(timeout=SLOW_MS)
+    yield
+    expect.set_options(timeout=5_000)
+
+
+@pytest.fixture(scope="module")
+def model_url(browser, tmp_path_factory):
+    directory = write_model(tmp_path_factory.mktemp("tiny"), tensors=random_bert_tensors(TINY_CONFIG, seed=3))
+    yield from app_with(browser, {"ATTENTION_MODEL_DIR": str(directory), "HF_HUB_OFFLINE": "1"})
+
+
+@pytest.fixture(scope="module")
+def offline_url(browser, tmp_path_factory):
+    cache = tmp_path_factory.mktemp("empty-hub-cache")
+    yield from app_with(browser, {"ATTENTION_MODEL_DIR": "", "HF_HUB_OFFLINE": "1", "HF_HUB_CACHE": str(cache)})
+
+
+def opened(page: Page, url: str) -> None:
+    """Load a page and wait until its first run is drawn; the page's actions wait as long as a run may take."""
+    page.set_default_timeout(SLOW_MS)
+    page.goto(url)
+    wait_for_app(page, timeout=SLOW_MS)
+
+
+def acted(page: Page, action) -> None:
+    """Do something that reruns the script, then wait until that run is drawn."""
+    before = runs(page)
+    action()
+    wait_for_app(page, before, timeout=SLOW_MS)
+
+
+def in_language(page: Page, lang: str) -> None:
+    if lang != "es":
+        sidebar = page.locator("[data-testid=stSidebar]")
+        acted(page, lambda: sidebar.get_by_text(LANGUAGE_NAMES[lang], exact=True).filter(visible=True).first.click())
+        expect(sidebar).to_contain_text(LANGUAGES[lang]["sidebar.presentation"])
+
+
+def choose(page: Page, selectbox, option: str) -> None:
+    """Pick `option` in a selectbox. Its list opens on a click, unless the page moved under the pointer (figures
+    further up still being drawn): then the click is tried again."""
+    selectbox.scroll_into_view_if_needed()
+    choice = page.get_by_role("option", name=option, exact=True)
+    for _ in range(5):
+        selectbox.get_by_role("combobox").click()
+        try:
+            expect(choice).to_be_visible(timeout=5_000)
+            break
+        except AssertionError:
+            page.keyboard.press("Escape")
+    if choice.get_attribute("aria-selected") == "true":  # already the value: choosing it again runs nothing
+        page.keyboard.press("Escape")
+    else:
+        acted(page, lambda: choice.click())
+
+
+def main(page: Page):
+    return page.locator("[data-testid=stMain]")
+
+
+def charts(page: Page):
+    return page.locator("[data-testid=stPlotlyChart]")
+
+
+@pytest.mark.parametrize("lang", ["es", "en"])
+def test_the_page_draws_the_pieces_every_head_and_the_picked_head(page, model_url, lang):
+    opened(page, f"{model_url}/real_model")
+    in_language(page, lang)
+    strings = LANGUAGES[lang]
+    expect(main(page)).to_contain_text(strings["real.pieces.title"])
+    pieces = main(page).locator("[data-testid=stTable]").first
+    for piece in ("[CLS]", "per", "##ro", "ham", "##bre", "[SEP]"):
+        expect(pieces).to_contain_text(piece)
+    expect(charts(page)).to_have_count(2)  # every head at once, the picked one large
+    expect(charts(page).first.locator(".main-svg").first).to_be_visible()
+    expect(main(page)).to_contain_text(strings["real.question.title.tiene"])
+    assert_healthy(page)
+    screenshot(page, f"real_model-{lang}")
+
+
+def test_picking_a_head_redraws_the_large_heatmap_and_the_derivation(page, model_url):
+    opened(page, f"{model_url}/real_model")
+    in_language(page, "en")
+    head = page.locator("[data-testid=stSelectbox]").filter(has_text="Head").first
+    layer = page.locator("[data-testid=stSelectbox]").filter(has_text="Layer").first
+    choose(page, layer, "1")
+    choose(page, head, "2")
+    expect(main(page)).to_contain_text("3. Layer 1, head 2")
+    expect(charts(page).nth(1)).to_contain_text("Layer 1, head 2: weights")
+    page.get_by_text("The 4 multiplications of q·k").click()  # unfolds in the browser: no run
+    expect(page.locator("[data-testid=stCode]").filter(has_text="score(tiene (7) →").first).to_be_visible()
+    assert_healthy(page)
+
+
+def test_a_hostile_sentence_is_shown_as_text(page, model_url):
+    opened(page, f"{model_url}/real_model")
+    box = page.get_by_role("textbox").first
+    box.fill(HOSTILE)
+    acted(page, lambda: box.press("Enter"))
+    expect(main(page).locator("[data-testid=stTable]").first).to_contain_text("onerror")
+    assert page.locator("img[src='x']").count() == 0
+    assert_healthy(page)
+
+
+def test_presentation_mode_at_projector_size(page, model_url):
+    page.set_viewport_size({"width": 1280, "height": 720})
+    opened(page, f"{model_url}/real_model")
+    switch = page.locator("[data-testid=stSidebar]").get_by_role("switch", name=LANGUAGES["es"]["sidebar.presentation"])
+    acted(page, lambda: switch.check(force=True))
+    # presentation mode's type: paragraphs at 22 px (ui/layout.py), the button that leaves it at the top
+    expect(main(page).locator("[data-testid=stMarkdown] p").first).to_have_css("font-size", "22px")
+    expect(page.get_by_role("button", name=LANGUAGES["es"]["sidebar.presentation_exit"])).to_be_visible()
+    expect(charts(page)).to_have_count(2)
+    assert_healthy(page)
+    screenshot(page, "real_model-presentation")
+
+
+def test_offline_without_a_copy_the_page_says_what_to_do_and_the_app_works(page, offline_url):
+    opened(page, f"{offline_url}/real_model")
+    es, en = LANGUAGES["es"], LANGUAGES["en"]
+    download = page.get_by_role("button", name=es["real.download.button"].format(size="470"))
+    expect(download).to_be_visible()
+    expect(main(page)).to_contain_text("ATTENTION_MODEL_DIR")
+    acted(page, lambda: download.click())
+    # the hub client fails at once in offline mode; the page's own polling redraws it with the reason
+    expect(main(page)).to_contain_text(es["real.error.model_offline"])
+    expect(page.get_by_role("button", name=es["real.download.retry"].format(size="470"))).to_be_visible()
+    assert_healthy(page)
+    screenshot(page, "real_model-offline-es")
+    in_language(page, "en")  # the download is the server's: its failure is said in each reader's language
+    expect(main(page)).to_contain_text(en["real.error.model_offline"])
+    expect(page.get_by_role("button", name=en["real.download.retry"].format(size="470"))).to_be_visible()
+    screenshot(page, "real_model-offline-en")
+    page.get_by_role("link", name=en["page.softmax"]).first.click()
+    expect(main(page).locator("h1").first).to_have_text(en["softmax.title"])
+    assert_healthy(page)

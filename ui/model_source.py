@@ -1,0 +1,344 @@
+"""Where the real-model page's model comes from, loaded once per server and shared by every session.
+
+In this order: the local directory $ATTENTION_MODEL_DIR names, else the one the Streamlit secret
+`attention_model_dir` names, else a copy of the pinned model the hub client downloaded before (read from its
+local cache, without the network), else none: the page says so and offers the download.
+
+The download (`engine.model_files.download_model`, about 470 MB) starts only on a reader's click, runs in a
+background thread, and is one per server: every session watches the same one. No script run ever waits for it,
+so neither another page nor this page's first paint depends on the network (offline, the hub client retries for
+about 25 s before it gives up, in that thread).
+
+Everything cached here is shared by all sessions and never changed: the model's arrays are read-only, results
+are frozen dataclasses.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import streamlit as st
+
+from engine import model_files
+from engine.encoder import EncoderResult, HeadMeasures, Tokens, encode, head_measures, word_attention
+from engine.errors import EngineInputError
+from engine.model_files import MODEL_DIR_VARIABLE, MODEL_FILES, MODEL_REPO, MODEL_REVISION, Model
+from ui import numbers
+from ui.i18n import t, tm
+from ui.text import md_literal
+
+MODEL_DIR_SECRET = "attention_model_dir"  # the Streamlit secret that names a local model directory
+MODEL_LICENCE = "Apache-2.0"  # the licence of MODEL_REPO's weights (its model card)
+DOWNLOAD_MB = 470  # about what MODEL_FILES of MODEL_REPO weigh: model.safetensors is most of it
+POLL_SECONDS = 1.0  # how often a page watching a download redraws its progress
+# Sentences whose forward pass is kept, for all sessions together: at 64 pieces one result (every head's
+# Q, K, V, scores and weights) is about 30 MB through 12 layers. With 4 kept, four long sentences took the
+# server to 601 MB (the multilingual model's shape, benchmarks/bench_encoder.py); a sentence not kept costs
+# one forward pass again (0.1 to 0.3 s).
+READINGS_KEPT = 2
+
+
+# --- a local directory ---
+
+
+@dataclass(frozen=True)
+class Source:
+    """Where the model's files are, and who said so."""
+
+    directory: Path
+    origin: str  # "env" ($ATTENTION_MODEL_DIR), "secret" (attention_model_dir) or "hub" (the pinned download)
+
+
+def secret_directory() -> str:
+    """The secret attention_model_dir, or "" (also when the app has no secrets file at all)."""
+    try:
+        value = st.secrets.get(MODEL_DIR_SECRET, "")
+    except FileNotFoundError:  # no secrets.toml, or one that cannot be read: Streamlit raises a subclass of it
+        return ""
+    return str(value).strip() if isinstance(value, str | os.PathLike) else ""
+
+
+def configured_source() -> Source | None:
+    """The local model directory the operator named (environment variable first, then the secret), or None."""
+    named = os.environ.get(MODEL_DIR_VARIABLE, "").strip()
+    if named:
+        return Source(Path(named).expanduser(), "env")
+    named = secret_directory()
+    if named:
+        return Source(Path(named).expanduser(), "secret")
+    return None
+
+
+# --- the hub ---
+
+
+def hub_cache() -> Path:
+    """The hub client's download cache (HF_HUB_CACHE, by default ~/.cache/huggingface/hub)."""
+    from huggingface_hub import constants
+
+    return Path(constants.HF_HUB_CACHE)
+
+
+@st.cache_resource(show_spinner=False)
+def downloaded_before() -> Path | None:
+    """The pinned model's directory in the hub client's cache, if it was downloaded before; no network. Looked up
+    once per server (a download made by this server is known to `server_download()`)."""
+    from huggingface_hub import snapshot_download
+    from huggingface_hub.errors import LocalEntryNotFoundError
+
+    try:
+        directory = snapshot_download(
+            repo_id=MODEL_REPO,
+            revision=MODEL_REVISION,
+            allow_patterns=list(MODEL_FILES),
+            cache_dir=hub_cache(),
+            local_files_only=True,
+        )
+    except (LocalEntryNotFoundError, OSError, ValueError):
+        return None
+    directory = Path(directory)
+    return None if model_files.missing_files(directory) else directory
+
+
+def bytes_under(directory: Path) -> int:
+    """Bytes of the files under `directory` (0 when it does not exist): how far a download has come."""
+    total = 0
+    for root, _, files in os.walk(directory):
+        for name in files:
+            with contextlib.suppress(OSError):  # a file renamed from .incomplete while we looked
+                total += os.lstat(os.path.join(root, name)).st_size
+    return total
+
+
+@dataclass(frozen=True)
+class DownloadStatus:
+    """What a page shows about the server's download."""
+
+    state: str  # "idle" (never started), "running", "done" or "failed"
+    directory: Path | None  # the model's files, when done
+    error: EngineInputError | None  # why it failed
+    seconds: float  # since it started (0 when idle)
+    downloaded: int  # bytes in the hub cache's folder for the model so far
+
+
+class Download:
+    """The one hub download of this server: started by a click, run in a daemon thread, watched by every session."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._thread: threading.Thread | None = None
+        self._directory: Path | None = None
+        self._error: EngineInputError | None = None
+        self._started = 0.0
+        self._finished = 0.0
+
+    def start(self) -> None:
+        """Start downloading, unless a download is running or done (a failed one starts again)."""
+        with self._lock:
+            if self._directory is not None or (self._thread is not None and self._thread.is_alive()):
+                return
+            self._error = None
+            self._started = time.monotonic()
+            self._thread = threading.Thread(target=self._run, name="model-download", daemon=True)
+            self._thread.start()
+            self._thread.join()
+
+    def _run(self) -> None:
+        try:
+            # looked up on the module at call time, so a test can put an offline stand-in there
+            directory, error = model_files.download_model(hub_cache()), None
+        except EngineInputError as failure:
+            directory, error = None, failure
+        except Exception as failure:  # anything else the hub client raises: said as it is, never a dead thread
+            reason = f"{type(failure).__name__}: {failure}"[:300]
+            directory, error = None, EngineInputError("model_download_failed", reason, repo=MODEL_REPO, reason=reason)
+        with self._lock:
+            self._directory, self._error, self._finished = directory, error, time.monotonic()
+
+    def status(self) -> DownloadStatus:
+        """Where the download stands now."""
+        with self._lock:
+            thread, directory, error = self._thread, self._directory, self._error
+            started, finished = self._started, self._finished
+        if thread is None:
+            return DownloadStatus("idle", None, None, 0.0, 0)
+        running = directory is None and error is None
+        state = "running" if running else ("done" if directory is not None else "failed")
+        seconds = (time.monotonic() if running else finished) - started
+        downloaded = bytes_under(hub_cache() / f"models--{MODEL_REPO.replace('/', '--')}") if running else 0
+        return DownloadStatus(state, directory, error, seconds, downloaded)
+
+
+@st.cache_resource(show_spinner=False)
+def server_download() -> Download:
+    """The server's one download (created idle)."""
+    return Download()
+
+
+# --- the model and what it computes ---
+
+
+@st.cache_resource(show_spinner=False, max_entries=2)
+def loaded_model(directory: str) -> Model:
+    """The model in `directory`, read once per server; EngineInputError when its files are missing or wrong."""
+    from threadpoolctl import threadpool_limits
+
+    # BLAS on one thread, for the whole server from here on: on the encoder's small matrices threads only
+    # contend (a 16-token sentence: 1.8 s with two threads against 0.06 s with one, on a 2-core machine).
+    threadpool_limits(limits=1, user_api="blas")
+    return model_files.load_model(directory)
+
+
+@dataclass(frozen=True)
+class LoadedModel:
+    """The model the page uses and where it came from."""
+
+    model: Model
+    source: Source
+    licence: str  # MODEL_LICENCE for the hub's model; for a local directory, what its README says, or ""
+
+
+def readme_licence(directory: Path) -> str:
+    """The `license:` of a model card's front matter (README.md, as the hub writes it), or ""."""
+    try:
+        with open(directory / "README.md", encoding="utf-8", errors="replace") as f:
+            head = f.read(4096)
+    except OSError:
+        return ""
+    lines = head.splitlines()
+    if not lines or lines[0].strip() != "---":
+        return ""
+    for line in lines[1:]:
+        if line.strip() == "---":
+            break
+        key, _, value = line.partition(":")
+        if key.strip() == "license" and value.strip():
+            return value.strip()[:60]
+    return ""
+
+
+@dataclass(frozen=True)
+class Reading:
+    """A sentence through the model: its pieces, every layer's attention, and what the page measures on it."""
+
+    tokens: Tokens
+    result: EncoderResult
+    measures: HeadMeasures
+    words: np.ndarray  # (layers, heads, words, words)  word-level attention (encoder.word_attention's rule)
+
+
+@st.cache_resource(show_spinner=False, max_entries=READINGS_KEPT)
+def _read(_model: Model, directory: str, sentence: str) -> Reading:
+    tokens = model_files.tokenize(_model, sentence)
+    result = encode(tokens.ids, _model.weights, _model.config)
+    return Reading(tokens, result, head_measures(result, tokens.special), word_attention(result, tokens))
+
+
+def read(loaded: LoadedModel, sentence: str) -> Reading:
+    """`sentence` through the model, computed once per sentence for all sessions; EngineInputError for a sentence
+    the model cannot take (empty, too long, too many pieces)."""
+    return _read(loaded.model, str(loaded.source.directory), sentence)
+
+
+# --- what the page shows until there is a model ---
+
+
+def error_message(error: EngineInputError) -> str:
+    """The error in the reader's language, as markdown: counts written as numbers, anything else literally; a
+    code or parameter without a message of its own gets the general one."""
+    params = {
+        name: numbers.count(value) if name in ("count", "limit") and isinstance(value, int) else md_literal(value)
+        for name, value in error.params.items()
+    }
+    key = f"real.error.{error.code}"
+    try:
+        message = t(key, **params)
+    except (KeyError, IndexError):  # a message asking for a parameter this error lacks
+        return t("real.error.other")
+    return t("real.error.other") if message == key else message
+
+
+def what_to_do_ui() -> None:
+    """What an operator does to run the page without network: a local directory with the three files."""
+    st.markdown(t("real.source.todo", variable=MODEL_DIR_VARIABLE, secret=MODEL_DIR_SECRET))
+    st.code("\n".join(MODEL_FILES), language=None)
+
+
+def download_button_ui(label_key: str) -> None:
+    """The button that starts the server's download (never more than one at a time)."""
+    st.button(
+        t(label_key, size=numbers.count(DOWNLOAD_MB)),
+        on_click=server_download().start,
+        key="real_download",
+        type="primary",
+        icon=":material/download:",
+    )
+
+
+@st.fragment(run_every=POLL_SECONDS)
+def download_progress_ui() -> None:
+    """The running download's progress, redrawn every POLL_SECONDS; the whole page reruns when it ends."""
+    status = server_download().status()
+    if status.state != "running":
+        st.rerun()
+    fraction = min(status.downloaded / (DOWNLOAD_MB * 1e6), 0.99)
+    st.progress(
+        fraction,
+        text=t(
+            "real.download.running",
+            done=numbers.count(round(status.downloaded / 1e6)),
+            size=numbers.count(DOWNLOAD_MB),
+            seconds=numbers.count(round(status.seconds)),
+        ),
+    )
+    st.caption(t("real.download.running_note"))
+
+
+def missing_model_ui(status: DownloadStatus) -> None:
+    """No local model and no copy downloaded before: the download, its progress or its failure, and what to do."""
+    if status.state == "running":
+        st.info(t("real.source.downloading"))
+        download_progress_ui()
+        return
+    if status.state == "failed" and status.error is not None:
+        st.warning(error_message(status.error))
+        what_to_do_ui()
+        download_button_ui("real.download.retry")
+        return
+    st.info(t("real.source.none", variable=MODEL_DIR_VARIABLE))
+    download_button_ui("real.download.button")
+    st.caption(tm("real.source.download_note", repo=MODEL_REPO, licence=MODEL_LICENCE))
+    what_to_do_ui()
+
+
+def load_or_stop(source: Source) -> LoadedModel:
+    """The model in `source`, or the reason it cannot be read and the end of the page."""
+    try:
+        with st.spinner(t("real.source.loading")):
+            model = loaded_model(str(source.directory))
+    except EngineInputError as error:
+        st.error(error_message(error))
+        what_to_do_ui()
+        st.stop()
+        raise
+    licence = MODEL_LICENCE if source.origin == "hub" else readme_licence(source.directory)
+    return LoadedModel(model, source, licence)
+
+
+def model_or_stop() -> LoadedModel:
+    """The model the page uses, or what the reader can do without one and the end of the page (never a wait)."""
+    source = configured_source()
+    if source is None:
+        status = server_download().status()
+        directory = status.directory or downloaded_before()
+        if directory is None:
+            missing_model_ui(status)
+            st.stop()
+        source = Source(directory, "hub")
+    return load_or_stop(source)
