@@ -1,8 +1,8 @@
 """English strings, one module per page (and `common` for what pages share)."""
 
-from ui.i18n.en import builder, common, home, pipeline, scaling, softmax, walkthrough
+from ui.i18n.en import builder, common, errors, home, pipeline, scaling, softmax, walkthrough
 
-MODULES = (common, home, softmax, walkthrough, builder, scaling, pipeline)
+MODULES = (common, errors, home, softmax, walkthrough, builder, scaling, pipeline)
 
 
 def _merge() -> dict[str, str]:

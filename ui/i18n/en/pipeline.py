@@ -64,7 +64,6 @@ STRINGS: dict[str, str] = {
     "pipeline.ambiguity.learning_title": "What the model would have to learn",
     "pipeline.ambiguity.learning": "For “tiene” to look at “perro”, that score must be the highest in its row, and that score is the dot product of the query of “tiene” with the key of “perro”. Training means adjusting W_Q and W_K (and the embeddings) until, in sentences like this one, a verb's query points the same way as its subject's key:",
     "pipeline.ambiguity.bridge": "Nobody writes that rule by hand: it emerges as the model sees millions of sentences and corrects the weights every time it gets one wrong. This page uses exactly the same mechanics; all that training changes is the numbers in the matrices.",
-    "pipeline.error.empty_sentence": "The sentence is empty: it has no word or sign. Type something to see the journey.",
     "pipeline.embed.figure": "Embeddings",
     "pipeline.pe.waves_alt": "Some columns of the positional encoding over 64 positions: waves of different frequencies.",
     "pipeline.effect.plot_alt": "Arrows from x to output for each token, projected to two dimensions.",

@@ -1,8 +1,8 @@
 """Textos en español rioplatense, one module per page (and `common` for what pages share)."""
 
-from ui.i18n.es import builder, common, home, pipeline, scaling, softmax, walkthrough
+from ui.i18n.es import builder, common, errors, home, pipeline, scaling, softmax, walkthrough
 
-MODULES = (common, home, softmax, walkthrough, builder, scaling, pipeline)
+MODULES = (common, errors, home, softmax, walkthrough, builder, scaling, pipeline)
 
 
 def _merge() -> dict[str, str]:

@@ -64,7 +64,6 @@ STRINGS: dict[str, str] = {
     "pipeline.ambiguity.learning_title": "Qué tendría que aprender el modelo",
     "pipeline.ambiguity.learning": "Para que «tiene» mire a «perro», ese score tiene que ser el más alto de su fila, y ese score es el producto punto entre la query de «tiene» y la key de «perro». Entrenar es ajustar W_Q y W_K (y los embeddings) hasta que, en oraciones como esta, la query de un verbo apunte para el mismo lado que la key de su sujeto:",
     "pipeline.ambiguity.bridge": "Nadie escribe esa regla a mano: aparece sola cuando el modelo ve millones de oraciones y corrige los pesos cada vez que se equivoca. Esta página usa exactamente la misma mecánica; lo único que cambia con el entrenamiento son los números de las matrices.",
-    "pipeline.error.empty_sentence": "La oración está vacía: no tiene ninguna palabra ni signo. Escribí algo para ver el recorrido.",
     "pipeline.embed.figure": "Embeddings",
     "pipeline.pe.waves_alt": "Algunas columnas de la codificación posicional a lo largo de 64 posiciones: ondas de distinta frecuencia.",
     "pipeline.effect.plot_alt": "Flechas de x a output para cada token, proyectadas en dos dimensiones.",
