@@ -17,11 +17,18 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from engine.limits import D_K_RANGE, D_MODEL_RANGE
+from engine.limits import D_K_RANGE, D_MODEL_RANGE, MAX_ABS_VALUE, MAX_NUMBER_CHARS, MAX_TOKEN_CHARS
 from ui import state
-from ui.editing import TOKEN_COLUMN, apply_list_edits, apply_matrix_edits, apply_token_edits, column_name
-from ui.i18n import t, tm
-from ui.numbers import short
+from ui.editing import (
+    TOKEN_COLUMN,
+    apply_list_edits,
+    apply_matrix_edits,
+    apply_token_edits,
+    column_name,
+    refusal_text,
+)
+from ui.i18n import t
+from ui.numbers import count, short
 
 EDIT_DECIMALS = 6  # a cell shows its number to this many decimals at most (trailing zeros dropped)
 
@@ -34,10 +41,18 @@ def _cells(matrix: np.ndarray) -> pd.DataFrame:
     )
 
 
-def _number_columns(count: int, prefix: str) -> dict:
-    return {
-        column_name(j): st.column_config.TextColumn(f"{prefix}{j}", help=t("editor.number_help")) for j in range(count)
-    }
+def number_column(label: str):
+    """A text cell for one number: the help states what the engine reads; the browser stops at its length limit
+    (the engine refuses longer text anyway)."""
+    return st.column_config.TextColumn(
+        label,
+        help=t("editor.number_help", chars=count(MAX_NUMBER_CHARS), limit=count(int(MAX_ABS_VALUE))),
+        max_chars=MAX_NUMBER_CHARS,
+    )
+
+
+def _number_columns(columns: int, prefix: str) -> dict:
+    return {column_name(j): number_column(f"{prefix}{j}") for j in range(columns)}
 
 
 def _on_x_edit(editor_key: str) -> None:
@@ -66,7 +81,9 @@ def x_editor_ui() -> None:
         num_rows="dynamic",
         hide_index=True,
         column_config={
-            TOKEN_COLUMN: st.column_config.TextColumn(t("editor.token")),
+            TOKEN_COLUMN: st.column_config.TextColumn(
+                t("editor.token"), help=t("editor.token_help", limit=count(MAX_TOKEN_CHARS)), max_chars=MAX_TOKEN_CHARS
+            ),
             **_number_columns(scenario.d_model, "x"),
         },
         on_change=_on_x_edit,
@@ -96,7 +113,7 @@ def matrix_editor_ui(name: str, label: str) -> None:
 def errors_ui() -> None:
     """Say, once and in the reader's language, which of the last edits were refused and why."""
     for code, params in state.pop_errors():
-        st.warning(tm(f"error.{code}", **params), icon=":material/warning:")
+        st.warning(refusal_text(code, params), icon=":material/warning:")
 
 
 def _on_dims(key: str, dim: str) -> None:
@@ -138,7 +155,7 @@ def number_list_editor_ui(name: str, default, column_label: str, max_len: int = 
         key=key,
         num_rows="dynamic",
         hide_index=True,
-        column_config={column_name(0): st.column_config.TextColumn(column_label, help=t("editor.number_help"))},
+        column_config={column_name(0): _number_column(column_label)},
         on_change=_on_list_edit,
         args=(key, name, max_len),
         width="stretch",

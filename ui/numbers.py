@@ -32,6 +32,11 @@ def _lang(lang: str | None) -> str:
     return lang if lang in SEPARATORS else "es"
 
 
+def decimal_separator(lang: str | None = None) -> str:
+    """The reader's decimal separator: "," in Spanish, "." in English."""
+    return SEPARATORS[_lang(lang)][0]
+
+
 def round_half_up(value: float | Decimal, decimals: int) -> Decimal:
     """`value` rounded as a person rounds it: 0.1235 → 0.124. A float is read as its shortest decimal form
     (0.1235, not the binary 0.12349999…), the number a reader sees."""

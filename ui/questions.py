@@ -413,7 +413,7 @@ def typed_number(text: str, lang: str | None = None) -> float:
         decimal = "," if cleaned.rfind(",") > cleaned.rfind(".") else "."
         cleaned = cleaned.replace("." if decimal == "," else ",", "").replace(decimal, ".")
     reader = lang if lang is not None else state.current_language()
-    return parse_number(cleaned, decimal=numbers.SEPARATORS[reader][0])
+    return parse_number(cleaned, decimal=numbers.decimal_separator(reader))
 
 
 # --- the gate ---

@@ -2,7 +2,9 @@
 
 A link carries the scenario as a code in the `s` query parameter (with `lang`, and `step` on the walkthrough,
 which their widgets read from the URL themselves); `apply_link` reads the code once, checks it through the
-engine, and removes it from the URL.
+engine, and removes it from the URL. A link or file the engine refuses (damaged, nested 100,000 deep, a number
+of 400 digits, a name with a lone surrogate...) is said in one message naming the part that is wrong, in the
+reader's language; a bad link shows the lesson's example, a bad file leaves the scenario as it was.
 """
 
 from __future__ import annotations
@@ -13,12 +15,22 @@ import pandas as pd
 import streamlit as st
 
 from engine import EngineInputError
-from engine.limits import MAX_JSON_BYTES
-from engine.scenario_io import decode_scenario, encode_scenario, scenario_from_json, scenario_to_json
+from engine.limits import (
+    D_K_RANGE,
+    D_MODEL_RANGE,
+    MAX_ABS_VALUE,
+    MAX_JSON_BYTES,
+    MAX_JSON_DEPTH,
+    MAX_SCENARIO_TOKENS,
+    MAX_TOKEN_CHARS,
+    TEMPERATURE_RANGE,
+)
+from engine.scenario_io import FORMAT_VERSION, decode_scenario, encode_scenario, scenario_from_json, scenario_to_json
 from ui import state
 from ui.editing import column_name
-from ui.i18n import plural, t, tm
-from ui.numbers import count
+from ui.i18n import LANGUAGE_NAMES, LANGUAGES, plural, t, tm
+from ui.numbers import count, short
+from ui.text import md_literal
 
 LINK_PARAM = "s"
 UPLOAD_LIMIT_MB = 1  # Streamlit's unit; the engine then refuses files over MAX_JSON_BYTES
@@ -38,9 +50,35 @@ def apply_link() -> None:
         state.report_link_error("share.bad_link", str(exc.params.get("field", "link")))
 
 
+def _limits(field: str) -> dict[str, str]:
+    """The limits the message about `field` states, written in the reader's language."""
+    columns = D_MODEL_RANGE if field == "x" else D_K_RANGE
+    return {
+        "kb": count(MAX_JSON_BYTES // 1000),
+        "depth": count(MAX_JSON_DEPTH),
+        "version": count(FORMAT_VERSION),
+        "count": count(MAX_SCENARIO_TOKENS),
+        "chars": count(MAX_TOKEN_CHARS),
+        "low": short(TEMPERATURE_RANGE[0], 1) if field == "temperature" else count(columns[0]),
+        "high": short(TEMPERATURE_RANGE[1], 1) if field == "temperature" else count(columns[1]),
+        "max": count(int(MAX_ABS_VALUE)),
+        "field": md_literal(field),
+    }
+
+
+def problem_text(key: str, field: str) -> str:
+    """The message about a link ("share.bad_link") or file ("share.bad_file") the engine refused, naming the part
+    of the scenario (`field`, as the engine calls it) that is wrong."""
+    part = f"share.field.{field}" if f"share.field.{field}" in LANGUAGES["es"] else "share.field.other"
+    return t(key, problem=t(part, **_limits(field)))
+
+
 def share_link(step: int | None = None) -> str:
-    """The URL of this page that reproduces the current scenario, language and walkthrough step."""
-    params = {LINK_PARAM: encode_scenario(state.get_scenario()), state.LANG: state.current_language()}
+    """The URL of this page that reproduces the current scenario, language and walkthrough step.
+
+    The language is written as the sidebar's radio, bound to the URL, reads it: by its label ("English"), which is
+    how Streamlit writes a bound radio's option; "lang=en" would be dropped and the page shown in Spanish."""
+    params = {LINK_PARAM: encode_scenario(state.get_scenario()), state.LANG: LANGUAGE_NAMES[state.current_language()]}
     if step is not None:
         params[state.STEP] = str(step)
     base = (st.context.url or "").split("?")[0]
@@ -78,7 +116,7 @@ def link_errors_ui() -> None:
     problem = state.pop_link_error()
     if problem is not None:
         key, field = problem
-        st.error(tm(key, field=field), icon=":material/link_off:")
+        st.error(problem_text(key, field), icon=":material/link_off:")
 
 
 def share_ui(step: int | None = None) -> None:

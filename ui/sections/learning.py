@@ -38,7 +38,7 @@ from engine import (
 )
 from engine.limits import MAX_TRAINING_STEPS, OUTPUT_WEIGHT_RANGE, SEED_RANGE
 from engine.targets import TARGET_PRESETS, subject_index
-from ui import charts, figures, numbers, state
+from ui import charts, editors, figures, numbers, state
 from ui.editing import apply_matrix_edits, column_name
 from ui.editors import errors_ui
 from ui.figures import Heatmap
@@ -270,7 +270,7 @@ def target_editor_ui(case: Case, target: Target) -> None:
         key=key,
         num_rows="fixed",
         column_config={
-            column_name(j): st.column_config.TextColumn(token, help=t("editor.number_help"))
+            column_name(j): editors.number_column(token)
             for j, token in enumerate(case.tokens)
         },
         on_change=_on_target_edit,

@@ -44,7 +44,7 @@ from engine.designed_heads import DESIGNED_D_MODEL, DESIGNED_TOP_WEIGHT, SUBJECT
 from engine.limits import SEED_RANGE
 from engine.multihead import FOCUS_WEIGHT, LAYER_NORM_EPS, HeadWeights
 from engine.presets import random_weights
-from ui import charts, numbers, state
+from ui import charts, editors, numbers, state
 from ui.derivation import BLANK, Row, division_row, dot_rows, show, softmax_rows, sub, token_text, vector_row
 from ui.editing import apply_matrix_edits, column_name
 from ui.editors import EDIT_DECIMALS, errors_ui
@@ -387,7 +387,7 @@ def w_o_controls_ui(row_names: list[str], d_model: int) -> None:
                 key=key,
                 num_rows="fixed",
                 column_config={
-                    column_name(j): st.column_config.TextColumn(f"d{j}", help=t("editor.number_help"))
+                    column_name(j): editors.number_column(f"d{j}")
                     for j in range(d_model)
                 },
                 on_change=_on_w_o_edit,

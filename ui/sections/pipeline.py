@@ -22,11 +22,12 @@ from engine import (
     sentence_vectors,
     top_attended,
 )
-from engine.limits import D_MODEL_RANGE, MAX_TOKENS, SEED_RANGE
+from engine.limits import D_MODEL_RANGE, MAX_SENTENCE_CHARS, MAX_TOKEN_CHARS, MAX_TOKENS, SEED_RANGE
 from engine.presets import LESSON_D_MODEL, LESSON_SENTENCE, LESSON_TOKENS
 from engine.similarity import COLLAPSE_COSINE, lowest_pairwise_cosine
 from ui import charts, numbers, questions, state
 from ui.derivation import block, sub, vector_row
+from ui.editing import refusal_text
 from ui.figures import Heatmap
 from ui.i18n import plural, t, tm
 from ui.tables import table_ui
@@ -73,9 +74,12 @@ def controls_ui() -> tuple[str, int]:
         t("pipeline.sentence"),
         help=t("pipeline.sentence_help", limit=numbers.count(MAX_TOKENS)),
         value=LESSON_SENTENCE,
+        max_chars=MAX_SENTENCE_CHARS,  # the browser stops typing there, and Streamlit cuts what a message carries
         key=SENTENCE_KEY,
         persist_state="session",
     )
+    if len(sentence) >= MAX_SENTENCE_CHARS:
+        st.info(t("limits.sentence_at_limit", limit=numbers.count(MAX_SENTENCE_CHARS)))
     example_cols = st.columns(len(EXAMPLES) + 1, vertical_alignment="bottom")
     for column, (name, example) in zip(example_cols[:-1], EXAMPLES.items(), strict=True):
         column.button(
@@ -97,11 +101,12 @@ def controls_ui() -> tuple[str, int]:
 
 
 def vectors_or_stop(sentence: str, d_model: int) -> SentenceVectors:
-    """The sentence's vectors, or a message and the end of the page when it has no tokens."""
+    """The sentence's vectors, or a message and the end of the page when the engine refuses it (no tokens, too
+    long, a control character): the limits are checked before any work."""
     try:
         return sentence_vectors(sentence, d_model)
     except EngineInputError as error:
-        st.warning(t(f"pipeline.error.{error.code}", **{k: str(v) for k, v in error.params.items()}))
+        st.warning(refusal_text(error.code, error.params))
         st.stop()
         raise
 
@@ -149,6 +154,8 @@ def tokens_ui(result: SentenceVectors) -> None:
     table_ui(pd.DataFrame([result.tokens], columns=dims(len(result.tokens))))
     if result.dropped:
         st.info(plural("pipeline.dropped", result.dropped, limit=numbers.count(MAX_TOKENS)))
+    if result.shortened:
+        st.info(plural("limits.shortened", result.shortened, limit=numbers.count(MAX_TOKEN_CHARS)))
 
 
 def embeddings_ui(result: SentenceVectors) -> None:

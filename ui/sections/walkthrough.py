@@ -234,7 +234,7 @@ def softmax_ui(scenario: Scenario, result: AttentionResult, token: str) -> None:
         )
         show(softmax_rows(written, labels))
     shares = [
-        t("walk.share", token=name, share=numbers.percent(w) if ok else t("walk.masked_share"))
+        tm("walk.share", token=name, share=numbers.percent(w) if ok else t("walk.masked_share"))
         for name, w, ok in zip(scenario.tokens, result.weights[i], allowed, strict=True)
     ]
     st.info(tm("walk.4.reading", token=token) + " " + ", ".join(shares) + ".")
