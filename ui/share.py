@@ -28,7 +28,7 @@ from engine.limits import (
 from engine.scenario_io import FORMAT_VERSION, decode_scenario, encode_scenario, scenario_from_json, scenario_to_json
 from ui import state
 from ui.editing import column_name
-from ui.i18n import LANGUAGE_NAMES, LANGUAGES, plural, t, tm
+from ui.i18n import LANGUAGE_NAMES, LANGUAGES, plural, t
 from ui.numbers import count, short
 from ui.text import md_literal
 
