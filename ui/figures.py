@@ -15,6 +15,7 @@ through `plain_text`, which escapes them, and the text is shown literally.
 from __future__ import annotations
 
 import html
+import itertools
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -125,7 +126,7 @@ def signed_range(*matrices: np.ndarray) -> tuple[float, float]:
 def _scale_color(scale: list, fraction: float) -> tuple[float, float, float]:
     """The colour a colour scale gives at `fraction` (0–1), interpolated as plotly does, in RGB."""
     fraction = min(1.0, max(0.0, fraction))
-    for (low, low_color), (high, high_color) in zip(scale, scale[1:], strict=False):
+    for (low, low_color), (high, high_color) in itertools.pairwise(scale):
         if fraction <= high:
             a = np.array(low_color[4:-1].split(","), dtype=float)
             b = np.array(high_color[4:-1].split(","), dtype=float)
@@ -336,15 +337,39 @@ def heatmap_figure(spec: Heatmap, style: Style, lang: str, *, alt_name: str = ""
 # --- bars, lines and arrows ---
 
 
-def _base_layout(style: Style, lang: str, title: str, width: int, height: int) -> dict:
-    return {
+NARROWEST = 340  # px: the narrowest a figure can be drawn (a phone's column); titles and legends are laid out for it
+
+
+def _title_lines(title: str, style: Style) -> list[str]:
+    """The title cut at its spaces into lines that fit NARROWEST px at the title's size (plotly does not wrap)."""
+    room = max(12, int(NARROWEST // (0.55 * style.title)))
+    lines: list[str] = []
+    for word in title.split():
+        if lines and len(lines[-1]) + 1 + len(word) <= room:
+            lines[-1] += " " + word
+        else:
+            lines.append(word)
+    return lines or [""]
+
+
+def _base_layout(style: Style, lang: str, title: str, width: int, plot_height: int, legend: Sequence[str] = ()):
+    """What bars, lines and arrows share: the title (on as many lines as it needs), the legend's entries under it
+    (in one row if they fit the narrowest figure, else one per line) and a top margin that holds both, so that
+    neither overlaps the other nor the plot however narrow the column. Returns the layout and its top margin."""
+    lines = _title_lines(title, style)
+    one_row = sum(len(name) * 0.55 * style.font + 44 for name in legend) <= NARROWEST
+    legend_rows = 0 if not legend else 1 if one_row else len(legend)
+    top = int(
+        len(lines) * style.title * 1.35 + legend_rows * style.font * 1.6 + 14 + (style.title if len(lines) > 1 else 0)
+    )
+    layout = {
         "width": width,
-        "height": height,
+        "height": plot_height + top,
         "autosize": False,
         "font": {"size": style.font},
         "separators": numbers.plotly_separators(lang),
         "title": {
-            "text": plain_text(title),
+            "text": "<br>".join(plain_text(line) for line in lines),  # the breaks are ours; the text is escaped
             "font": {"size": style.title},
             "x": 0,
             "xanchor": "left",
@@ -352,18 +377,45 @@ def _base_layout(style: Style, lang: str, title: str, width: int, height: int) -
             "y": 1,
             "yanchor": "top",
             "yref": "container",
-            "pad": {"t": 4, "l": 4},
+            # plotly puts a title of several lines with its first baseline at the top: one line lower, it shows
+            "pad": {"t": 4 + (int(style.title * 0.9) if len(lines) > 1 else 0), "l": 4},
         },
-        "legend": {"orientation": "h", "x": 0, "y": 1.0, "yanchor": "bottom", "font": {"size": style.font}},
+        "legend": {
+            "orientation": "h" if one_row else "v",
+            "x": 0,
+            "xanchor": "left",
+            "y": 1.0,
+            "yanchor": "bottom",
+            "font": {"size": style.font},
+        },
         "uirevision": "fixed",
         "hoverlabel": {"font": {"size": style.font}},
         "dragmode": False,
     }
+    return layout, top
 
 
 def _axis(title: str, style: Style, **extra) -> dict:
     font = {"size": style.font}
-    return {"title": {"text": plain_text(title), "font": font}, "tickfont": font, "automargin": False, "zeroline": False, **extra}
+    return {
+        "title": {"text": plain_text(title), "font": font},
+        "tickfont": font,
+        "automargin": False,
+        "zeroline": False,
+        **extra,
+    }
+
+
+def _log_ticks(values: Sequence[float]) -> list[float]:
+    """1, 2 and 5 times the powers of ten that lie within the positive finite values' span."""
+    positive = [v for v in values if np.isfinite(v) and v > 0]
+    if not positive:
+        return []
+    low, high = min(positive), max(positive)
+    ticks = []
+    for power in range(int(np.floor(np.log10(low))), int(np.ceil(np.log10(high))) + 1):
+        ticks += [m * 10.0**power for m in (1, 2, 5) if low / 1.05 <= m * 10.0**power <= high * 1.05]
+    return ticks
 
 
 def bars_figure(
@@ -380,7 +432,6 @@ def bars_figure(
 ) -> go.Figure:
     """Grouped bars: one colour per entry of `groups`, one group per label, each value written above its bar."""
     scale = 1.3 if style.font > 14 else 1.0
-    height = int(380 * scale)
     data = []
     for k, (name, values) in enumerate(groups.items()):
         values = [float(v) for v in values]
@@ -401,10 +452,13 @@ def bars_figure(
     top = max((max(float(v) for v in values) for values in groups.values() if len(values)), default=1.0)
     low = min((min(float(v) for v in values) for values in groups.values() if len(values)), default=0.0)
     span = y_range or (min(0.0, low * 1.25), max(top * 1.25, 0.1))
-    layout = _base_layout(style, lang, title, min(int(width * scale), style.max_width), height)
+    bottom = int(style.font * 2.6)
+    names = list(groups) if len(groups) > 1 else []
+    layout, top = _base_layout(style, lang, title, min(int(width * scale), style.max_width), int(280 * scale), names)
+    layout["height"] += bottom
     layout.update(
         {
-            "margin": {"l": int(style.font * 4.5), "r": 10, "t": int(style.title * 4.2), "b": int(style.font * 2.6)},
+            "margin": {"l": int(style.font * 4.5), "r": 10, "t": top, "b": bottom},
             "barmode": "group",
             "showlegend": len(groups) > 1,
             "xaxis": _axis("", style, fixedrange=True, type="category"),
@@ -435,7 +489,8 @@ def lines_figure(
     legend (random walks); `band` (low, high, name) shades a band between two curves; `log_axes` makes both
     axes logarithmic; `highlight` (x0, x1) shades a stretch of x."""
     scale = 1.3 if style.font > 14 else 1.0
-    width, height = (int(500 * scale), int(380 * scale)) if narrow else (min(int(760 * scale), style.max_width), int(400 * scale))
+    width = int(500 * scale) if narrow else min(int(760 * scale), style.max_width)
+    plot_height = int((260 if narrow else 280) * scale)
     xs = [float(v) for v in x]
     data: list[dict] = []
     if band is not None:
@@ -495,11 +550,14 @@ def lines_figure(
                 "hovertemplate": "%{x}: %{y:.3f}<extra>" + plain_text(name) + "</extra>",
             }
         )
-    layout = _base_layout(style, lang, title, width, height)
+    named = [name for name in series] + ([band[2]] if band is not None else [])
+    bottom = int(style.font * 3.6)
+    layout, top = _base_layout(style, lang, title, width, plot_height, named)
+    layout["height"] += bottom
     axis_type = "log" if log_axes else "linear"
     layout.update(
         {
-            "margin": {"l": int(style.font * 5), "r": 12, "t": int(style.title * 4.4), "b": int(style.font * 3.6)},
+            "margin": {"l": int(style.font * 5), "r": 12, "t": top, "b": bottom},
             "xaxis": _axis(x_title, style, type=axis_type, fixedrange=True),
             "yaxis": _axis(y_title, style, type=axis_type, fixedrange=True),
             "showlegend": True,
@@ -509,6 +567,13 @@ def lines_figure(
         layout["xaxis"].update(
             {"tickmode": "array", "tickvals": xs, "ticktext": [numbers.count(int(v), lang=lang) for v in xs]}
         )
+        # 1, 2, 5, 10, 20, 50, ... at the axis's full size (plotly's own writes the digits between powers of ten
+        # at 3/4 of it)
+        ticks = _log_ticks([float(v) for values in series.values() for v in values])
+        layout["yaxis"].update(
+            {"tickmode": "array", "tickvals": ticks, "ticktext": [numbers.short(v, lang=lang) for v in ticks]}
+        )
+
     if highlight is not None:
         layout["shapes"] = [
             {
@@ -594,12 +659,16 @@ def arrows_figure(
         for (x0, y0), (x1, y1) in zip(start, end, strict=True)
         if np.isfinite([x0, y0, x1, y1]).all()
     ]
-    layout = _base_layout(style, lang, title, side + int(style.font * 5), side + int(style.title * 4))
+    bottom = int(style.font * 3.6)
+    layout, top = _base_layout(style, lang, title, side + int(style.font * 5), side - bottom, [start_name, end_name])
+    layout["height"] += bottom
     layout.update(
         {
-            "margin": {"l": int(style.font * 5), "r": 10, "t": int(style.title * 4.2), "b": int(style.font * 3.6)},
+            "margin": {"l": int(style.font * 5), "r": 10, "t": top, "b": bottom},
             "xaxis": _axis(x_title, style, range=[centre[0] - half, centre[0] + half], fixedrange=True),
-            "yaxis": _axis(y_title, style, range=[centre[1] - half, centre[1] + half], fixedrange=True, scaleanchor="x"),
+            "yaxis": _axis(
+                y_title, style, range=[centre[1] - half, centre[1] + half], fixedrange=True, scaleanchor="x"
+            ),
             "annotations": arrows,
         }
     )

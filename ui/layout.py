@@ -54,7 +54,8 @@ _PRESENTATION_CSS = """
 [data-testid="stMain"] table, [data-testid="stMain"] th, [data-testid="stMain"] td,
 [data-testid="stMain"] th p, [data-testid="stMain"] td p { font-size: 20px; }
 [data-testid="stMain"] input, [data-testid="stMain"] textarea,
-[data-testid="stMain"] [data-baseweb="select"] div { font-size: 20px; }
+[data-testid="stMain"] [data-baseweb="select"] div,
+[data-testid="stMain"] [data-testid="stMultiSelectTagsContainer"] span { font-size: 20px; }
 [data-testid="stMain"] [data-testid="stSlider"] [role="group"] { margin-top: 1.4rem; }
 [data-testid="stMain"] [data-testid="stSliderThumbValue"] { transform: translateY(-0.5rem); }
 [data-testid="stMain"] [data-testid="stSliderThumbValue"] p { font-size: 20px; line-height: 1.2; }

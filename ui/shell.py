@@ -79,6 +79,7 @@ def _language_to_url() -> None:
 
 
 def sidebar_ui(current: str) -> None:
+    """Language, presentation mode, where the theme is, and the menu of pages (the current one greyed)."""
     with st.sidebar:
         st.radio(
             "Idioma / Language",

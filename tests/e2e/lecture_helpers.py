@@ -112,7 +112,8 @@ NUMBER_SIZES = r"""() => {
   while (walker.nextNode()) {
     const text = walker.currentNode.textContent.trim();
     const element = walker.currentNode.parentElement;
-    if (!/\d/.test(text) || !element || element.closest('.modebar, .hoverlayer, [data-testid=stTooltipContent]')) continue;
+    if (!/\d/.test(text) || !element) continue;
+    if (element.closest('.modebar, .hoverlayer, [data-testid=stTooltipContent]')) continue;
     const box = element.getBoundingClientRect();
     if (box.width === 0 || box.height === 0) continue;
     out.push({text: text.slice(0, 40), size: parseFloat(getComputedStyle(element).fontSize)});
@@ -143,12 +144,13 @@ SIDEWAYS = r"""() => {
     const style = getComputedStyle(element);
     const scrolls = style.overflowX === 'auto' || style.overflowX === 'scroll';
     if (scrolls && element.scrollWidth > element.clientWidth + 1 && element.clientWidth > 0
-        && !element.closest('[data-testid=stDataFrame], .js-plotly-plot, [data-testid=stExpanderDetails]:not(:has(pre))'))
+        && !element.closest('[data-testid=stDataFrame], .js-plotly-plot'))
       out.push({what: element.tagName + '.' + (element.dataset.testid || ''), text: element.textContent.slice(0, 50),
                 scroll: element.scrollWidth, client: element.clientWidth});
   }
   const main = document.querySelector('[data-testid=stMain]');
-  if (main.scrollWidth > main.clientWidth + 1) out.push({what: 'page', scroll: main.scrollWidth, client: main.clientWidth});
+  if (main.scrollWidth > main.clientWidth + 1)
+    out.push({what: 'page', scroll: main.scrollWidth, client: main.clientWidth});
   return out;
 }"""
 
@@ -172,7 +174,8 @@ PHONE_FIGURES = r"""() => [...document.querySelectorAll('[data-testid=stPlotlyCh
   let scroller = chart.parentElement, scrolls = false;
   while (scroller && scroller !== document.body) {
     const style = getComputedStyle(scroller);
-    if ((style.overflowX === 'auto' || style.overflowX === 'scroll') && scroller.scrollWidth > scroller.clientWidth) scrolls = true;
+    const scrollable = style.overflowX === 'auto' || style.overflowX === 'scroll';
+    if (scrollable && scroller.scrollWidth > scroller.clientWidth) scrolls = true;
     scroller = scroller.parentElement;
   }
   return {smallest: Math.min(...sizes, 99), scale: drawn, right: svg.right, scrolls};
@@ -193,7 +196,8 @@ TEXT_BOXES = r"""() => {
     const style = getComputedStyle(text);
     add(text, [style.fill, style.fillOpacity, style.opacity], 'figure');
   }
-  for (const cell of document.querySelectorAll('[data-testid=stMain] [data-testid=stTable] td, [data-testid=stMain] [data-testid=stTable] th')) {
+  const cells = '[data-testid=stMain] [data-testid=stTable] td, [data-testid=stMain] [data-testid=stTable] th';
+  for (const cell of document.querySelectorAll(cells)) {
     if (!cell.textContent.trim()) continue;
     add(cell, [getComputedStyle(cell).color, '1', '1'], 'table');
   }

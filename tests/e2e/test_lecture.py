@@ -119,6 +119,30 @@ def test_every_page_in_every_view(browser, app_url, spec, view):
     page.context.close()
 
 
+@pytest.mark.parametrize("view", [v for v in VIEWS if v.presentation], ids=lambda view: view.name)
+def test_every_section_of_the_scaling_page_on_the_projector(browser, app_url, view):
+    """The scaling page opens on prose; its other sections (tabs) hold sliders, figures and tables."""
+    page = new_page(browser, view)
+    open_view(page, f"{app_url}/scaling" + query(view), view)
+    for section in ("walk", "experiment", "row", "summary"):
+        act(
+            page,
+            lambda section=section: page.get_by_role("tab", name=LANGUAGES["es"][f"scaling.tab.{section}"]).click(),
+        )
+        settle(page, timeout=120_000)
+        small = [n for n in page.evaluate(NUMBER_SIZES) if n["size"] < MIN_PRESENTATION_PX]
+        assert small == [], (section, small[:10])
+        values = [v for v in page.evaluate(WIDGET_VALUE_SIZES) if v["size"] < MIN_PRESENTATION_PX]
+        assert values == [], (section, values[:10])
+        before = whole_page(page)
+        sideways = page.evaluate(SIDEWAYS)
+        assert sideways == [], (section, sideways)
+        screenshot(page, f"lecture-scaling-{section}-{view.name}")
+        page.set_viewport_size({"width": before[0], "height": before[1]})
+    assert page.console_errors == [], page.console_errors
+    page.context.close()
+
+
 # --- 2. each walkthrough part on a projector: title, main figure and derivation on screen; a new part in view ---
 
 
@@ -138,7 +162,7 @@ def test_each_walkthrough_part_fits_the_projector(browser, app_url, view):
         assert HEADER_PX - 2 <= boxes["top"][0] <= HEADER_PX + 12, (part, boxes)
         assert boxes["title"][1] <= height, (part, boxes)
         # its main figure whole on screen, and the start of its derivation beside it
-        assert HEADER_PX <= boxes["figure"][0] and boxes["figure"][1] <= height, (part, boxes)
+        assert boxes["figure"][0] >= HEADER_PX and boxes["figure"][1] <= height, (part, boxes)
         assert boxes["derivation"][0] + 60 <= height, (part, boxes)
         small = [n for n in page.evaluate(NUMBER_SIZES) if n["size"] < MIN_PRESENTATION_PX]
         assert small == [], (part, small[:10])
@@ -203,8 +227,9 @@ def test_clicking_the_page_draws_no_focus_frame(browser, app_url):
             """() => [document.activeElement, document.querySelector('[data-testid=stMain]'),
                       document.querySelector('[data-testid=stMainBlockContainer]')]
               .filter(e => e && e !== document.body)
-              .map(e => { const s = getComputedStyle(e); return [e.tagName, e.dataset.testid, s.outlineStyle, s.outlineWidth]; })
-              .filter(([tag, id, style, width]) => style !== 'none' && width !== '0px')"""
+              .map(e => [e.tagName, e.dataset.testid, getComputedStyle(e)])
+              .filter(([tag, id, style]) => style.outlineStyle !== 'none' && style.outlineWidth !== '0px')
+              .map(([tag, id, style]) => [tag, id, style.outlineStyle, style.outlineWidth])"""
         )
         assert outlines == [], outlines
     page.context.close()

@@ -139,10 +139,12 @@ def main_block() -> tuple[DeltaGenerator, DeltaGenerator]:
 
 
 def query_ui(container: DeltaGenerator = st) -> str:
+    """The token whose derivation is shown (the query), the same on every page."""
     return token_select_ui("query", "perro", t("scenario.query_token"), page="walk", container=container)
 
 
 def key_ui(container: DeltaGenerator = st) -> str:
+    """The token the query looks at in part 2 (the key), the same on every page."""
     return token_select_ui("key", "come", t("scenario.key_token"), page="walk", container=container)
 
 
@@ -155,6 +157,7 @@ def in_order(main: Callable[[], None], explanation: Callable[[], None]) -> None:
 
 
 def edited_notice_ui() -> None:
+    """Say that the numbers are the reader's own scenario, not the lesson's."""
     if not same_numbers(state.get_scenario(), lesson_scenario()):
         st.info(t("scenario.edited"))
 
@@ -182,6 +185,7 @@ def code_ui(part: int) -> None:
 
 
 def shape(rows: int, cols: int) -> str:
+    """A matrix's shape as the lesson writes it: (3×4)."""
     return f"({rows}×{cols})"
 
 
@@ -189,6 +193,7 @@ def shape(rows: int, cols: int) -> str:
 
 
 def w_heatmap(scenario: Scenario, role: str) -> Heatmap:
+    """The weight matrix of `role` ("Q", "K" or "V"): rows are dimensions of x, columns of the output."""
     w = {"Q": scenario.w_q, "K": scenario.w_k, "V": scenario.w_v}[role]
     return Heatmap(
         w,
@@ -203,7 +208,7 @@ def w_heatmap(scenario: Scenario, role: str) -> Heatmap:
 def projection_derivation_ui(
     scenario: Scenario, result: AttentionResult, role: str, token: str, columns: int | None = None
 ) -> None:
-    """x of the token, then each dimension of its projection as the dot product with a column of W."""
+    """The token's x, then each dimension of its projection as the dot product with a column of W."""
     w, values = {"Q": (scenario.w_q, result.q), "K": (scenario.w_k, result.k), "V": (scenario.w_v, result.v)}[role]
     i = scenario.tokens.index(token)
     st.markdown(tm("walk.1.derivation", role=role, token=token))
@@ -216,12 +221,14 @@ def projection_derivation_ui(
 
 
 def role_ui(container: DeltaGenerator = st) -> str:
+    """Which projection part 1 derives: Q, K or V (kept for the session)."""
     return container.segmented_control(
         t("walk.1.role"), ROLES, default=ROLES[0], required=True, key="walk_role", persist_state="session"
     )
 
 
 def projections_ui(scenario: Scenario, result: AttentionResult) -> None:
+    """Part 1: Q, K and V from x and the weights; one projection derived dimension by dimension."""
     n, d_model, d_k, d_v = len(scenario.tokens), scenario.d_model, scenario.d_k, scenario.d_v
 
     def explanation() -> None:
@@ -268,6 +275,7 @@ def projections_ui(scenario: Scenario, result: AttentionResult) -> None:
 
 
 def score_derivation_ui(result: AttentionResult, tokens, token: str, other: str, columns: int | None = None) -> None:
+    """Q of the query and K of the key, then their dot product term by term."""
     i, j = tokens.index(token), tokens.index(other)
     st.markdown(tm("walk.2.pair", q=token, k=other))
     rows = [vector_row(sub("Q", token), result.q[i]), vector_row(sub("K", other), result.k[j]), BLANK]
@@ -276,6 +284,7 @@ def score_derivation_ui(result: AttentionResult, tokens, token: str, other: str,
 
 
 def scores_ui(scenario: Scenario, result: AttentionResult) -> None:
+    """Part 2: the scores Q · Kᵀ, one of them derived term by term, and what the query's row says."""
     n, d_k = len(scenario.tokens), scenario.d_k
     figure = charts.attention_specs(scenario.tokens, result, panels=("scores",))[0]
 
@@ -334,6 +343,7 @@ def scores_ui(scenario: Scenario, result: AttentionResult) -> None:
 
 
 def division_derivation_ui(scenario: Scenario, result: AttentionResult, token: str, columns: int | None = None) -> None:
+    """Each score of the query's row divided by the divisor (or as it is, or masked)."""
     i = scenario.tokens.index(token)
     st.markdown(tm("walk.3.row", token=token))
     rows: list[Row | None] = []
@@ -349,6 +359,7 @@ def division_derivation_ui(scenario: Scenario, result: AttentionResult, token: s
 
 
 def scaling_ui(scenario: Scenario, result: AttentionResult) -> None:
+    """Part 3: the scores divided by the scenario's divisor (or not), the query's row derived."""
     divisor = numbers.short(result.divisor)
     panels = charts.attention_specs(scenario.tokens, result, panels=("scores", "scaled"))
 
@@ -380,6 +391,7 @@ def scaling_ui(scenario: Scenario, result: AttentionResult) -> None:
 
 
 def softmax_derivation_ui(scenario: Scenario, result: AttentionResult, token: str, columns: int | None = None) -> None:
+    """Softmax of the query's row, step by step (its masked positions left out)."""
     i = scenario.tokens.index(token)
     allowed = result.allowed[i]
     labels = [name for name, ok in zip(scenario.tokens, allowed, strict=True) if ok]
@@ -393,6 +405,7 @@ def softmax_derivation_ui(scenario: Scenario, result: AttentionResult, token: st
 
 
 def softmax_ui(scenario: Scenario, result: AttentionResult) -> None:
+    """Part 4: softmax of each row, the query's row derived, with and without the divisor."""
     figure = charts.attention_specs(scenario.tokens, result, panels=("weights",))[0]
 
     def explanation() -> None:
@@ -448,6 +461,7 @@ def errata_ui() -> None:
 
 
 def quoted_list(names) -> str:
+    """Names quoted and joined: «el», «perro»."""
     return ", ".join(t("walk.quoted", token=name) for name in names)
 
 
@@ -487,6 +501,7 @@ def vector_example_ui(columns: int | None = None) -> None:
 
 
 def weighted_sum_derivation_ui(result: AttentionResult, tokens, token: str, columns: int | None = None) -> None:
+    """The query's weights, then each dimension of its output as the weighted sum of the values."""
     i = tokens.index(token)
     st.markdown(tm("walk.5.derivation", token=token))
     rows: list[Row | None] = [Row(sub("α", token), "=", numbers.vector(result.weights[i], sign=False)), BLANK]
@@ -497,6 +512,8 @@ def weighted_sum_derivation_ui(result: AttentionResult, tokens, token: str, colu
 
 
 def weighted_sum_ui(scenario: Scenario, result: AttentionResult) -> None:
+    """Part 5: the weighted sum of the values, the lesson's small examples, the query's output derived."""
+
     def explanation() -> None:
         st.markdown(t("walk.5.body"))
         st.latex(r"\mathrm{output}_i = \sum_j \alpha_{ij}\, V_j")
