@@ -78,19 +78,22 @@ def width(text: str) -> int:
 
 
 TERM_SEPARATOR = " + "
+MIN_ROOM = 16  # columns a right-hand side keeps however long its left-hand side: one product "(+0,461)(+1,391)"
 
 
 def _wrapped(rhs: str, room: int) -> list[str]:
     """`rhs` cut at its " + " into pieces of at most `room` columns (a piece longer than that stays whole); the
-    pieces after the first start with "+ ", so that each line reads as the continuation of a sum."""
-    if width(rhs) <= room or TERM_SEPARATOR not in rhs:
+    pieces after the first start with "+ ", so that each line reads as the continuation of a sum. Text without a
+    sum (a note, a vector) is cut at its spaces instead."""
+    if width(rhs) <= room:
         return [rhs]
+    separator, lead = (TERM_SEPARATOR, "+ ") if TERM_SEPARATOR in rhs else (" ", "")
     pieces, current = [], ""
-    for term in rhs.split(TERM_SEPARATOR):
-        candidate = term if not current else current + TERM_SEPARATOR + term
+    for term in rhs.split(separator):
+        candidate = term if not current else current + separator + term
         if current and width(candidate) > room:
             pieces.append(current)
-            current = "+ " + term
+            current = lead + term
         else:
             current = candidate
     return [*pieces, current]
@@ -100,7 +103,7 @@ def block(rows: Sequence[Row | None], max_width: int | None = None) -> str:
     """The rows as lines, every relation sign in the column after the widest left-hand side; a line longer than
     `max_width` columns continues on the next line at its right-hand side's column."""
     lhs_width = max((width(row.lhs) for row in rows if row is not None), default=0)
-    room = None if max_width is None else max(max_width - lhs_width - 3, 24)
+    room = None if max_width is None else max(max_width - lhs_width - 3, MIN_ROOM)
     lines = []
     for row in rows:
         if row is None:
@@ -119,10 +122,11 @@ def block(rows: Sequence[Row | None], max_width: int | None = None) -> str:
 LINE_COLUMNS = {True: 72, False: 110}
 
 
-def show(rows: Sequence[Row | None]) -> None:
+def show(rows: Sequence[Row | None], max_columns: int | None = None) -> None:
+    """The rows as a text block, its lines cut at the page's width (or at `max_columns`, for a narrower column)."""
     from ui.state import presentation_mode
 
-    st.code(block(rows, LINE_COLUMNS[presentation_mode()]), language=None)
+    st.code(block(rows, max_columns or LINE_COLUMNS[presentation_mode()]), language=None)
 
 
 def sub(symbol: str, token: object) -> str:

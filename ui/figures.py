@@ -15,6 +15,7 @@ through `plain_text`, which escapes them, and the text is shown literally.
 from __future__ import annotations
 
 import html
+import itertools
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -63,6 +64,8 @@ WEIGHTS_SCALE = [
 SERIES_COLORS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf")
 MAX_LABEL_CHARS = 10  # longer labels are shortened on the axes, in full on hover
 MAX_WRITTEN_COLUMNS = 12  # values written in the cells up to this many columns; beyond, hover and zoom
+MAX_LABELLED = 16  # every row / column named on its axis up to this many; beyond, as many as fit (more on zoom)
+MIN_CELL = 10  # px: a 64×64 map stays within the figure's width, inspected by hover and zoom
 MASKED = "✕"
 
 
@@ -78,7 +81,9 @@ class Style:
 
     @staticmethod
     def for_mode(presentation: bool) -> Style:
-        return Style(font=20, cell_font=22, title=22, cell=86, max_width=1150) if presentation else Style()
+        """Normal sizes, or presentation mode's: every number at 20 px or more, and a figure no wider than a
+        1280 px projector's page with the sidebar open (930 px)."""
+        return Style(font=20, cell_font=20, title=22, cell=76, max_width=900) if presentation else Style()
 
 
 def plain_text(label: object) -> str:
@@ -118,10 +123,61 @@ def signed_range(*matrices: np.ndarray) -> tuple[float, float]:
     return (-largest, largest)
 
 
+def _scale_color(scale: list, fraction: float) -> tuple[float, float, float]:
+    """The colour a colour scale gives at `fraction` (0–1), interpolated as plotly does, in RGB."""
+    fraction = min(1.0, max(0.0, fraction))
+    for (low, low_color), (high, high_color) in itertools.pairwise(scale):
+        if fraction <= high:
+            a = np.array(low_color[4:-1].split(","), dtype=float)
+            b = np.array(high_color[4:-1].split(","), dtype=float)
+            mix = a + (b - a) * ((fraction - low) / (high - low) if high > low else 0.0)
+            return (float(mix[0]), float(mix[1]), float(mix[2]))
+    return _scale_color(scale, 1.0)
+
+
+def luminance(rgb: Sequence[float]) -> float:
+    """WCAG's relative luminance of a colour given as 0–255 red, green, blue."""
+    channels = [c / 255 for c in rgb]
+    linear = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+    return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+
+# Black or white text, whichever contrasts more with the cell: at least 4.58 : 1 on any colour (WCAG AA asks 4.5).
+BLACK_TEXT_ABOVE = 0.179
+MASKED_FILL = "rgb(217,217,217)"  # a masked cell: light grey in both themes, its ✕ in black (12.6 : 1)
+
+
+def text_color(rgb: Sequence[float]) -> str:
+    """The colour of a value written on a cell of colour `rgb`."""
+    return "#000000" if luminance(rgb) > BLACK_TEXT_ABOVE else "#ffffff"
+
+
 def _cell_text(value: float, kind: str, decimals: int, lang: str) -> str:
     if not np.isfinite(value):
         return MASKED
     return numbers.fixed(value, decimals, sign=kind == "signed", lang=lang)
+
+
+def _positions(names: Sequence[str], count: int) -> list:
+    """Where the cells of an axis sit: 0, 1, 2, ... while every name is written; beyond MAX_LABELLED, the
+    (shortened) names themselves, as categories plotly thins out to what fits and writes in full on zoom (a
+    repeated name gets invisible zero-width spaces, so that two tokens "el" stay two rows)."""
+    if count <= MAX_LABELLED:
+        return list(range(count))
+    seen: dict[str, int] = {}
+    positions = []
+    for name in names:
+        label = short_label(name)
+        positions.append(label + "\u200b" * seen.get(label, 0))
+        seen[label] = seen.get(label, 0) + 1
+    return positions
+
+
+def _labels(names: Sequence[str], count: int, cell: int, style: Style) -> dict:
+    """An axis's tick labels: every name while they fit, else as many as fit at the figure's font size."""
+    if count <= MAX_LABELLED:
+        return {"tickmode": "array", "tickvals": list(range(count)), "ticktext": [short_label(n) for n in names]}
+    return {"type": "category", "tickmode": "auto", "nticks": max(2, int(count * cell / (style.font * 1.5)))}
 
 
 def heatmap_figure(spec: Heatmap, style: Style, lang: str, *, alt_name: str = "") -> go.Figure:
@@ -130,19 +186,25 @@ def heatmap_figure(spec: Heatmap, style: Style, lang: str, *, alt_name: str = ""
     r, c = values.shape
     masked = np.zeros(values.shape, dtype=bool) if spec.masked is None else np.asarray(spec.masked, dtype=bool)
     masked = masked | ~np.isfinite(values)
-    cell = max(14, min(style.cell, (style.max_width - 120) // max(c, 1)))
+    cell = max(MIN_CELL, min(style.cell, (style.max_width - 120) // max(c, 1)))
     write_values = c <= MAX_WRITTEN_COLUMNS and cell >= style.cell_font * 2.6
     zrange = spec.zrange or ((0.0, 1.0) if spec.kind == "weights" else signed_range(values))
     widest_row_label = max((len(short_label(name)) for name in spec.rows), default=1)
+    widest_col_label = max((len(short_label(name)) for name in spec.cols), default=1)
+    # column names upright while they fit their cells, else turned (they are at most MAX_LABEL_CHARS long)
+    upright = c <= 8 and style.font * 0.62 * widest_col_label <= cell - 4
+    column_labels = style.font * 1.5 if upright else style.font * (0.62 * widest_col_label + 0.8)
     margin = {
         "l": int(style.font * (0.62 * widest_row_label + 0.8)) + (int(style.font * 1.7) if spec.row_title else 0),
         "r": 8,
-        "t": int(style.title * 2.3) + int(style.font * 1.5) + (int(style.font * 1.5) if spec.col_title else 0),
+        "t": int(style.title * 2.3) + int(column_labels) + (int(style.font * 1.5) if spec.col_title else 0),
         "b": int(style.font * 3.2),  # the colour bar, under the cells (reserved even when not drawn: rows align)
     }
     width = margin["l"] + margin["r"] + cell * c
     height = margin["t"] + margin["b"] + cell * r
     z = np.where(masked, np.nan, values)
+    x_positions = _positions(spec.cols, c)
+    y_positions = _positions(spec.rows, r)
     row_names = [plain_text(name) for name in spec.rows]
     col_names = [plain_text(name) for name in spec.cols]
     hover = []
@@ -156,8 +218,8 @@ def heatmap_figure(spec: Heatmap, style: Style, lang: str, *, alt_name: str = ""
     trace = {
         "type": "heatmap",
         "z": z.tolist(),
-        "x": list(range(c)),
-        "y": list(range(r)),
+        "x": x_positions,
+        "y": y_positions,
         "zmin": zrange[0],
         "zmax": zrange[1],
         "colorscale": WEIGHTS_SCALE if spec.kind == "weights" else SIGNED_SCALE,
@@ -176,15 +238,63 @@ def heatmap_figure(spec: Heatmap, style: Style, lang: str, *, alt_name: str = ""
             "yanchor": "top",
             "ypad": 0,
             "outlinewidth": 0,
-            "tickfont": {"size": style.font - 2},
+            "tickfont": {"size": style.font},
             "tickformat": ".1f" if spec.kind == "weights" else ".2~f",
         },
     }
+    data = [trace]
+    if masked.any():
+        # masked cells drawn in grey of their own, so that their ✕ reads the same on a light or a dark page
+        data.append(
+            {
+                "type": "heatmap",
+                "z": np.where(masked, 0.0, np.nan).tolist(),
+                "x": x_positions,
+                "y": y_positions,
+                "zmin": 0,
+                "zmax": 1,
+                "colorscale": [[0, MASKED_FILL], [1, MASKED_FILL]],
+                "showscale": False,
+                "xgap": 1,
+                "ygap": 1,
+                "customdata": hover,
+                "hovertemplate": "%{customdata}<extra></extra>",
+            }
+        )
     if write_values:
-        trace["text"] = [[_cell_text(v, spec.kind, spec.decimals, lang) for v in row] for row in values]
-        trace["texttemplate"] = "%{text}"
-        trace["textfont"] = {"size": style.cell_font}
-    axis = {"showgrid": False, "zeroline": False, "automargin": False, "ticks": "", "fixedrange": c <= 16}
+        # the values as a text layer: each in black or white, whichever reads best on its cell (plotly's own
+        # choice, dark grey or white, falls to 2.9 : 1 on the scales' middle blues)
+        scale = WEIGHTS_SCALE if spec.kind == "weights" else SIGNED_SCALE
+        span = (zrange[1] - zrange[0]) or 1.0
+        xs, ys, texts, colors = [], [], [], []
+        for i in range(r):
+            for j in range(c):
+                xs.append(x_positions[j])
+                ys.append(y_positions[i])
+                texts.append(_cell_text(values[i, j], spec.kind, spec.decimals, lang))
+                fill = (217.0, 217.0, 217.0) if masked[i, j] else _scale_color(scale, (values[i, j] - zrange[0]) / span)
+                colors.append(text_color(fill))
+        data.append(
+            {
+                "type": "scatter",
+                "mode": "text",
+                "x": xs,
+                "y": ys,
+                "text": texts,
+                "textfont": {"size": style.cell_font, "color": colors},
+                "hoverinfo": "skip",
+                "showlegend": False,
+                "cliponaxis": False,
+            }
+        )
+    axis = {
+        "showgrid": False,
+        "zeroline": False,
+        "automargin": False,
+        "ticks": "",
+        "fixedrange": max(r, c) <= MAX_LABELLED,  # a large map zooms
+        "tickfont": {"size": style.font},
+    }
     layout = {
         "width": width,
         "height": height,
@@ -205,41 +315,61 @@ def heatmap_figure(spec: Heatmap, style: Style, lang: str, *, alt_name: str = ""
         },
         "xaxis": {
             **axis,
+            **_labels(spec.cols, c, cell, style),
             "range": [-0.5, c - 0.5],
-            "tickmode": "array",
-            "tickvals": list(range(c)),
-            "ticktext": [short_label(name) for name in spec.cols],
             "side": "top",
-            "title": {"text": plain_text(spec.col_title), "standoff": 4},
-            "tickangle": 0 if c <= 8 else -90,
+            "title": {"text": plain_text(spec.col_title), "standoff": 4, "font": {"size": style.font}},
+            "tickangle": 0 if upright else -90,
         },
         "yaxis": {
             **axis,
+            **_labels(spec.rows, r, cell, style),
             "range": [r - 0.5, -0.5],
-            "tickmode": "array",
-            "tickvals": list(range(r)),
-            "ticktext": [short_label(name) for name in spec.rows],
-            "title": {"text": plain_text(spec.row_title), "standoff": 4},
+            "title": {"text": plain_text(spec.row_title), "standoff": 4, "font": {"size": style.font}},
         },
-        "dragmode": "zoom" if c > 16 else False,
+        "dragmode": "zoom" if max(r, c) > MAX_LABELLED else False,
         "uirevision": "fixed",
         "hoverlabel": {"font": {"size": style.font}},
     }
-    return go.Figure({"data": [trace], "layout": layout}, skip_invalid=False, _validate=False)
+    return go.Figure({"data": data, "layout": layout}, skip_invalid=False, _validate=False)
 
 
 # --- bars, lines and arrows ---
 
 
-def _base_layout(style: Style, lang: str, title: str, width: int, height: int) -> dict:
-    return {
+NARROWEST = 340  # px: the narrowest a figure can be drawn (a phone's column); titles and legends are laid out for it
+
+
+def _title_lines(title: str, style: Style) -> list[str]:
+    """The title cut at its spaces into lines that fit NARROWEST px at the title's size (plotly does not wrap)."""
+    room = max(12, int(NARROWEST // (0.55 * style.title)))
+    lines: list[str] = []
+    for word in title.split():
+        if lines and len(lines[-1]) + 1 + len(word) <= room:
+            lines[-1] += " " + word
+        else:
+            lines.append(word)
+    return lines or [""]
+
+
+def _base_layout(style: Style, lang: str, title: str, width: int, plot_height: int, legend: Sequence[str] = ()):
+    """What bars, lines and arrows share: the title (on as many lines as it needs), the legend's entries under it
+    (in one row if they fit the narrowest figure, else one per line) and a top margin that holds both, so that
+    neither overlaps the other nor the plot however narrow the column. Returns the layout and its top margin."""
+    lines = _title_lines(title, style)
+    one_row = sum(len(name) * 0.55 * style.font + 44 for name in legend) <= NARROWEST
+    legend_rows = 0 if not legend else 1 if one_row else len(legend)
+    top = int(
+        len(lines) * style.title * 1.35 + legend_rows * style.font * 1.6 + 14 + (style.title if len(lines) > 1 else 0)
+    )
+    layout = {
         "width": width,
-        "height": height,
+        "height": plot_height + top,
         "autosize": False,
         "font": {"size": style.font},
         "separators": numbers.plotly_separators(lang),
         "title": {
-            "text": plain_text(title),
+            "text": "<br>".join(plain_text(line) for line in lines),  # the breaks are ours; the text is escaped
             "font": {"size": style.title},
             "x": 0,
             "xanchor": "left",
@@ -247,17 +377,45 @@ def _base_layout(style: Style, lang: str, title: str, width: int, height: int) -
             "y": 1,
             "yanchor": "top",
             "yref": "container",
-            "pad": {"t": 4, "l": 4},
+            # plotly puts a title of several lines with its first baseline at the top: one line lower, it shows
+            "pad": {"t": 4 + (int(style.title * 0.9) if len(lines) > 1 else 0), "l": 4},
         },
-        "legend": {"orientation": "h", "x": 0, "y": 1.0, "yanchor": "bottom", "font": {"size": style.font}},
+        "legend": {
+            "orientation": "h" if one_row else "v",
+            "x": 0,
+            "xanchor": "left",
+            "y": 1.0,
+            "yanchor": "bottom",
+            "font": {"size": style.font},
+        },
         "uirevision": "fixed",
         "hoverlabel": {"font": {"size": style.font}},
         "dragmode": False,
     }
+    return layout, top
 
 
-def _axis(title: str, **extra) -> dict:
-    return {"title": {"text": plain_text(title)}, "automargin": False, "zeroline": False, **extra}
+def _axis(title: str, style: Style, **extra) -> dict:
+    font = {"size": style.font}
+    return {
+        "title": {"text": plain_text(title), "font": font},
+        "tickfont": font,
+        "automargin": False,
+        "zeroline": False,
+        **extra,
+    }
+
+
+def _log_ticks(values: Sequence[float]) -> list[float]:
+    """1, 2 and 5 times the powers of ten that lie within the positive finite values' span."""
+    positive = [v for v in values if np.isfinite(v) and v > 0]
+    if not positive:
+        return []
+    low, high = min(positive), max(positive)
+    ticks = []
+    for power in range(int(np.floor(np.log10(low))), int(np.ceil(np.log10(high))) + 1):
+        ticks += [m * 10.0**power for m in (1, 2, 5) if low / 1.05 <= m * 10.0**power <= high * 1.05]
+    return ticks
 
 
 def bars_figure(
@@ -274,7 +432,6 @@ def bars_figure(
 ) -> go.Figure:
     """Grouped bars: one colour per entry of `groups`, one group per label, each value written above its bar."""
     scale = 1.3 if style.font > 14 else 1.0
-    height = int(380 * scale)
     data = []
     for k, (name, values) in enumerate(groups.items()):
         values = [float(v) for v in values]
@@ -295,14 +452,17 @@ def bars_figure(
     top = max((max(float(v) for v in values) for values in groups.values() if len(values)), default=1.0)
     low = min((min(float(v) for v in values) for values in groups.values() if len(values)), default=0.0)
     span = y_range or (min(0.0, low * 1.25), max(top * 1.25, 0.1))
-    layout = _base_layout(style, lang, title, int(width * scale), height)
+    bottom = int(style.font * 2.6)
+    names = list(groups) if len(groups) > 1 else []
+    layout, top = _base_layout(style, lang, title, min(int(width * scale), style.max_width), int(280 * scale), names)
+    layout["height"] += bottom
     layout.update(
         {
-            "margin": {"l": int(style.font * 4.5), "r": 10, "t": int(style.title * 4.2), "b": int(style.font * 2.6)},
+            "margin": {"l": int(style.font * 4.5), "r": 10, "t": top, "b": bottom},
             "barmode": "group",
             "showlegend": len(groups) > 1,
-            "xaxis": _axis("", fixedrange=True, type="category"),
-            "yaxis": _axis(y_title, range=list(span), fixedrange=True),
+            "xaxis": _axis("", style, fixedrange=True, type="category"),
+            "yaxis": _axis(y_title, style, range=list(span), fixedrange=True),
         }
     )
     return go.Figure({"data": data, "layout": layout}, skip_invalid=False, _validate=False)
@@ -329,7 +489,8 @@ def lines_figure(
     legend (random walks); `band` (low, high, name) shades a band between two curves; `log_axes` makes both
     axes logarithmic; `highlight` (x0, x1) shades a stretch of x."""
     scale = 1.3 if style.font > 14 else 1.0
-    width, height = (int(500 * scale), int(380 * scale)) if narrow else (int(760 * scale), int(400 * scale))
+    width = int(500 * scale) if narrow else min(int(760 * scale), style.max_width)
+    plot_height = int((260 if narrow else 280) * scale)
     xs = [float(v) for v in x]
     data: list[dict] = []
     if band is not None:
@@ -392,13 +553,16 @@ def lines_figure(
                 "hovertemplate": "%{x}: %{y:.3f}<extra>" + plain_text(name) + "</extra>",
             }
         )
-    layout = _base_layout(style, lang, title, width, height)
+    named = [name for name in series] + ([band[2]] if band is not None else [])
+    bottom = int(style.font * 3.6)
+    layout, top = _base_layout(style, lang, title, width, plot_height, named)
+    layout["height"] += bottom
     axis_type = "log" if log_axes else "linear"
     layout.update(
         {
-            "margin": {"l": int(style.font * 5), "r": 12, "t": int(style.title * 4.4), "b": int(style.font * 3.6)},
-            "xaxis": _axis(x_title, type=axis_type, fixedrange=True),
-            "yaxis": _axis(y_title, type=axis_type, fixedrange=True),
+            "margin": {"l": int(style.font * 5), "r": 12, "t": top, "b": bottom},
+            "xaxis": _axis(x_title, style, type=axis_type, fixedrange=True),
+            "yaxis": _axis(y_title, style, type=axis_type, fixedrange=True),
             "showlegend": True,
         }
     )
@@ -406,6 +570,13 @@ def lines_figure(
         layout["xaxis"].update(
             {"tickmode": "array", "tickvals": xs, "ticktext": [numbers.count(int(v), lang=lang) for v in xs]}
         )
+        # 1, 2, 5, 10, 20, 50, ... at the axis's full size (plotly's own writes the digits between powers of ten
+        # at 3/4 of it)
+        ticks = _log_ticks([float(v) for values in series.values() for v in values])
+        layout["yaxis"].update(
+            {"tickmode": "array", "tickvals": ticks, "ticktext": [numbers.short(v, lang=lang) for v in ticks]}
+        )
+
     if highlight is not None:
         layout["shapes"] = [
             {
@@ -491,12 +662,16 @@ def arrows_figure(
         for (x0, y0), (x1, y1) in zip(start, end, strict=True)
         if np.isfinite([x0, y0, x1, y1]).all()
     ]
-    layout = _base_layout(style, lang, title, side + int(style.font * 5), side + int(style.title * 4))
+    bottom = int(style.font * 3.6)
+    layout, top = _base_layout(style, lang, title, side + int(style.font * 5), side - bottom, [start_name, end_name])
+    layout["height"] += bottom
     layout.update(
         {
-            "margin": {"l": int(style.font * 5), "r": 10, "t": int(style.title * 4.2), "b": int(style.font * 3.6)},
-            "xaxis": _axis(x_title, range=[centre[0] - half, centre[0] + half], fixedrange=True),
-            "yaxis": _axis(y_title, range=[centre[1] - half, centre[1] + half], fixedrange=True, scaleanchor="x"),
+            "margin": {"l": int(style.font * 5), "r": 10, "t": top, "b": bottom},
+            "xaxis": _axis(x_title, style, range=[centre[0] - half, centre[0] + half], fixedrange=True),
+            "yaxis": _axis(
+                y_title, style, range=[centre[1] - half, centre[1] + half], fixedrange=True, scaleanchor="x"
+            ),
             "annotations": arrows,
         }
     )

@@ -10,44 +10,72 @@ import streamlit as st
 from ui.i18n import t
 from ui.share import link_errors_ui
 
-# Always: no focus frame around the page when it is clicked (the walkthrough's keys work from anywhere).
+# Always:
+# - no focus frame around the page when it is clicked (the walkthrough's keys work from anywhere); a control
+#   reached with the keyboard keeps its own frame;
+# - the presenter keys' component takes no room; a part's top, brought into view, stops under the header;
+# - the figures' labels (ticks, axis titles, titles, colour bars, legends, values over bars, names beside points) in
+#   the page's own text
+#   colour, light or dark (Streamlit's chart theme draws them grey: 3.7 : 1 on white); values on heatmap cells
+#   keep their own black or white (ui.figures);
+# - a derivation (monospace text) scrolls sideways inside its box rather than widening the page; a formula's
+#   box holds its last glyph's overhang (else it scrolls by 2 px).
 _BASE_CSS = """
 <style>
-[data-testid="stMain"]:focus, [data-testid="stMain"] *:focus:not(input):not(textarea) { outline: none; }
+[data-testid="stMain"]:focus, [data-testid="stMain"] :focus:not(:focus-visible) { outline: none; }
 [data-testid="stMainBlockContainer"] { padding-top: 3.5rem; }
+.st-key-walk_keys { display: none; }
+.st-key-walk_part { scroll-margin-top: 4rem; }
+[data-testid="stMain"] [data-testid="stCode"] pre { max-width: 100%; }
+.katex-display .katex { padding: 0 0.15em; }
+[data-testid="stPlotlyChart"] :is(.xtick text, .ytick text, .xtitle, .ytitle, .gtitle, .colorbar text, .legendtext,
+  .bartext, .annotation-text, .trace.scatter:has(.point) .textpoint text)
+  { fill: currentColor !important; fill-opacity: 1 !important; }
 </style>
 """
 
-# Presentation mode: every number and word a room must read at 20 px or more on a 1280×720 projector, the
-# band above the title gone, derivations that fit without scrolling sideways. The header stays: its button
-# reopens a collapsed sidebar.
+# Presentation mode, for a 1280×720 projector: every number and word a room must read at 20 px or more (text,
+# captions, tables, code, inputs, selects, slider values), the band above the title gone (the button that leaves
+# presentation mode sits in the header's bar, beside Streamlit's own menu), the slider's value above its track.
+# The header stays: its button reopens a collapsed sidebar.
 _PRESENTATION_CSS = """
 <style>
-[data-testid="stMainBlockContainer"] { padding-top: 2.75rem; padding-left: 1.5rem; padding-right: 1.5rem;
-  max-width: 100%; }
+[data-testid="stMainBlockContainer"] { padding-top: 4rem; padding-bottom: 4rem; padding-left: 1.5rem;
+  padding-right: 1.5rem; max-width: 100%; }
 [data-testid="stMain"] { font-size: 22px; }
 [data-testid="stMain"] p, [data-testid="stMain"] li, [data-testid="stMain"] label,
-[data-testid="stMain"] [data-testid="stWidgetLabel"] p { font-size: 22px; line-height: 1.5; }
-[data-testid="stMain"] h1 { font-size: 2.4rem; padding-top: 0; }
-[data-testid="stMain"] h2 { font-size: 2rem; }
+[data-testid="stMain"] [data-testid="stWidgetLabel"] p { font-size: 22px; line-height: 1.45; }
+[data-testid="stMain"] [data-testid="stCaptionContainer"],
+[data-testid="stMain"] [data-testid="stCaptionContainer"] p { font-size: 20px; }
+[data-testid="stMain"] h1 { font-size: 2.4rem; padding-top: 0; padding-bottom: 0.5rem; }
+[data-testid="stMain"] h2 { font-size: 2rem; padding-top: 0.25rem; padding-bottom: 0.25rem; }
 [data-testid="stMain"] h3 { font-size: 1.6rem; }
 [data-testid="stMain"] [data-testid="stCode"] code { font-size: 20px; }
-[data-testid="stMain"] table, [data-testid="stMain"] th, [data-testid="stMain"] td { font-size: 20px; }
+[data-testid="stMain"] table, [data-testid="stMain"] th, [data-testid="stMain"] td,
+[data-testid="stMain"] th p, [data-testid="stMain"] td p { font-size: 20px; }
 [data-testid="stMain"] input, [data-testid="stMain"] textarea,
-[data-testid="stMain"] [data-baseweb="select"] div { font-size: 20px; }
-[data-testid="stMain"] [data-testid="stSliderThumbValue"],
+[data-testid="stMain"] [data-baseweb="select"] div,
+[data-testid="stMain"] [data-testid="stMultiSelectTagsContainer"] span { font-size: 20px; }
+[data-testid="stMain"] [data-testid="stSlider"] [role="group"] { margin-top: 1.4rem; }
+[data-testid="stMain"] [data-testid="stSliderThumbValue"] { transform: translateY(-0.5rem); }
+[data-testid="stMain"] [data-testid="stSliderThumbValue"] p { font-size: 20px; line-height: 1.2; }
 [data-testid="stMain"] [data-testid="stSliderTickBarMin"],
 [data-testid="stMain"] [data-testid="stSliderTickBarMax"] { font-size: 20px; }
 [data-testid="stMain"] [data-testid="stMetricValue"] { font-size: 2rem; }
 [data-testid="stMain"] button p { font-size: 20px; }
+[data-testid="stMain"] [data-testid="stAlertContentInfo"] p, [data-testid="stMain"] [data-testid="stAlert"] p
+  { font-size: 22px; }
+[data-testid="stMain"] .katex-display { font-size: 22px; }
 .katex { font-size: 1.35em !important; }
-.katex-display { overflow-x: auto; overflow-y: hidden; }
 [data-testid="stDecoration"] { display: none; }
+.st-key-exit_presentation { position: fixed; top: 0.55rem; right: 3.75rem; z-index: 999991; width: auto; }
+.st-key-exit_presentation button { background: var(--st-secondary-background-color, transparent); }
 </style>
 """
 
 
 def style_ui(presentation: bool) -> None:
+    """The page's style: the base rules, and presentation mode's larger type when it is on."""
     st.html(_BASE_CSS + (_PRESENTATION_CSS if presentation else ""))
 
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from urllib.parse import urlencode
 
-import pandas as pd
 import streamlit as st
 
 from engine import EngineInputError
@@ -27,6 +26,7 @@ from engine.limits import (
 )
 from engine.scenario_io import FORMAT_VERSION, decode_scenario, encode_scenario, scenario_from_json, scenario_to_json
 from ui import state
+from ui.clipboard import copy_button_ui
 from ui.editing import column_name
 from ui.i18n import LANGUAGE_NAMES, LANGUAGES, plural, t
 from ui.numbers import count, short
@@ -87,6 +87,8 @@ def share_link(step: int | None = None) -> str:
 
 def matrix_csv(name: str) -> str:
     """A matrix as CSV with the editors' column names (token, x0, x1, … for x; d0, d1, … for a W)."""
+    import pandas as pd  # here, not at the top: the first page a visitor opens does not wait for pandas (2 s)
+
     scenario = state.get_scenario()
     matrix = scenario.matrix(name)
     if name == "x":
@@ -130,7 +132,9 @@ def share_ui(step: int | None = None) -> None:
         return
     with popover:
         st.markdown(t("share.link"))
-        st.code(share_link(step), language=None, wrap_lines=True)
+        link = share_link(step)
+        st.code(link, language=None, wrap_lines=True)
+        copy_button_ui(link, key="share_copy")
         st.markdown(t("share.download"))
         st.download_button(
             t("share.json"),

@@ -1,13 +1,19 @@
 """What every page starts with: page settings, a shared link's scenario, the sidebar and the page's style.
 
 The sidebar holds the language, presentation mode, the questions switch and the app's own translated menu.
-Language and presentation mode are bound to the URL (?lang=en&present=true), like the walkthrough's step, so a
-reload keeps them; a lecturer who collapsed the sidebar can always reopen it (Streamlit's header stays), and
-leaves presentation mode with the button at the top of the page or Alt+P.
+Language and presentation mode live in the URL (?lang=en&present=true), like the walkthrough's step, so a
+reload or a shared link keeps them; a lecturer who collapsed the sidebar can always reopen it (Streamlit's
+header, with its button, stays in presentation mode), and leaves presentation mode with the button at the top
+of the page or Alt+P. The light / dark theme is in the header's menu (⋮).
+
+The language is not a widget bound to the URL (`bind="query-params"` would match the URL against the options'
+display names, "English", not their codes): the URL's ?lang= sets it when the page opens, and the radio's
+callback writes it back, so the address always says the language shown.
 """
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 
 import streamlit as st
@@ -21,17 +27,24 @@ from ui.share import apply_link
 
 ICON = str(Path(__file__).resolve().parent.parent / "assets" / "icon.png")
 EXIT_PRESENTATION_KEYS = "Alt+P"
+# ui.heap's one-off freeze imports every module of the app (pandas and plotly with them) and walks the heap:
+# done in the first run, the first visitor after a restart waited for it before seeing anything. It runs a
+# moment after the first page instead, in a thread of its own.
+FREEZE_DELAY_S = 8.0
+_freeze_timer: list[threading.Timer] = []
+_freeze_lock = threading.Lock()
 
 
 def page(key: str) -> None:
     """Set up the page `key` (see ui.pages): call first in every page script."""
+    language_from_url()
     st.set_page_config(
         page_title=f"{t(f'page.{key}')} · {t('app.short_title')}",
         page_icon=ICON,
         layout="wide",
         menu_items={"About": t("app.about")},
     )
-    freeze_long_lived_objects()  # once per process: see ui/heap.py
+    freeze_soon()
     apply_link()
     sidebar_ui(key)
     style_ui(state.presentation_mode())
@@ -39,7 +52,34 @@ def page(key: str) -> None:
         exit_presentation_ui()
 
 
+def freeze_soon() -> None:
+    """Start ui.heap's freeze (once per process) a few seconds from now, off the first page's way."""
+    with _freeze_lock:
+        if not _freeze_timer:
+            timer = threading.Timer(FREEZE_DELAY_S, freeze_long_lived_objects)
+            timer.daemon = True
+            timer.start()
+            _freeze_timer.append(timer)
+
+
+def language_from_url() -> None:
+    """A link's ?lang=en sets the language (before anything is drawn in it); without one, the URL gets the
+    session's language, so that a reload or a copied address keeps it."""
+    wanted = st.query_params.get(state.LANG)
+    if wanted in LANGUAGE_NAMES:
+        state.set_language(wanted)
+    else:
+        _language_to_url()
+
+
+def _language_to_url() -> None:
+    language = state.current_language()
+    if st.query_params.get(state.LANG) != language:
+        st.query_params[state.LANG] = language
+
+
 def sidebar_ui(current: str) -> None:
+    """Language, presentation mode, where the theme is, and the menu of pages (the current one greyed)."""
     with st.sidebar:
         st.radio(
             "Idioma / Language",
@@ -47,7 +87,8 @@ def sidebar_ui(current: str) -> None:
             format_func=LANGUAGE_NAMES.get,
             key=state.LANG,
             horizontal=True,
-            bind="query-params",
+            on_change=_language_to_url,
+            persist_state="session",
         )
         st.toggle(
             t("sidebar.presentation"), key=state.PRESENT, help=t("sidebar.presentation_help"), bind="query-params"

@@ -12,6 +12,7 @@ Two kinds of keys:
      an upload, a resize); editors and option widgets are keyed by it, so they are rebuilt from the scenario.
    - "scenario_errors": list of (code, params) refused by the last edit, shown once by the editor's page.
    - "focus": {"query": token, "key": token}: the tokens chosen for derivations, the same on every page.
+   - "step": int, the walkthrough's part (1–5), kept in step with the URL's ?step= by ui.sections.walkthrough.
    - "link_error": (strings key, field) of a link or upload that could not be read, shown once.
    - "lists": {name: np.ndarray}: a page's own editable list of numbers (the softmax scores), with
      "lists_rev": {name: int} for its editor.
@@ -32,14 +33,16 @@ Two kinds of keys:
      None (then the preset's), "rev": int, bumped on every change so that its widgets are rebuilt from it}.
 
 2. **Widget keys** (Streamlit owns the value; listed so that no two widgets share one):
-   - shell: "lang" (language radio, bound to the URL as ?lang=), "present" (presentation toggle, ?present=),
-     "questions_on" (questions on/off, on by default; bound to the URL as ?questions_on=false, so the choice
-     survives page switches and reloads).
-   - walkthrough: "step" (bound to the URL as ?step=), "walk_role", "walk_inputs_open".
+   - shell: "lang" (language radio; ui.shell keeps it and the URL's ?lang= in step), "present" (presentation
+     toggle, bound to the URL as ?present=), "exit_presentation" (its button), "questions_on" (questions on/off,
+     on by default; bound to the URL as ?questions_on=false, so the choice survives page switches and reloads).
+   - walkthrough: "walk_picker_<part>" (the part picker, rebuilt for each part), "walk_role", "walk_inputs_open",
+     "walk_keys" (the presenter keys' component, ui.keys: its state "part" is the part the last key press asked
+     for), "walk_scalar_come".
    - builder: "opt_scale_<rev>", "opt_temperature_<rev>", "opt_causal_<rev>" (option widgets, keyed by the
      scenario's revision), "editor_<matrix>_<rev>", "dims_<d>_<rev>", "random_seed", "builder_edit_open".
    - focus pickers: "pick_query_<page>", "pick_key_<page>".
-   - share: "share_open", "upload_<rev>".
+   - share: "share_open", "share_copy" (the copy-link button, ui.clipboard), "upload_<rev>".
    - softmax: "softmax_temperature", "editor_softmax_<rev>".
    - scaling: "scaling_section", "scaling_walks", "scaling_steps", "scaling_dks", "scaling_samples",
      "scaling_seed", "scaling_row_dk", "scaling_row_length", "scaling_row_seed".
@@ -92,6 +95,12 @@ _LISTS_REV = "lists_rev"
 def current_language() -> str:
     lang = st.session_state.get(LANG, DEFAULT_LANGUAGE)
     return lang if lang in LANGUAGE_NAMES else DEFAULT_LANGUAGE
+
+
+def set_language(lang: str) -> None:
+    """Show the app in `lang` (before the language radio is drawn: a link's ?lang=)."""
+    if lang in LANGUAGE_NAMES:
+        st.session_state[LANG] = lang
 
 
 def presentation_mode() -> bool:

@@ -6,8 +6,11 @@ causal mask); every number is the engine's, every derivation the engine's writte
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 import streamlit as st
+from streamlit.delta_generator import DeltaGenerator
 
 from engine import AttentionResult, Scale, Scenario, derivation, lesson_scenario, same_numbers, softmax
 from engine.similarity import COLLAPSE_COSINE, lowest_pairwise_cosine
@@ -15,6 +18,8 @@ from ui import charts, numbers, state
 from ui.derivation import BLANK, Row, division_row, dot_rows, show, softmax_rows, sub, token_text, vector_row
 from ui.figures import Heatmap
 from ui.i18n import plural, t, tm
+from ui.keys import part_keys_ui
+from ui.scenario_controls import token_select_ui
 
 PARTS = 5
 ROLES = ("Q", "K", "V")
@@ -23,6 +28,18 @@ SCALAR_WEIGHTS = (0.3, 0.4, 0.3)  # and the attention "perro" gives them
 VECTOR_EXAMPLE = ((1.0, 2.0, 3.0), (4.0, 5.0, 6.0), (7.0, 8.0, 9.0))  # the lesson's three vectors
 VECTOR_WEIGHTS = (0.5, 0.3, 0.2)
 SMALL_SCORE_GAP = 2.0  # a row whose scores differ by less than this: dividing changes its weights only a little
+ANCHOR = "walk_part"  # the container (controls and title) a change of part brings into view
+KEYS = "walk_keys"  # the presenter keys' component
+# A derivation's lines are cut to fit its box on the narrowest page it must fit without scrolling sideways, with
+# the sidebar open: 1280 px wide in presentation mode, 1400 px otherwise. Measured in Chromium: the page's main
+# column is 930 / 940 px wide; monospace text is 12 px a character at 20 px (presentation), 8.4 px at 14 px;
+# a text block has 16 px of padding; st.columns leave 16 px between columns, the main row (below) 32 px.
+MAIN_WIDTH = {True: 930, False: 940}
+CODE_CHAR = {True: 12.0, False: 8.4}
+CODE_PADDING = 40  # its 16 px padding, and room for arrows and signs drawn in a wider fallback font
+COLUMN_GAP = 16
+MAIN_ROW_GAP = 32
+MIN_DERIVATION_COLUMNS = 30
 
 
 def part_name(part: int, scenario: Scenario) -> str:
@@ -32,38 +49,116 @@ def part_name(part: int, scenario: Scenario) -> str:
     return t(f"walk.name.{part}")
 
 
-def _move(delta: int) -> None:
-    current = state.widget_value(state.STEP, 1) or 1
-    state.put(state.STEP, min(PARTS, max(1, int(current) + delta)))
-
-
-def controls_ui(scenario: Scenario) -> int:
-    """Previous / next buttons, the part picker bound to the URL (?step=3), and the progress bar."""
-    prev_col, picker_col, next_col = st.columns([1, 4, 1], vertical_alignment="bottom")
-    part = picker_col.segmented_control(
-        t("walk.part"),
-        options=list(range(1, PARTS + 1)),
-        default=1,
-        required=True,
-        key=state.STEP,
-        bind="query-params",
-        width="stretch",
-    )
-    prev_col.button(t("walk.prev"), on_click=_move, args=(-1,), disabled=part <= 1, shortcut="Left", width="stretch")
-    next_col.button(
-        t("walk.next"),
-        on_click=_move,
-        args=(1,),
-        disabled=part >= PARTS,
-        shortcut="Right",
-        width="stretch",
-        type="primary",
-    )
-    st.progress(part / PARTS, text=t("walk.progress", part=part, total=PARTS, name=part_name(part, scenario)))
+def current_part() -> int:
+    """The part shown: a link's ?step=3 when the page opens with one, else the session's (1 at first). The URL
+    always says it, so that a reload, a bookmark or a copied address opens the same part."""
+    wanted = st.query_params.get(state.STEP, "")
+    if wanted.isdigit() and 1 <= int(wanted) <= PARTS:
+        state.put(state.STEP, int(wanted))
+    part = int(state.get(state.STEP, 1))
+    if wanted != str(part):
+        st.query_params[state.STEP] = str(part)
     return part
 
 
+def show_part(part: int) -> None:
+    """Go to `part` (from a callback: a button, the picker, a presenter key)."""
+    part = min(PARTS, max(1, int(part)))
+    state.put(state.STEP, part)
+    st.query_params[state.STEP] = str(part)
+
+
+def _picked(widget_key: str) -> None:
+    value = state.widget_value(widget_key)
+    if value is not None:
+        show_part(value)
+
+
+def part_top_ui(scenario: Scenario) -> int:
+    """Previous / next buttons, the part picker, the progress bar and the part's title, in the container a change
+    of part brings into view; the presenter's keys (ui.keys) step the parts.
+
+    The part is the app's own value (not the picker's): the picker is rebuilt for each part, so it always shows
+    the part on the page, however fast keys and clicks come. In presentation mode the row is compact (no label,
+    no progress bar: the title says the part), so that the title, the main figure and the start of the
+    derivation fit a 1280×720 screen."""
+    presenting = state.presentation_mode()
+    part = current_part()
+    with st.container(key=ANCHOR):
+        prev_col, picker_col, next_col = st.columns([1, 4, 1], vertical_alignment="bottom")
+        picker = f"walk_picker_{part}"
+        picker_col.segmented_control(
+            t("walk.part"),
+            options=list(range(1, PARTS + 1)),
+            default=part,
+            required=True,
+            key=picker,
+            on_change=_picked,
+            args=(picker,),
+            width="stretch",
+            label_visibility="collapsed" if presenting else "visible",
+        )
+        prev_col.button(t("walk.prev"), on_click=show_part, args=(part - 1,), disabled=part <= 1, width="stretch")
+        next_col.button(
+            t("walk.next"),
+            on_click=show_part,
+            args=(part + 1,),
+            disabled=part >= PARTS,
+            width="stretch",
+            type="primary",
+        )
+        if not presenting:
+            st.progress(part / PARTS, text=t("walk.progress", part=part, total=PARTS, name=part_name(part, scenario)))
+        st.header(f"{part}. {part_name(part, scenario)}")
+    part_keys_ui(part, PARTS, key=KEYS, anchor=ANCHOR, scroll=presenting, on_part=show_part)
+    return part
+
+
+def text_columns(width: float) -> int:
+    """Characters a derivation's line may take in a box `width` px wide, in the current mode."""
+    presenting = state.presentation_mode()
+    return max(MIN_DERIVATION_COLUMNS, int((width - CODE_PADDING) // CODE_CHAR[presenting]))
+
+
+def share_columns(share: float, columns: int = 2) -> int:
+    """Characters a derivation's line may take in a column holding `share` of a row of `columns` columns."""
+    main = MAIN_WIDTH[state.presentation_mode()]
+    return text_columns((main - COLUMN_GAP * (columns - 1)) * share)
+
+
+def derivation_columns(figure: Heatmap) -> int:
+    """Characters a derivation's line may take beside `figure` in presentation mode's main row."""
+    width = charts.heatmap_figure(figure).layout.width or 0
+    return text_columns(MAIN_WIDTH[True] - width - MAIN_ROW_GAP)
+
+
+def main_block() -> tuple[DeltaGenerator, DeltaGenerator]:
+    """Presentation mode: a row for the part's main figure (at its own width) and, beside it, its choices and
+    derivation (taking the rest). The caller fills them in any order: the choices can decide the figure."""
+    row = st.container(horizontal=True, gap="medium", key="walk_main")
+    return row.container(width="content"), row.container()
+
+
+def query_ui(container: DeltaGenerator = st) -> str:
+    """The token whose derivation is shown (the query), the same on every page."""
+    return token_select_ui("query", "perro", t("scenario.query_token"), page="walk", container=container)
+
+
+def key_ui(container: DeltaGenerator = st) -> str:
+    """The token the query looks at in part 2 (the key), the same on every page."""
+    return token_select_ui("key", "come", t("scenario.key_token"), page="walk", container=container)
+
+
+def in_order(main: Callable[[], None], explanation: Callable[[], None]) -> None:
+    """The part's text first and then its figure and derivation; in presentation mode the other way round, so
+    that the title, the main figure and the start of its derivation fit one projected screen."""
+    first, second = (main, explanation) if state.presentation_mode() else (explanation, main)
+    first()
+    second()
+
+
 def edited_notice_ui() -> None:
+    """Say that the numbers are the reader's own scenario, not the lesson's."""
     if not same_numbers(state.get_scenario(), lesson_scenario()):
         st.info(t("scenario.edited"))
 
@@ -87,77 +182,141 @@ def inputs_ui(scenario: Scenario) -> None:
 def code_ui(part: int) -> None:
     """The few numpy lines the engine runs for this part, folded."""
     with st.expander(t("walk.code")):
-        st.code(t(f"walk.code.{part}"), language="python")
+        st.code(t(f"walk.code.{part}"), language="python", wrap_lines=True)
 
 
 def shape(rows: int, cols: int) -> str:
+    """A matrix's shape as the lesson writes it: (3×4)."""
     return f"({rows}×{cols})"
 
 
 # --- part 1: Q, K, V ---
 
 
-def projections_ui(scenario: Scenario, result: AttentionResult, token: str) -> None:
-    n, d_model, d_k, d_v = len(scenario.tokens), scenario.d_model, scenario.d_k, scenario.d_v
-    st.markdown(t("walk.1.body"))
-    st.latex(r"Q = x \cdot W_Q \qquad K = x \cdot W_K \qquad V = x \cdot W_V")
-    st.caption(
-        t(
-            "walk.1.shapes",
-            x=shape(n, d_model),
-            w=shape(d_model, d_k),
-            q=shape(n, d_k),
-            wv=shape(d_model, d_v),
-            v=shape(n, d_v),
-        )
+def w_heatmap(scenario: Scenario, role: str) -> Heatmap:
+    """The weight matrix of `role` ("Q", "K" or "V"): rows are dimensions of x, columns of the output."""
+    w = {"Q": scenario.w_q, "K": scenario.w_k, "V": scenario.w_v}[role]
+    return Heatmap(
+        w,
+        [f"x{i}" for i in range(scenario.d_model)],
+        charts.dims(w.shape[1]),
+        f"W_{role} {shape(*w.shape)}",
+        row_title=t("matrix.rows_x"),
+        col_title=t("matrix.cols_out"),
     )
-    charts.show_row(charts.projection_specs(scenario.tokens, result), keys=["walk_q", "walk_k", "walk_v"])
-    role = st.segmented_control(
+
+
+def projection_derivation_ui(
+    scenario: Scenario, result: AttentionResult, role: str, token: str, columns: int | None = None
+) -> None:
+    """The token's x, then each dimension of its projection as the dot product with a column of W."""
+    w, values = {"Q": (scenario.w_q, result.q), "K": (scenario.w_k, result.k), "V": (scenario.w_v, result.v)}[role]
+    i = scenario.tokens.index(token)
+    st.markdown(tm("walk.1.derivation", role=role, token=token))
+    rows: list[Row | None] = [vector_row(sub("x", token), scenario.x[i]), BLANK]
+    for j, terms in enumerate(derivation.projection(scenario.x[i], w)):
+        rows.append(Row("", "", t("walk.1.column", j=j, role=role, column=numbers.vector(w[:, j]))))
+        rows += [*dot_rows(f"{sub(role, token)}[{j}]", terms), BLANK]
+    rows.append(vector_row(sub(role, token), values[i]))
+    show(rows, columns)
+
+
+def role_ui(container: DeltaGenerator = st) -> str:
+    """Which projection part 1 derives: Q, K or V (kept for the session)."""
+    return container.segmented_control(
         t("walk.1.role"), ROLES, default=ROLES[0], required=True, key="walk_role", persist_state="session"
     )
-    w, values = {"Q": (scenario.w_q, result.q), "K": (scenario.w_k, result.k), "V": (scenario.w_v, result.v)}[role]
-    w_col, derivation_col = st.columns([1, 2])
-    with w_col:
-        charts.show_heatmap(
-            Heatmap(
-                w,
-                [f"x{i}" for i in range(d_model)],
-                charts.dims(w.shape[1]),
-                f"W_{role} {shape(*w.shape)}",
-                row_title=t("matrix.rows_x"),
-                col_title=t("matrix.cols_out"),
-            ),
-            key="walk_w",
+
+
+def projections_ui(scenario: Scenario, result: AttentionResult) -> None:
+    """Part 1: Q, K and V from x and the weights; one projection derived dimension by dimension."""
+    n, d_model, d_k, d_v = len(scenario.tokens), scenario.d_model, scenario.d_k, scenario.d_v
+
+    def explanation() -> None:
+        st.markdown(t("walk.1.body"))
+        st.latex(r"Q = x \cdot W_Q \qquad K = x \cdot W_K \qquad V = x \cdot W_V")
+        st.caption(
+            t(
+                "walk.1.shapes",
+                x=shape(n, d_model),
+                w=shape(d_model, d_k),
+                q=shape(n, d_k),
+                wv=shape(d_model, d_v),
+                v=shape(n, d_v),
+            )
         )
-    with derivation_col:
-        i = scenario.tokens.index(token)
-        st.markdown(tm("walk.1.derivation", role=role, token=token))
-        rows: list[Row | None] = [vector_row(sub("x", token), scenario.x[i]), BLANK]
-        for j, terms in enumerate(derivation.projection(scenario.x[i], w)):
-            rows.append(Row("", "", t("walk.1.column", j=j, role=role, column=numbers.vector(w[:, j]))))
-            rows += [*dot_rows(f"{sub(role, token)}[{j}]", terms), BLANK]
-        rows.append(vector_row(sub(role, token), values[i]))
-        show(rows)
+        charts.show_row(charts.projection_specs(scenario.tokens, result), keys=["walk_q", "walk_k", "walk_v"])
+
+    def main() -> None:
+        if state.presentation_mode():
+            figure_slot, side = main_block()
+            with side:
+                role_col, token_col = st.columns(2)
+                role = role_ui(role_col)
+                token = query_ui(token_col)
+                figure = w_heatmap(scenario, role)
+                projection_derivation_ui(scenario, result, role, token, derivation_columns(figure))
+            with figure_slot:
+                charts.show_heatmap(figure, key="walk_w")
+            return
+        role = role_ui()
+        w_col, derivation_col = st.columns([1, 2])
+        with w_col:
+            charts.show_heatmap(w_heatmap(scenario, role), key="walk_w")
+        with derivation_col:
+            projection_derivation_ui(scenario, result, role, state.focus("query", "perro"), share_columns(2 / 3))
+
+    if not state.presentation_mode():
+        query_ui()
+    in_order(main, explanation)
     st.caption(t("walk.1.repeat", count=numbers.count(3 * n)))
 
 
 # --- part 2: scores ---
 
 
-def scores_ui(scenario: Scenario, result: AttentionResult, token: str, other: str) -> None:
+def score_derivation_ui(result: AttentionResult, tokens, token: str, other: str, columns: int | None = None) -> None:
+    """Q of the query and K of the key, then their dot product term by term."""
+    i, j = tokens.index(token), tokens.index(other)
+    st.markdown(tm("walk.2.pair", q=token, k=other))
+    rows = [vector_row(sub("Q", token), result.q[i]), vector_row(sub("K", other), result.k[j]), BLANK]
+    lhs = f"score({token_text(token)} → {token_text(other)})"
+    show(rows + dot_rows(lhs, derivation.dot(result.q[i], result.k[j], exact=result.scores[i, j])), columns)
+
+
+def scores_ui(scenario: Scenario, result: AttentionResult) -> None:
+    """Part 2: the scores Q · Kᵀ, one of them derived term by term, and what the query's row says."""
     n, d_k = len(scenario.tokens), scenario.d_k
-    st.markdown(plural("walk.2.body", n, n2=numbers.count(n * n)))
-    st.latex(r"S = Q \cdot K^{\top}, \qquad S_{ij} = Q_i \cdot K_j")
-    st.caption(t("walk.2.shapes", q=shape(n, d_k), kt=shape(d_k, n), s=shape(n, n)))
-    figure_col, derivation_col = st.columns([2, 3])
-    with figure_col:
-        charts.show_heatmap(charts.attention_specs(scenario.tokens, result, panels=("scores",))[0], key="walk_s")
-    with derivation_col:
-        i, j = scenario.tokens.index(token), scenario.tokens.index(other)
-        st.markdown(tm("walk.2.pair", q=token, k=other))
-        rows = [vector_row(sub("Q", token), result.q[i]), vector_row(sub("K", other), result.k[j]), BLANK]
-        lhs = f"score({token_text(token)} → {token_text(other)})"
-        show(rows + dot_rows(lhs, derivation.dot(result.q[i], result.k[j], exact=result.scores[i, j])))
+    figure = charts.attention_specs(scenario.tokens, result, panels=("scores",))[0]
+
+    def explanation() -> None:
+        st.markdown(plural("walk.2.body", n, n2=numbers.count(n * n)))
+        st.latex(r"S = Q \cdot K^{\top}, \qquad S_{ij} = Q_i \cdot K_j")
+        st.caption(t("walk.2.shapes", q=shape(n, d_k), kt=shape(d_k, n), s=shape(n, n)))
+
+    def main() -> None:
+        if state.presentation_mode():
+            figure_slot, side = main_block()
+            with figure_slot:
+                charts.show_heatmap(figure, key="walk_s")
+            with side:
+                query_col, key_col = st.columns(2)
+                token, other = query_ui(query_col), key_ui(key_col)
+                score_derivation_ui(result, scenario.tokens, token, other, derivation_columns(figure))
+            return
+        key_ui()
+        figure_col, derivation_col = st.columns([2, 3])
+        with figure_col:
+            charts.show_heatmap(figure, key="walk_s")
+        with derivation_col:
+            token, other = state.focus("query", "perro"), state.focus("key", "come")
+            score_derivation_ui(result, scenario.tokens, token, other, share_columns(3 / 5))
+
+    if not state.presentation_mode():
+        query_ui()
+    in_order(main, explanation)
+    token, other = state.focus("query", "perro"), state.focus("key", "come")
+    i, j = scenario.tokens.index(token), scenario.tokens.index(other)
     row = result.scores[i]
     st.info(
         tm(
@@ -184,14 +343,8 @@ def scores_ui(scenario: Scenario, result: AttentionResult, token: str, other: st
 # --- part 3: dividing ---
 
 
-def scaling_ui(scenario: Scenario, result: AttentionResult, token: str) -> None:
-    divisor = numbers.short(result.divisor)
-    st.markdown(t(f"walk.3.body.{scenario.scale}", dk=numbers.count(scenario.d_k), divisor=divisor))
-    st.latex(t(f"walk.3.formula.{scenario.scale}"))
-    if scenario.scale != Scale.NONE:
-        st.markdown(t("walk.3.why"))
-        st.markdown(t("walk.3.temperature", divisor=divisor))
-    st.page_link("pages/scaling.py", label=t("walk.3.link"), icon=":material/show_chart:")
+def division_derivation_ui(scenario: Scenario, result: AttentionResult, token: str, columns: int | None = None) -> None:
+    """Each score of the query's row divided by the divisor (or as it is, or masked)."""
     i = scenario.tokens.index(token)
     st.markdown(tm("walk.3.row", token=token))
     rows: list[Row | None] = []
@@ -203,36 +356,87 @@ def scaling_ui(scenario: Scenario, result: AttentionResult, token: str) -> None:
             rows.append(Row(lhs, "=", numbers.signed(result.scores[i, j])))
         else:
             rows += division_row(lhs, derivation.division(result.scores[i, j], result.divisor))
-    show(rows)
-    charts.show_row(
-        charts.attention_specs(scenario.tokens, result, panels=("scores", "scaled")), keys=["walk_s3", "walk_s3b"]
-    )
+    show(rows, columns)
+
+
+def scaling_ui(scenario: Scenario, result: AttentionResult) -> None:
+    """Part 3: the scores divided by the scenario's divisor (or not), the query's row derived."""
+    divisor = numbers.short(result.divisor)
+    panels = charts.attention_specs(scenario.tokens, result, panels=("scores", "scaled"))
+
+    def explanation() -> None:
+        st.markdown(t(f"walk.3.body.{scenario.scale}", dk=numbers.count(scenario.d_k), divisor=divisor))
+        st.latex(t(f"walk.3.formula.{scenario.scale}"))
+        if scenario.scale != Scale.NONE:
+            st.markdown(t("walk.3.why"))
+            st.markdown(t("walk.3.temperature", divisor=divisor))
+        st.page_link("pages/scaling.py", label=t("walk.3.link"), icon=":material/show_chart:")
+
+    def main() -> None:
+        if state.presentation_mode():
+            figure_slot, side = main_block()
+            with figure_slot:
+                charts.show_heatmap(panels[1], key="walk_s3m")
+            with side:
+                division_derivation_ui(scenario, result, query_ui(), derivation_columns(panels[1]))
+            return
+        division_derivation_ui(scenario, result, state.focus("query", "perro"))
+
+    if not state.presentation_mode():
+        query_ui()
+    in_order(main, explanation)
+    charts.show_row(panels, keys=["walk_s3", "walk_s3b"])
 
 
 # --- part 4: softmax ---
 
 
-def softmax_ui(scenario: Scenario, result: AttentionResult, token: str) -> None:
-    st.markdown(t("walk.4.body"))
-    if scenario.temperature == 1:
-        st.latex(r"\alpha_{ij} = \frac{e^{\,\mathrm{score}'_{ij}}}{\sum_{m} e^{\,\mathrm{score}'_{im}}}")
-    else:
-        st.latex(r"\alpha_{ij} = \frac{e^{\,\mathrm{score}'_{ij} / T}}{\sum_{m} e^{\,\mathrm{score}'_{im} / T}}")
-        st.markdown(t("walk.4.temperature", t=numbers.short(scenario.temperature, 2)))
+def softmax_derivation_ui(scenario: Scenario, result: AttentionResult, token: str, columns: int | None = None) -> None:
+    """Softmax of the query's row, step by step (its masked positions left out)."""
     i = scenario.tokens.index(token)
     allowed = result.allowed[i]
     labels = [name for name, ok in zip(scenario.tokens, allowed, strict=True) if ok]
-    figure_col, derivation_col = st.columns([2, 3])
-    with figure_col:
-        charts.show_heatmap(charts.attention_specs(scenario.tokens, result, panels=("weights",))[0], key="walk_w4")
-    with derivation_col:
-        if not allowed.all():
-            st.caption(tm("walk.4.masked", token=token, allowed=quoted_list(labels)))
-        st.markdown(tm("walk.4.row", token=token))
-        written = derivation.softmax_row(
-            result.scaled_scores[i][allowed], scenario.temperature, exact=result.weights[i][allowed]
-        )
-        show(softmax_rows(written, labels))
+    if not allowed.all():
+        st.caption(tm("walk.4.masked", token=token, allowed=quoted_list(labels)))
+    st.markdown(tm("walk.4.row", token=token))
+    written = derivation.softmax_row(
+        result.scaled_scores[i][allowed], scenario.temperature, exact=result.weights[i][allowed]
+    )
+    show(softmax_rows(written, labels), columns)
+
+
+def softmax_ui(scenario: Scenario, result: AttentionResult) -> None:
+    """Part 4: softmax of each row, the query's row derived, with and without the divisor."""
+    figure = charts.attention_specs(scenario.tokens, result, panels=("weights",))[0]
+
+    def explanation() -> None:
+        st.markdown(t("walk.4.body"))
+        if scenario.temperature == 1:
+            st.latex(r"\alpha_{ij} = \frac{e^{\,\mathrm{score}'_{ij}}}{\sum_{m} e^{\,\mathrm{score}'_{im}}}")
+        else:
+            st.latex(r"\alpha_{ij} = \frac{e^{\,\mathrm{score}'_{ij} / T}}{\sum_{m} e^{\,\mathrm{score}'_{im} / T}}")
+            st.markdown(t("walk.4.temperature", t=numbers.short(scenario.temperature, 2)))
+
+    def main() -> None:
+        if state.presentation_mode():
+            figure_slot, side = main_block()
+            with figure_slot:
+                charts.show_heatmap(figure, key="walk_w4")
+            with side:
+                softmax_derivation_ui(scenario, result, query_ui(), derivation_columns(figure))
+            return
+        figure_col, derivation_col = st.columns([2, 3])
+        with figure_col:
+            charts.show_heatmap(figure, key="walk_w4")
+        with derivation_col:
+            softmax_derivation_ui(scenario, result, state.focus("query", "perro"), share_columns(3 / 5))
+
+    if not state.presentation_mode():
+        query_ui()
+    in_order(main, explanation)
+    token = state.focus("query", "perro")
+    i = scenario.tokens.index(token)
+    allowed = result.allowed[i]
     shares = [
         tm("walk.share", token=name, share=numbers.percent(w) if ok else t("walk.masked_share"))
         for name, w, ok in zip(scenario.tokens, result.weights[i], allowed, strict=True)
@@ -259,24 +463,24 @@ def errata_ui() -> None:
 
 
 def quoted_list(names) -> str:
+    """Names quoted and joined: «el», «perro»."""
     return ", ".join(t("walk.quoted", token=name) for name in names)
 
 
 # --- part 5: the weighted sum ---
 
 
-def scalar_example_ui() -> None:
+def scalar_example_ui(columns: int | None = None) -> None:
     """The lesson's one-number example, with the weight of the last value movable: the blend follows the weights."""
     come = st.slider(t("walk.5.scalar_slider"), 0.0, 1.0, SCALAR_WEIGHTS[2], step=0.05, key="walk_scalar_come")
     rest = 1.0 - come
     weights = (rest * 3 / 7, rest * 4 / 7, come)  # "el" and "perro" keep the lesson's 3 : 4
     written = derivation.dot(weights, SCALAR_VALUES)
-    rows = dot_rows(t("walk.5.scalar_lhs"), written)
-    show(rows)
+    show(dot_rows(t("walk.5.scalar_lhs"), written), columns)
     st.markdown(t("walk.5.scalar", result=numbers.short(written.result)))
 
 
-def vector_example_ui() -> None:
+def vector_example_ui(columns: int | None = None) -> None:
     """The lesson's [1,2,3], [4,5,6], [7,8,9] with 0.5 / 0.3 / 0.2 → [3.1, 4.1, 5.1]."""
     vectors = np.array(VECTOR_EXAMPLE)
     rows: list[Row | None] = [
@@ -295,34 +499,60 @@ def vector_example_ui() -> None:
     )
     rows.append(Row("", "=", " + ".join(numbers.short_vector(s) for s in scaled)))
     rows.append(Row("", "=", numbers.short_vector(np.sum(scaled, axis=0))))
-    show(rows)
+    show(rows, columns)
 
 
-def weighted_sum_ui(scenario: Scenario, result: AttentionResult, token: str) -> None:
-    st.markdown(t("walk.5.body"))
-    st.latex(r"\mathrm{output}_i = \sum_j \alpha_{ij}\, V_j")
-    st.caption(
-        t(
-            "walk.5.shapes",
-            a=shape(len(scenario.tokens), len(scenario.tokens)),
-            v=shape(len(scenario.tokens), scenario.d_v),
-            out=shape(len(scenario.tokens), scenario.d_v),
-        )
-    )
-    st.markdown(t("walk.5.mix"))
-    scalar_col, vector_col = st.columns(2)
-    with scalar_col:
-        scalar_example_ui()
-    with vector_col:
-        st.markdown(t("walk.5.vector"))
-        vector_example_ui()
-    i = scenario.tokens.index(token)
+def weighted_sum_derivation_ui(result: AttentionResult, tokens, token: str, columns: int | None = None) -> None:
+    """The query's weights, then each dimension of its output as the weighted sum of the values."""
+    i = tokens.index(token)
     st.markdown(tm("walk.5.derivation", token=token))
     rows: list[Row | None] = [Row(sub("α", token), "=", numbers.vector(result.weights[i], sign=False)), BLANK]
     for d, terms in enumerate(derivation.weighted_sum(result.weights[i], result.v)):
         rows += [*dot_rows(f"{sub('output', token)}[{d}]", terms), BLANK]
     rows.append(vector_row(sub("output", token), result.output[i]))
-    show(rows)
+    show(rows, columns)
+
+
+def weighted_sum_ui(scenario: Scenario, result: AttentionResult) -> None:
+    """Part 5: the weighted sum of the values, the lesson's small examples, the query's output derived."""
+
+    def explanation() -> None:
+        st.markdown(t("walk.5.body"))
+        st.latex(r"\mathrm{output}_i = \sum_j \alpha_{ij}\, V_j")
+        st.caption(
+            t(
+                "walk.5.shapes",
+                a=shape(len(scenario.tokens), len(scenario.tokens)),
+                v=shape(len(scenario.tokens), scenario.d_v),
+                out=shape(len(scenario.tokens), scenario.d_v),
+            )
+        )
+        st.markdown(t("walk.5.mix"))
+        # side by side, or one under the other in presentation mode, where the scalar example's line is long
+        if state.presentation_mode():
+            scalar_col, vector_col, columns = st.container(), st.container(), share_columns(1, columns=1)
+        else:
+            (scalar_col, vector_col), columns = st.columns(2), share_columns(1 / 2)
+        with scalar_col:
+            scalar_example_ui(columns)
+        with vector_col:
+            st.markdown(t("walk.5.vector"))
+            vector_example_ui(columns)
+
+    def main() -> None:
+        if state.presentation_mode():
+            values = charts.projection_specs(scenario.tokens, result)[2]  # V: what the weights mix
+            figure_slot, side = main_block()
+            with figure_slot:
+                charts.show_heatmap(values, key="walk_v5")
+            with side:
+                weighted_sum_derivation_ui(result, scenario.tokens, query_ui(), derivation_columns(values))
+            return
+        weighted_sum_derivation_ui(result, scenario.tokens, state.focus("query", "perro"))
+
+    if not state.presentation_mode():
+        query_ui()
+    in_order(main, explanation)
     charts.show_row(charts.vectors_specs(scenario.tokens, scenario.x, result.output), keys=["walk_x5", "walk_o5"])
     collapse_ui(scenario, result)
 

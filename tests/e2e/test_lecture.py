@@ -1,0 +1,438 @@
+"""Lecture-ready, in a real browser: a projector at 1280×720 with a presenter's clicker, the first visitor after a
+restart, phones, light and dark themes, odd input, and whole-page screenshots of every page in every view.
+
+Screenshots go to artifacts/screenshots/lecture-<page>-<view>.png (whole pages) and
+lecture-walkthrough-part<n>-<view>.png (what the projector shows of each walkthrough part).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from engine import lesson_scenario
+from engine.scenario_io import encode_scenario
+from tests.e2e.lecture_helpers import (
+    HEADER_PX,
+    MIN_PHONE_FIGURE_PX,
+    MIN_PRESENTATION_PX,
+    NUMBER_SIZES,
+    PART_BOXES,
+    PHONE_FIGURES,
+    SIDEWAYS,
+    VIEWS,
+    WIDGET_VALUE_SIZES,
+    View,
+    close_sidebar,
+    fresh_server,
+    low_contrast_texts,
+    new_page,
+    open_view,
+    query,
+    screenshot,
+    settle,
+    sidebar_open,
+    whole_page,
+)
+from tests.e2e.shared import act, wait_for_app
+from ui.i18n import LANGUAGES
+from ui.pages import PAGES, page_url
+
+pytestmark = pytest.mark.e2e
+
+TITLE_KEYS = {"home": "home.title", "walkthrough": "walk.title"}  # else "<page>.title"
+PROJECTOR = View("projector", 1280, 720, presentation=True)
+QUICK_MS = 60  # a clicker's presses, as fast as a lecturer clicks
+TEXT_ONLY_FIRST = ("home", "scaling")  # pages that open on prose only (the scaling page on its first tab)
+
+
+def title(key: str, lang: str) -> str:
+    return LANGUAGES[lang][TITLE_KEYS.get(key, f"{key}.title")]
+
+
+def part_title(page: Page):
+    return page.locator(".st-key-walk_part h2")
+
+
+def expect_part(page: Page, part: int) -> None:
+    """The walkthrough shows `part`: its title, the picker and the URL say so, and nothing is left running."""
+    expect(part_title(page)).to_have_text(re.compile(rf"^{part}\. "), timeout=60_000)
+    settle(page)
+    expect(part_title(page)).to_have_text(re.compile(rf"^{part}\. "))
+    expect(page.locator(".st-key-walk_part [role=radio][aria-checked=true]")).to_have_text(str(part))
+    assert re.search(rf"[?&]step={part}(&|$)", page.url), page.url
+
+
+def press(page: Page, key: str, times: int) -> None:
+    for _ in range(times):
+        page.keyboard.press(key)
+        page.wait_for_timeout(QUICK_MS)
+
+
+def keys_ready(page: Page) -> None:
+    page.wait_for_function("() => window.__attentionPartKeys !== undefined", timeout=60_000)
+
+
+# --- 9. every page in every view: measured, then photographed whole ---
+
+
+@pytest.mark.parametrize("view", VIEWS, ids=lambda view: view.name)
+@pytest.mark.parametrize("spec", PAGES, ids=lambda spec: spec.key)
+def test_every_page_in_every_view(browser, app_url, spec, view):
+    page = new_page(browser, view)
+    open_view(page, page_url(app_url, spec) + query(view), view)
+    expect(page.locator("[data-testid=stMain] h1").first).to_have_text(title(spec.key, "es"))
+    if view.presentation:
+        assert sidebar_open(page) != view.sidebar_closed
+        small = [n for n in page.evaluate(NUMBER_SIZES) if n["size"] < MIN_PRESENTATION_PX]
+        assert small == [], f"numbers under {MIN_PRESENTATION_PX} px: {small[:10]}"
+        values = [v for v in page.evaluate(WIDGET_VALUE_SIZES) if v["size"] < MIN_PRESENTATION_PX]
+        assert values == [], f"widget values under {MIN_PRESENTATION_PX} px: {values[:10]}"
+        # the empty band above the title is gone: the title starts right under the header
+        band = page.evaluate(
+            "() => document.querySelector('[data-testid=stMain] h1').getBoundingClientRect().top"
+            " - document.querySelector('[data-testid=stMainBlockContainer]').getBoundingClientRect().top"
+        )
+        assert HEADER_PX <= band <= HEADER_PX + 24, band
+    if view.name == "phone":
+        for figure in page.evaluate(PHONE_FIGURES):
+            assert figure["smallest"] >= MIN_PHONE_FIGURE_PX, figure  # not shrunk below legibility
+            assert figure["right"] <= view.width + 1 or figure["scrolls"], figure  # stacked, or in a box that scrolls
+    whole_page(page)
+    if view.presentation or view.name != "phone":
+        sideways = page.evaluate(SIDEWAYS)
+        assert sideways == [], f"scrolls sideways: {sideways}"
+    if view.name in ("light", "dark"):
+        background = page.evaluate(
+            "() => getComputedStyle(document.querySelector('[data-testid=stApp]')).backgroundColor"
+        )
+        assert (background == "rgb(15, 19, 26)") == (view.scheme == "dark"), background  # the theme in use
+        checked, low = low_contrast_texts(page)
+        assert checked > 0 or spec.key in TEXT_ONLY_FIRST, "no figure, table or derivation to check"
+        assert low == [], f"text under 4.5 : 1 against its background: {low[:10]}"
+    assert page.console_errors == [], page.console_errors
+    assert page.dialogs == []
+    screenshot(page, f"lecture-{spec.key}-{view.name}")
+    page.context.close()
+
+
+@pytest.mark.parametrize("view", [v for v in VIEWS if v.presentation], ids=lambda view: view.name)
+def test_every_section_of_the_scaling_page_on_the_projector(browser, app_url, view):
+    """The scaling page opens on prose; its other sections (tabs) hold sliders, figures and tables."""
+    page = new_page(browser, view)
+    open_view(page, f"{app_url}/scaling" + query(view), view)
+    for section in ("walk", "experiment", "row", "summary"):
+        act(
+            page,
+            lambda section=section: page.get_by_role("tab", name=LANGUAGES["es"][f"scaling.tab.{section}"]).click(),
+        )
+        settle(page, timeout=120_000)
+        small = [n for n in page.evaluate(NUMBER_SIZES) if n["size"] < MIN_PRESENTATION_PX]
+        assert small == [], (section, small[:10])
+        values = [v for v in page.evaluate(WIDGET_VALUE_SIZES) if v["size"] < MIN_PRESENTATION_PX]
+        assert values == [], (section, values[:10])
+        before = whole_page(page)
+        sideways = page.evaluate(SIDEWAYS)
+        assert sideways == [], (section, sideways)
+        screenshot(page, f"lecture-scaling-{section}-{view.name}")
+        page.set_viewport_size({"width": before[0], "height": before[1]})
+    assert page.console_errors == [], page.console_errors
+    page.context.close()
+
+
+# --- 2. each walkthrough part on a projector: title, main figure and derivation on screen; a new part in view ---
+
+
+@pytest.mark.parametrize("view", [v for v in VIEWS if v.presentation], ids=lambda view: view.name)
+def test_each_walkthrough_part_fits_the_projector(browser, app_url, view):
+    page = new_page(browser, view)
+    open_view(page, f"{app_url}/walkthrough" + query(view, step=1), view)
+    keys_ready(page)
+    height = view.height
+    for part in range(1, 6):
+        if part > 1:
+            page.keyboard.press("PageDown")
+        expect_part(page, part)
+        page.wait_for_timeout(500)  # the part's top is held in view while the part is drawn
+        boxes = page.evaluate(PART_BOXES)
+        # the part's top (controls and title) is brought just under the header
+        assert HEADER_PX - 2 <= boxes["top"][0] <= HEADER_PX + 12, (part, boxes)
+        assert boxes["title"][1] <= height, (part, boxes)
+        # its main figure whole on screen, and the start of its derivation beside it
+        assert boxes["figure"][0] >= HEADER_PX and boxes["figure"][1] <= height, (part, boxes)
+        assert boxes["derivation"][0] + 60 <= height, (part, boxes)
+        small = [n for n in page.evaluate(NUMBER_SIZES) if n["size"] < MIN_PRESENTATION_PX]
+        assert small == [], (part, small[:10])
+        screenshot(page, f"lecture-walkthrough-part{part}-{view.name}")
+    page.context.close()
+
+
+# --- 3. clickers and keys ---
+
+
+def test_every_clicker_key_steps_every_press_from_any_focus(browser, app_url):
+    page = new_page(browser, PROJECTOR)
+    open_view(page, f"{app_url}/walkthrough" + query(PROJECTOR, step=1), PROJECTOR)
+    keys_ready(page)
+    for forward, back in (("ArrowRight", "ArrowLeft"), ("PageDown", "PageUp"), ("Space", "Shift+Space")):
+        press(page, forward, 2)  # two quick presses: two parts, not one and not three
+        expect_part(page, 3)
+        press(page, back, 2)
+        expect_part(page, 1)
+        press(page, forward, 4)  # four quick presses: four parts
+        expect_part(page, 5)
+        press(page, back, 4)
+        expect_part(page, 1)
+    # right after clicking a part number (the picker's radio group would take the arrows)
+    act(page, lambda: page.locator(".st-key-walk_part [role=radio]").nth(2).click())
+    expect_part(page, 3)
+    press(page, "ArrowRight", 1)
+    expect_part(page, 4)
+    act(page, lambda: page.locator(".st-key-walk_part [role=radio]").nth(1).click())
+    expect_part(page, 2)
+    press(page, "PageUp", 1)
+    expect_part(page, 1)
+    # right after clicking Next: Space steps once, it does not also press the focused button
+    act(page, lambda: page.get_by_role("button", name=LANGUAGES["es"]["walk.next"]).click())
+    expect_part(page, 2)
+    press(page, "Space", 1)
+    expect_part(page, 3)
+    # with the focus on the presentation switch, and on the page's text
+    page.locator("[data-testid=stSidebar]").get_by_role("switch").focus()
+    press(page, "PageDown", 1)
+    expect_part(page, 4)
+    page.locator("[data-testid=stMain] h1").click()
+    press(page, "ArrowLeft", 3)
+    expect_part(page, 1)
+    # typing is typing: arrows in the token picker's search box do not step
+    page.locator(".st-key-walk_main input").first.focus()
+    page.keyboard.press("ArrowRight")
+    page.wait_for_timeout(1500)
+    expect(part_title(page)).to_have_text(re.compile(r"^1\. "))
+    assert page.console_errors == []
+    page.context.close()
+
+
+def test_clicking_the_page_draws_no_focus_frame(browser, app_url):
+    view = View("normal", 1400, 900)
+    page = new_page(browser, view)
+    open_view(page, f"{app_url}/walkthrough" + query(view), view)
+    for target in ("[data-testid=stMain] h1", "[data-testid=stMain] [data-testid=stMarkdownContainer] p"):
+        page.locator(target).first.click()
+        page.wait_for_timeout(200)
+        outlines = page.evaluate(
+            """() => [document.activeElement, document.querySelector('[data-testid=stMain]'),
+                      document.querySelector('[data-testid=stMainBlockContainer]')]
+              .filter(e => e && e !== document.body)
+              .map(e => [e.tagName, e.dataset.testid, getComputedStyle(e)])
+              .filter(([tag, id, style]) => style.outlineStyle !== 'none' && style.outlineWidth !== '0px')
+              .map(([tag, id, style]) => [tag, id, style.outlineStyle, style.outlineWidth])"""
+        )
+        assert outlines == [], outlines
+    page.context.close()
+
+
+# --- 1. nobody gets locked out ---
+
+
+def test_a_lecturer_in_presentation_mode_is_never_locked_out(browser, app_url):
+    page = new_page(browser, PROJECTOR)
+    open_view(page, f"{app_url}/walkthrough" + query(PROJECTOR, lang="en", step=1), PROJECTOR)
+    keys_ready(page)
+    # the sidebar, collapsed, comes back with the header's button
+    close_sidebar(page)
+    expand = page.locator("[data-testid=stExpandSidebarButton]")
+    box = expand.bounding_box()
+    assert box["x"] >= 0 and box["y"] >= 0 and box["y"] + box["height"] <= HEADER_PX, box
+    expand.click()
+    page.wait_for_function(
+        "() => document.querySelector('[data-testid=stSidebar]').getBoundingClientRect().right > 100"
+    )
+    expect(page.locator("[data-testid=stSidebar]").get_by_text(LANGUAGES["en"]["page.builder"])).to_be_visible()
+    # the theme is in the header's menu, also in presentation mode
+    page.locator("[data-testid=stMainMenuButton]").click(force=True)
+    expect(page.get_by_role("menuitemradio", name="Dark")).to_be_visible()
+    page.keyboard.press("Escape")
+    # a reload keeps the page, the part, the language and the mode
+    close_sidebar(page)
+    press(page, "PageDown", 2)
+    expect_part(page, 3)
+    page.reload()
+    wait_for_app(page, timeout=90_000)
+    settle(page)
+    expect_part(page, 3)
+    expect(page.locator("[data-testid=stMain] h1")).to_have_text(LANGUAGES["en"]["walk.title"])
+    exit_button = page.get_by_role("button", name=re.compile(LANGUAGES["en"]["sidebar.presentation_exit"]))
+    expect(exit_button).to_be_visible()
+    assert "present=true" in page.url and "lang=en" in page.url
+    # and presentation mode is left from the keyboard
+    act(page, lambda: page.keyboard.press("Alt+p"))
+    expect(exit_button).to_have_count(0)
+    assert "present=true" not in page.url
+    expect(page.locator("[data-testid=stMain] [data-testid=stMarkdownContainer] p").first).to_have_css(
+        "font-size", "16px"
+    )
+    expect_part(page, 3)
+    page.context.close()
+
+
+# --- 4. the first visitor after a restart ---
+
+
+def test_the_first_request_to_a_fresh_server_is_a_share_link_to_part_3(browser):
+    scenario = replace(lesson_scenario(), tokens=("la", "gata", "duerme"), temperature=2.0)
+    view = View("normal", 1400, 900)
+    with fresh_server() as url:
+        page = new_page(browser, view)
+        page.goto(f"{url}/walkthrough?s={encode_scenario(scenario)}&lang=en&step=3")
+        wait_for_app(page, timeout=120_000)
+        settle(page, timeout=120_000)
+        expect(page.locator("[data-testid=stMain] h1")).to_have_text(LANGUAGES["en"]["walk.title"])
+        expect(page.get_by_text("Page not found")).to_have_count(0)
+        expect(page.locator("[role=dialog]")).to_have_count(0)
+        expect_part(page, 3)
+        main = page.locator("[data-testid=stMain]")
+        expect(main).to_contain_text(LANGUAGES["en"]["scenario.edited"])
+        expect(main.locator("[data-testid=stCode]").first).to_contain_text("score'(gata → duerme)")
+        # an immediate switch of language, in this first session, takes effect and keeps the rest
+        act(page, lambda: page.locator("[data-testid=stSidebar]").get_by_text("Español", exact=True).click())
+        expect(page.locator("[data-testid=stMain] h1")).to_have_text(LANGUAGES["es"]["walk.title"])
+        expect(part_title(page)).to_have_text(re.compile(r"^3\. " + re.escape(LANGUAGES["es"]["walk.name.3.sqrt"])))
+        expect(main.locator("[data-testid=stCode]").first).to_contain_text("score'(gata → duerme)")
+        assert "lang=es" in page.url and "step=3" in page.url
+        assert page.console_errors == [], page.console_errors
+        page.context.close()
+
+
+@pytest.mark.parametrize("spec", PAGES, ids=lambda spec: spec.key)
+def test_a_deep_link_is_the_first_request_to_a_fresh_server(browser, spec):
+    view = View("normal", 1400, 900)
+    with fresh_server() as url:
+        page = new_page(browser, view)
+        page.goto(page_url(url, spec) + "?lang=en")
+        wait_for_app(page, timeout=120_000)
+        settle(page, timeout=120_000)
+        expect(page.locator("[data-testid=stMain] h1").first).to_have_text(title(spec.key, "en"))
+        expect(page.get_by_text("Page not found")).to_have_count(0)
+        expect(page.locator("[role=dialog]")).to_have_count(0)
+        # the app's own shell ran (its translated menu), not the page file alone
+        sidebar = page.locator("[data-testid=stSidebar]")
+        expect(sidebar.get_by_text(LANGUAGES["en"]["sidebar.presentation"])).to_be_visible()
+        expect(sidebar.locator("[data-testid=stPageLink]")).to_have_count(len(PAGES))
+        act(page, lambda: sidebar.get_by_text("Español", exact=True).click())
+        expect(page.locator("[data-testid=stMain] h1").first).to_have_text(title(spec.key, "es"))
+        assert page.console_errors == [], page.console_errors
+        page.context.close()
+
+
+# --- 7. figures survive odd input ---
+
+
+def test_a_32_character_token_name_keeps_the_figures_at_their_matrix_size(browser, app_url):
+    long_name = "supercalifragilisticoespialidoso"
+    assert len(long_name) == 32
+    scenario = replace(lesson_scenario(), tokens=("el", long_name, "come"))
+    view = View("normal", 1400, 900)
+    page = new_page(browser, view)
+    open_view(page, f"{app_url}/builder?s={encode_scenario(scenario)}&lang=en", view)
+    sizes = page.evaluate(
+        """() => [...document.querySelectorAll('[data-testid=stPlotlyChart]')].map(chart => {
+             const svg = chart.querySelector('.main-svg');
+             return {width: parseFloat(svg.getAttribute('width')), drawn: svg.getBoundingClientRect().width,
+                     labels: [...chart.querySelectorAll('.ytick text')].map(t => t.textContent)}; })"""
+    )
+    assert len(sizes) == 8  # Q, K, V; scores, scaled, weights; x, output
+    for figure in sizes:
+        assert figure["width"] <= 760, figure  # a 3-row matrix, not its longest label, sets the size
+        assert abs(figure["drawn"] - figure["width"]) < 1, figure  # drawn at its own size, not shrunk
+        assert "supercali…" in figure["labels"], figure  # the long name shortened on the axis
+    # the full name is on hover
+    chart = page.locator(".st-key-b_weights .nsewdrag").first
+    chart.scroll_into_view_if_needed()
+    box = chart.bounding_box()
+    page.mouse.move(box["x"] + box["width"] * 0.5, box["y"] + box["height"] * 0.5)
+    expect(page.locator(".st-key-b_weights .hoverlayer")).to_contain_text(long_name)
+    page.context.close()
+
+
+def test_a_200_word_sentence_gives_a_64_by_64_map_that_can_be_inspected(browser, app_url):
+    view = View("normal", 1400, 900)
+    page = new_page(browser, view)
+    open_view(page, f"{app_url}/pipeline?lang=en", view)
+    words = " ".join(f"p{i}" for i in range(200))  # 200 words, 889 characters
+    box = page.locator("[data-testid=stTextInput] input").first
+    box.fill(words)
+    act(page, lambda: box.press("Enter"))
+    settle(page, timeout=120_000)
+    chart = page.locator(".st-key-pipe_weights .js-plotly-plot")
+    size = chart.evaluate("e => [e._fullData[0].z.length, e._fullData[0].z[0].length, e._fullLayout.xaxis.range]")
+    assert size[:2] == [64, 64]
+    assert size[2] == [-0.5, 63.5]
+    page.locator(".st-key-pipe_weights .nsewdrag").first.scroll_into_view_if_needed()
+    drag = page.locator(".st-key-pipe_weights .nsewdrag").first.bounding_box()
+    # hover: a cell says which tokens and what weight
+    page.mouse.move(drag["x"] + drag["width"] * 0.3, drag["y"] + drag["height"] * 0.6)
+    expect(page.locator(".st-key-pipe_weights .hoverlayer")).to_contain_text("→")
+    # zoom: dragging a box shows part of the map, larger
+    page.mouse.move(drag["x"] + 10, drag["y"] + 10)
+    page.mouse.down()
+    page.mouse.move(drag["x"] + drag["width"] * 0.25, drag["y"] + drag["height"] * 0.25, steps=8)
+    page.mouse.up()
+    page.wait_for_function(
+        "e => e._fullLayout.xaxis.range[1] - e._fullLayout.xaxis.range[0] < 30",
+        arg=chart.element_handle(),
+        timeout=10_000,
+    )
+    assert page.console_errors == [], page.console_errors
+    page.context.close()
+
+
+# --- 8. small things: the copy-link button ---
+
+
+@pytest.mark.parametrize("allowed", [True, False], ids=["clipboard", "no-clipboard"])
+def test_the_copy_link_button_is_visible_and_copies_or_says_how(browser, app_url, allowed):
+    view = View("normal", 1400, 900)
+    permissions = ["clipboard-read", "clipboard-write"] if allowed else []
+    page = new_page(browser, view, permissions=permissions)
+    open_view(page, f"{app_url}/walkthrough" + query(view, lang="en", step=2), view)
+    act(page, lambda: page.get_by_text(LANGUAGES["en"]["share.title"]).click())
+    button = page.locator(".st-key-share_copy button")
+    expect(button).to_be_visible()  # without hovering anything
+    expect(button).to_have_text(LANGUAGES["en"]["share.copy"])
+    link = page.locator("[data-testid=stPopoverBody] [data-testid=stCode]").first.inner_text().strip()
+    assert "step=2" in link and "lang=en" in link and "s=" in link
+    button.click()
+    status = page.locator(".st-key-share_copy .status")
+    if allowed:
+        expect(status).to_have_text(LANGUAGES["en"]["share.copied"])
+        assert page.evaluate("navigator.clipboard.readText()") == link
+    else:
+        expect(status).to_have_text(LANGUAGES["en"]["share.copy_failed"])
+        fallback = page.locator(".st-key-share_copy input")
+        expect(fallback).to_be_visible()
+        assert fallback.input_value() == link
+    page.context.close()
+
+
+def test_an_uploaded_scenario_says_it_worked_and_downloads_are_named_in_the_language(browser, app_url, tmp_path):
+    from engine.scenario_io import scenario_to_json
+
+    scenario = replace(lesson_scenario(), tokens=("la", "gata", "duerme"))
+    upload = tmp_path / "mine.json"
+    upload.write_text(scenario_to_json(scenario))
+    view = View("normal", 1400, 900)
+    page = new_page(browser, view)
+    open_view(page, f"{app_url}/builder" + query(view, lang="en"), view)
+    act(page, lambda: page.get_by_text(LANGUAGES["en"]["share.title"]).click())
+    with page.expect_download() as download:
+        page.get_by_role("button", name=LANGUAGES["en"]["share.json"]).click()
+    assert download.value.suggested_filename == LANGUAGES["en"]["share.json_file"] == "scenario.json"
+    act(page, lambda: page.locator("[data-testid=stFileUploaderDropzoneInput]").set_input_files(str(upload)))
+    expect(page.locator("[data-testid=stToast]")).to_contain_text(LANGUAGES["en"]["share.uploaded"].format(tokens=3))
+    expect(page.locator("[data-testid=stMain]")).to_contain_text(LANGUAGES["en"]["scenario.edited"])
+    assert page.console_errors == [], page.console_errors
+    page.context.close()

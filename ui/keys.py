@@ -1,0 +1,142 @@
+"""Presenter keys for the walkthrough: a clicker's PageDown / PageUp, the arrows and Space step the parts.
+
+A tiny `st.components.v2` component, run in the page's own document (no iframe), listens to every key press on
+the document in the capture phase, so a press counts from any focus (also right after clicking a part number,
+whose radio group would otherwise take the arrows), and never while the reader types (inputs, selects, the data
+grid, sliders). It keeps the part it is heading to itself and sends Python the ABSOLUTE part to show: presses
+that come faster than a rerun (a clicker's 60 ms) accumulate instead of being dropped, and a rerun that arrives
+late cannot move the part back. Streamlit's own keys (r, c, Esc) are left alone.
+
+On a change of part it brings the part's top (the container keyed `anchor`) into view, under the header.
+The JavaScript is a fixed constant: nothing a user typed or a URL carried goes into it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import streamlit as st
+
+from ui import state
+
+NEXT_KEYS = ("ArrowRight", "PageDown", " ")  # " " is Space; Shift+Space goes back, as in slide software
+PREVIOUS_KEYS = ("ArrowLeft", "PageUp")
+
+_JS = r"""
+const NEXT = new Set(["ArrowRight", "PageDown", " "]);
+const PREVIOUS = new Set(["ArrowLeft", "PageUp"]);
+// Where a key belongs to what has the focus: typing, choosing in an open list or menu, moving a slider, the
+// data grid, tabs. Everything else (buttons, the part picker, switches, radio buttons) lets the keys step.
+const OWN_KEYS = [
+  "input:not([type=checkbox]):not([type=radio]):not([type=button]):not([type=submit])", "textarea", "select",
+  "[contenteditable]:not([contenteditable=false])", "[role=slider]", "[role=tab]", "[role=listbox]",
+  "[role=option]", "[role=combobox]", "[role=menu]", "[role=menuitem]", "[data-testid=stDataFrame]",
+].join(",");
+
+function ownsKeys(event) {
+  let element = event.composedPath ? event.composedPath()[0] : event.target;
+  while (element && element.nodeType !== 1) element = element.parentNode;
+  return !!(element && element.closest && (element.isContentEditable || element.closest(OWN_KEYS)));
+}
+
+function stepOf(event) {
+  if (event.altKey || event.ctrlKey || event.metaKey || event.isComposing) return 0;
+  if (event.key === " ") return event.shiftKey ? -1 : 1;
+  if (NEXT.has(event.key)) return 1;
+  if (PREVIOUS.has(event.key)) return -1;
+  return 0;
+}
+
+// Bring the part's top under the header, and keep it there while the page around it settles (the new part
+// being drawn, the sidebar opened or closed: what is above the part can change height), until the reader
+// scrolls: the wheel, a touch, the scroll keys, or a press on the page (the scrollbar) outside the sidebar.
+const RELEASING_KEYS = new Set(["ArrowUp", "ArrowDown", "Home", "End"]);
+
+function bringIntoView(keys, anchor) {
+  if (keys.unpin) keys.unpin();
+  const element = document.querySelector(".st-key-" + anchor);
+  const page = document.querySelector("[data-testid=stMainBlockContainer]");
+  if (!element || !page) return;
+  const place = () => element.scrollIntoView({ block: "start", behavior: "instant" });
+  const observer = new ResizeObserver(place);
+  const release = (event) => {
+    if (event && event.type === "keydown" && !RELEASING_KEYS.has(event.key)) return;
+    if (event && event.type === "mousedown" && event.target.closest
+        && event.target.closest("[data-testid=stSidebar], [data-testid=stHeader]")) return;
+    keys.unpin();
+  };
+  keys.unpin = () => {
+    observer.disconnect();
+    for (const name of ["wheel", "touchstart", "mousedown", "keydown"]) window.removeEventListener(name, release, true);
+    keys.unpin = null;
+  };
+  observer.observe(page);
+  for (const name of ["wheel", "touchstart", "mousedown", "keydown"]) window.addEventListener(name, release, true);
+  place();
+}
+
+export default function (component) {
+  const { data, setStateValue } = component;
+  // One listener per page, whatever the number of reruns: this function runs again on every change of data.
+  const keys = window.__attentionPartKeys || (window.__attentionPartKeys = { pending: [], shown: null });
+  keys.send = setStateValue;
+  keys.parts = data.parts;
+  const heading = keys.pending.indexOf(data.part);
+  if (heading === -1) {
+    keys.target = data.part;  // moved by a click or a link: follow it
+    keys.pending = [];
+  } else {
+    keys.pending = keys.pending.slice(heading + 1);  // a rerun on the way to the target: keep going
+  }
+  if (keys.shown !== data.part) {
+    if (keys.shown !== null || data.scroll) bringIntoView(keys, data.anchor);
+    keys.shown = data.part;
+  }
+  if (!keys.onKeyDown) {
+    keys.onKeyDown = (event) => {
+      const step = stepOf(event);
+      if (step === 0 || ownsKeys(event)) return;
+      event.preventDefault();  // no scrolling, no button pressed by Space, no radio group moved by the arrows
+      event.stopPropagation();
+      const target = Math.min(keys.parts, Math.max(1, keys.target + step));
+      if (target === keys.target) return;
+      keys.target = target;
+      keys.pending.push(target);
+      // a state value, not a trigger: one that arrives during a rerun is not wiped at that rerun's end; the
+      // press's time makes every press a change, also back to a part already asked for
+      keys.send("part", { part: target, press: Date.now() + Math.random() });
+    };
+    keys.onKeyUp = (event) => {
+      if (event.key === " " && !ownsKeys(event)) event.preventDefault();  // a focused button clicks on Space's keyup
+    };
+    document.addEventListener("keydown", keys.onKeyDown, true);
+    document.addEventListener("keyup", keys.onKeyUp, true);
+  }
+  return () => {
+    if (keys.unpin) keys.unpin();
+    document.removeEventListener("keydown", keys.onKeyDown, true);
+    document.removeEventListener("keyup", keys.onKeyUp, true);
+    window.__attentionPartKeys = undefined;
+  };
+}
+"""
+
+_part_keys = st.components.v2.component("attention_part_keys", js=_JS)
+
+
+def part_keys_ui(part: int, parts: int, *, key: str, anchor: str, scroll: bool, on_part: Callable[[int], None]) -> None:
+    """Listen to the presenter's keys while this page is shown: `on_part(target)` runs (as a callback, before
+    the rerun) with the part a press asks for. `anchor` is the key of the container whose top a new part brings
+    into view; `scroll` also does it when the page first shows (presentation mode)."""
+
+    def _on_part() -> None:
+        target = ((state.widget_value(key) or {}).get("part") or {}).get("part")
+        if isinstance(target, int) and 1 <= target <= parts:
+            on_part(target)
+
+    _part_keys(
+        key=key,
+        data={"part": int(part), "parts": int(parts), "anchor": anchor, "scroll": bool(scroll)},
+        on_part_change=_on_part,
+        height=0,
+    )
