@@ -138,6 +138,7 @@ class SoftmaxDerivation:
     scores: tuple[Decimal, ...]  # the written scores (already divided by the divisor: score')
     temperature: Decimal  # the written T
     tempered: tuple[Decimal, ...] | None  # score' / T rounded to SHOWN decimals, or None when T = 1
+    tempered_exact: tuple[bool, ...]  # for each, whether score' / T needed no rounding
     shift: Decimal | None  # the written maximum subtracted before e^x when e^x would overflow, else None
     exponents: tuple[Decimal, ...]  # what e is raised to: the scores, the tempered scores, or those minus the shift
     exps: tuple[Decimal, ...]  # e^exponent, rounded to TERM decimals
@@ -152,8 +153,9 @@ class SoftmaxDerivation:
 
 
 # e^x is written from the scores themselves while their maximum stays in this range; outside it the maximum is
-# subtracted first (what makes softmax safe): e^1000 overflows float64, and e^(−30) is 0.0000 at four decimals.
-EXP_RANGE = (-2.0, 700.0)
+# subtracted first (what makes softmax safe, and what the engine does): e^1000 overflows float64, e^270 has 118
+# digits nobody reads, and e^(−30) is 0.0000 at four decimals.
+EXP_RANGE = (-2.0, 20.0)
 
 
 def softmax_row(
@@ -169,7 +171,9 @@ def softmax_row(
     t = written(temperature, 2)
     with localcontext() as context:
         context.prec = CONTEXT_PRECISION
-        tempered = None if t == 1 else tuple(written(s / t) for s in written_scores)
+        quotients = () if t == 1 else tuple(s / t for s in written_scores)
+        tempered = None if t == 1 else tuple(written(q) for q in quotients)
+        tempered_exact = tuple(written(q) == q for q in quotients)
         arguments = written_scores if tempered is None else tempered
         top = max(arguments)
         shift = top if not EXP_RANGE[0] <= top <= EXP_RANGE[1] else None
@@ -187,6 +191,7 @@ def softmax_row(
         scores=written_scores,
         temperature=t,
         tempered=tempered,
+        tempered_exact=tempered_exact,
         shift=shift,
         exponents=exponents,
         exps=exps,
@@ -204,5 +209,5 @@ def projection(x_row: Sequence[float], w: np.ndarray) -> tuple[DotDerivation, ..
 
 
 def weighted_sum(weights_row: Sequence[float], v: np.ndarray) -> tuple[DotDerivation, ...]:
-    """output = Σ_j α_j · V_j, one dimension at a time: entry d is the weights against column d of V."""
+    """Output = Σ_j α_j · V_j, one dimension at a time: entry d is the weights against column d of V."""
     return projection(weights_row, v)

@@ -172,8 +172,9 @@ def softmax_rows(d: SoftmaxDerivation, labels: Sequence[str]) -> list[Row | None
     rows: list[Row | None] = []
     arguments = d.scores
     if d.tempered is not None:
-        for score, tempered, name in zip(d.scores, d.tempered, names, strict=True):
-            rows.append(Row(f"{signed(score)} ÷ {short(d.temperature, 2)}", "≈", f"{signed(tempered)}  {name}"))
+        for score, tempered, exact, name in zip(d.scores, d.tempered, d.tempered_exact, names, strict=True):
+            relation = "=" if exact else "≈"
+            rows.append(Row(f"{signed(score)} ÷ {short(d.temperature, 2)}", relation, f"{signed(tempered)}  {name}"))
         rows.append(BLANK)
         arguments = d.tempered
     if d.shift is not None:

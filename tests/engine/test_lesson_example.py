@@ -15,18 +15,10 @@ import numpy as np
 import pytest
 import reference
 
-from engine import (
-    attention,
-    dot_terms,
-    lesson_scenario,
-    naive_normalize,
-    pipeline,
-    presets,
-    projection_terms,
-    softmax,
-    softmax_steps,
-    weighted_sum_terms,
-)
+from decimal import Decimal
+
+from engine import attention, lesson_scenario, naive_normalize, pipeline, presets, softmax, softmax_steps
+from engine.derivation import dot, projection, weighted_sum
 
 # Transcribed from the lesson's text (step 3 inputs and the three made-up weight matrices).
 X = [
@@ -117,38 +109,43 @@ def test_value_rows_are_lesson_figures(result, ref):
     assert_3dp(result.v, printed)
 
 
-def test_dot_terms_of_q_perro_first_dimension_are_lesson_products():
-    terms = dot_terms(X[PERRO], [row[0] for row in W_Q])  # x_perro · column 0 of W_Q
-    assert_3dp(terms.products, [0.150, 0.115, -0.156, 0.352])
-    assert terms.total == pytest.approx(0.461, abs=1e-12)
-    assert terms.total == pytest.approx(math.fsum(terms.products), abs=1e-15)
-    np.testing.assert_array_equal(terms.a, X[PERRO])
+def d(*values: str) -> tuple[Decimal, ...]:
+    return tuple(Decimal(v) for v in values)
 
 
-def test_projection_terms_give_q_perro_one_column_at_a_time(ref):
-    terms = projection_terms(X[PERRO], W_Q)
+def test_the_written_products_of_q_perro_first_dimension_are_the_lessons():
+    terms = dot(X[PERRO], [row[0] for row in W_Q])  # x_perro · column 0 of W_Q
+    assert terms.a == d("0.5", "1.15", "0.78", "0.88")  # written as the lesson writes them
+    assert terms.products == d("0.15", "0.115", "-0.156", "0.352") and terms.products_exact
+    assert terms.result == Decimal("0.461") and terms.agrees
+
+
+def test_projection_gives_q_perro_one_column_at_a_time(ref):
+    terms = projection(X[PERRO], W_Q)
     assert len(terms) == 4
-    np.testing.assert_allclose([t.total for t in terms], ref["q"][PERRO], rtol=0, atol=1e-12)
-    assert_3dp(terms[1].products, [-0.050, 0.575, 0.078, 0.176])  # the lesson's Q_perro[1] line
-    assert_3dp(terms[3].products, [0.100, 0.345, -0.078, 0.440])  # the lesson's Q_perro[3] line
+    np.testing.assert_allclose([t.exact for t in terms], ref["q"][PERRO], rtol=0, atol=1e-12)
+    assert [t.result for t in terms] == list(d("0.461", "0.779", "0.526", "0.807"))
+    assert terms[1].products == d("-0.05", "0.575", "0.078", "0.176")  # the lesson's Q_perro[1] line
+    assert terms[3].products == d("0.1", "0.345", "-0.078", "0.44")  # the lesson's Q_perro[3] line
 
 
 # --- sub-step 2: scores -----------------------------------------------------------------------------
 
 
-def test_dot_terms_of_score_perro_to_come():
-    # The lesson prints the products as +0.641, +0.517, -0.083, -0.121. The second one is WRONG in the
-    # lesson: Q_perro[1] · K_come[1] = 0.779 × 0.663 = 0.516477 exactly, which is +0.516, not +0.517.
-    terms = dot_terms([0.461, 0.779, 0.526, 0.807], [1.391, 0.663, -0.158, -0.150])
-    assert_3dp(terms.products, [0.641, 0.516, -0.083, -0.121])
-    assert abs(terms.products[1] - 0.517) > HALF_THOUSANDTH  # the lesson's +0.517 does not hold
-    assert_3dp(terms.total, 0.954)
+def test_the_written_score_perro_to_come():
+    # The lesson prints the products as +0.641, +0.517, -0.083, -0.121 and the total +0.954: those products add
+    # up to 0.954 only because the second is WRONG in the lesson: 0.779 × 0.663 = 0.516477, which is +0.516.
+    # Written with four decimals, the products add up to a total that rounds to the exact score's +0.954.
+    terms = dot([0.461, 0.779, 0.526, 0.807], [1.391, 0.663, -0.158, -0.150])
+    assert abs(0.779 * 0.663 - 0.517) > HALF_THOUSANDTH  # the lesson's +0.517 does not hold
+    assert terms.products == d("0.6413", "0.5165", "-0.0831", "-0.1211") and not terms.products_exact
+    assert terms.total == Decimal("0.9536") and terms.result == Decimal("0.954")
 
 
-def test_dot_terms_of_score_perro_to_come_from_engine_vectors(result):
-    terms = dot_terms(result.q[PERRO], result.k[COME])
-    assert terms.total == pytest.approx(result.scores[PERRO, COME], abs=1e-14)
-    assert_3dp(terms.total, 0.954)
+def test_the_written_score_perro_to_come_from_engine_vectors(result):
+    terms = dot(result.q[PERRO], result.k[COME], exact=result.scores[PERRO, COME])
+    assert terms.exact == pytest.approx(result.scores[PERRO, COME], abs=1e-14)
+    assert terms.result == Decimal("0.954") and terms.agrees
 
 
 def test_perro_row_of_scores_is_lesson_figure(result, ref):
@@ -257,12 +254,15 @@ def test_output_perro_is_0_743_0_013_0_772_0_714(result, ref):
     assert_3dp(sum(w * v[2] for w, v in zip(rounded, ref["v"], strict=True)), 0.773)
 
 
-def test_weighted_sum_terms_rebuild_output_perro(result):
-    terms = weighted_sum_terms(result.weights[PERRO], result.v)
+def test_the_written_weighted_sum_of_output_perro(result):
+    terms = weighted_sum(result.weights[PERRO], result.v)
     assert len(terms) == 4
-    np.testing.assert_allclose([t.total for t in terms], result.output[PERRO], rtol=0, atol=1e-14)
-    assert_3dp(terms[0].products, [0.172, 0.234, 0.337])
-    assert_3dp(terms[1].products, [-0.026, 0.231, -0.192])
+    assert terms[0].a == d("0.289", "0.38", "0.332")  # the weights as written
+    assert terms[0].products == d("0.172", "0.2341", "0.3376")  # 0.289·0.595, 0.380·0.616, 0.332·1.017
+    # output_perro[2] from the written weights: 0.289·0.606 + 0.380·0.543 + 0.332·1.180 = 0.7731 → 0.773,
+    # while the exact value is 0.77245 → 0.772: the derivation says so (agrees is False, exact kept)
+    assert terms[2].result == Decimal("0.773") and not terms[2].agrees
+    assert terms[2].exact == pytest.approx(result.output[PERRO, 2], abs=1e-14)
 
 
 def test_full_output_matrix_to_3_decimals(result, ref):
