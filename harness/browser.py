@@ -36,7 +36,10 @@ RUN_DONE = {ForwardMsg.FINISHED_SUCCESSFULLY, ForwardMsg.FINISHED_FRAGMENT_RUN_S
 IDLE_APP = "[data-testid=stApp][data-test-connection-state=CONNECTED][data-test-script-state=notRunning]"
 SHOWS_LATEST = f"""() => document.querySelector('{IDLE_APP}') !== null
   && document.querySelectorAll('[data-stale=true], [data-testid=stSkeleton]').length === 0"""
-TIMEOUT_MS = 60_000  # generous: a machine shared with other work can take this long to draw a page
+# Every wait is event-driven, so a long cap costs a passing run nothing; it only bounds a failing one. On a
+# machine shared with other work, a fresh page's first draw (plotly's script parsed, every figure laid out) has
+# been seen to take over a minute.
+TIMEOUT_MS = 120_000
 
 
 def find_chromium() -> str | None:

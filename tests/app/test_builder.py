@@ -4,10 +4,12 @@ from dataclasses import replace
 
 import numpy as np
 import pytest
+from streamlit.testing.v1 import AppTest
 
 from engine import lesson_scenario
+from engine.scenario_io import encode_scenario
 from tests.app import lesson
-from tests.app.helpers import button, by_label, chart, derivation_lines, no_exception, open_page, page_text, shown
+from tests.app.helpers import APP, button, by_label, chart, derivation_lines, no_exception, open_page, page_text, shown
 from tests.app.lesson import COME, PERRO, number, written
 from ui.i18n import LANGUAGES
 
@@ -94,12 +96,15 @@ def test_reset_also_resets_the_option_widgets():
 
 
 def test_a_scenario_with_awkward_token_names_renders():
-    at = open_page(PAGE, "en")
+    # the names arrive through a shared link (AppTest cannot type into a data editor: see test_editing.py)
     names = ("<img src=x onerror=alert(1)>", "$\\frac{a}{b}$", "🐶")
-    at.session_state["scenario"] = replace(lesson_scenario(), tokens=names)  # the data editor cannot be typed in
-    at.run()
+    at = AppTest.from_file(APP, default_timeout=60)
+    at.query_params["s"] = encode_scenario(replace(lesson_scenario(), tokens=names))
+    at.switch_page(PAGE).run()
     assert no_exception(at)
-    assert at.data_editor(key="editor_x_0").value["token"].tolist() == list(names)
+    assert at.data_editor(key="editor_x_1").value["token"].tolist() == list(names)
+    # on the figures' axes, HTML-escaped (plotly reads tags in text) and shortened past 10 characters
+    assert chart(at, "b_q").layout["yaxis"]["ticktext"] == ["&lt;img src=…", "$\\frac{a}…", "🐶"]
 
 
 def test_growing_d_model_and_d_k_pads_with_zeros():

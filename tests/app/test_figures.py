@@ -196,7 +196,7 @@ def test_a_large_matrix_is_described_by_its_range_and_read_on_hover():
     assert weights.layout["dragmode"] == "zoom"  # large matrices can be zoomed
 
 
-def test_the_figures_follow_the_options(builder_charts):
+def test_the_figures_follow_the_options():
     at = open_page("pages/builder.py", "en")
     by_label(at.segmented_control, EN["scenario.scale"]).set_value("none").run()
     assert "b_scaled" not in {c.key for c in charts(at)}

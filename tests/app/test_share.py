@@ -112,7 +112,7 @@ def test_an_unknown_language_in_a_link_is_ignored():
 
 
 def upload(at: AppTest, content: bytes) -> AppTest:
-    uploader = open_share_box(at).file_uploader[0]
+    (uploader,) = [u for u in open_share_box(at).file_uploader if u.key.startswith("upload_")]  # upload_<revision>
     uploader.set_value(("scenario.json", content, "application/json"))
     return at.run()
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from playwright.sync_api import Page, expect
 
-from harness.browser import act, is_base_path_probe, open_app, runs, wait_for_app, watch_runs
+from harness.browser import TIMEOUT_MS, act, is_base_path_probe, open_app, runs, wait_for_app, watch_runs
 from harness.server import ROOT
 from ui.i18n import LANGUAGE_NAMES, LANGUAGES
 
@@ -72,7 +72,7 @@ def assert_healthy(page: Page) -> None:
     expect(page.locator("[data-testid=stException]")).to_have_count(0)
     assert page.console_errors == [], page.console_errors
     assert page.dialogs == [], page.dialogs
-    page.wait_for_function(FIGURES_DRAWN, timeout=10_000)
+    page.wait_for_function(FIGURES_DRAWN, timeout=TIMEOUT_MS)
 
 
 def screenshot(page: Page, name: str) -> Path:

@@ -7,6 +7,7 @@ import json
 import pytest
 from playwright.sync_api import Page, expect
 
+from harness.browser import TIMEOUT_MS
 from tests.e2e.shared import FIGURE_TEXTS, act, assert_healthy, figure_texts, open_app
 
 pytestmark = pytest.mark.e2e
@@ -35,7 +36,7 @@ def test_html_as_a_token_name_is_shown_as_text(page, app_url):
     open_app(page, f"{app_url}/builder")
     edit_first_cell(page, 0, 60, PAYLOAD)
     # the heatmaps label their rows with the new name, as literal text (plotly draws it as SVG text)
-    page.wait_for_function(f"({FIGURE_TEXTS})().includes({json.dumps(AXIS_LABEL)})", timeout=10_000)
+    page.wait_for_function(f"({FIGURE_TEXTS})().includes({json.dumps(AXIS_LABEL)})", timeout=TIMEOUT_MS)
     assert AXIS_LABEL in figure_texts(page)
     assert injected_images(page) == 0
     assert_healthy(page)
