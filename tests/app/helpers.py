@@ -16,16 +16,22 @@ APP = str(ROOT / "app.py")
 HOME = "app.py"
 
 
-def open_page(page: str, lang: str = "es", timeout: float = 60, **state) -> AppTest:
+def open_page(page: str, lang: str = "es", timeout: float = 60, questions: bool = False, **state) -> AppTest:
     """Run app.py (the home page), switch to `page` (e.g. "pages/walkthrough.py") in `lang`, and return the
-    AppTest. `state` sets session state before the first run (small sample counts, say)."""
+    AppTest. `state` sets session state before the first run (small sample counts, say). The questions asked
+    before each step are off unless `questions` (tests of a page's content see it at once)."""
     at = AppTest.from_file(APP, default_timeout=timeout)
     at.session_state["lang"] = lang
+    at.session_state["questions_on"] = questions
     for key, value in state.items():
         at.session_state[key] = value
     at.run()
     if page != HOME:
         at.switch_page(page).run()
+        if not questions:
+            # AppTest runs a page it switches to once with the sidebar's previous values (the questions toggle,
+            # the language); the second run is the page as a reader sees it after the switch
+            at.run()
     return at
 
 
@@ -102,6 +108,6 @@ def by_label(widgets, label: str):
     return matches[0]
 
 
-def button(at: AppTest, label: str):
-    """The one button labelled `label`."""
-    return by_label(at.button, label)
+def button(at: AppTest, *labels: str):
+    """The first button whose label is one of `labels` (a label in either language, say)."""
+    return next(b for b in at.button if b.label in labels)

@@ -9,7 +9,8 @@ from pathlib import Path
 
 from playwright.sync_api import Page, expect
 
-from harness.browser import TIMEOUT_MS, act, is_base_path_probe, open_app, runs, wait_for_app, watch_runs
+from harness import browser
+from harness.browser import TIMEOUT_MS, act, is_base_path_probe, runs, wait_for_app, watch_runs
 from harness.server import ROOT
 from ui.i18n import LANGUAGE_NAMES, LANGUAGES
 
@@ -49,6 +50,14 @@ def watched_page(context) -> Page:
     page.on("requestfailed", lambda request: page.console_errors.append(f"request failed: {request.url}"))
     page.on("dialog", on_dialog)
     return page
+
+
+def open_app(page: Page, url: str, questions: bool = False) -> None:
+    """Load a page and wait for its first run to finish. The questions asked before each step are off (through
+    the URL, as the sidebar's switch turns them off) unless `questions`: these tests look at the pages' content."""
+    if not questions:
+        url += ("&" if "?" in url else "?") + "questions_on=false"
+    browser.open_app(page, url)
 
 
 def choose_language(page: Page, lang: str) -> None:
