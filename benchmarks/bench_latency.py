@@ -1,15 +1,21 @@
-"""Latency of every page in a real browser, next to a floor app (one slider, one line of text): prints figures.
+"""Latency of every page in a real browser, next to two floor apps: prints figures.
 
-Not a test, nothing here asserts a time. One run starts `streamlit run app.py` and the floor app on free local
-ports, then measures, in Debian's headless Chromium:
+The floors: the plain floor (one slider, one line of text: Streamlit's own overhead) and the plotly floor (one
+slider, one 3×3 plotly heatmap that follows it, plain `st.plotly_chart` defaults: what any app pays to redraw a
+small plotly figure). Not a test, nothing here asserts a time. One run starts `streamlit run app.py` and both
+floor apps on free local ports (benchmarks and browser tests share the harness in harness/), then measures, in
+Debian's headless Chromium:
   - server memory per session: the app server's VmRSS before and after opening 10 builder sessions;
-  - first complete render of home, pipeline and the floor (fresh browser contexts);
-  - websocket bytes received during one slider step, on the builder and on the floor;
-  - per page, N interactions from the key press (or pointer press) to the moment the DOM stops changing.
-A page's interaction is "within target" when its median is at most 2× the floor's and its p95 at most 3×.
+  - first complete render of home, pipeline and both floors (fresh browser contexts);
+  - websocket bytes received during one slider step, on the builder and on both floors;
+  - per page, N interactions from the key press (or pointer press) to the moment the DOM stops changing, each
+    alternated with one on each floor; every page's median and p95 as ratios to both floors'.
+A page's interaction is "within target" when its median is at most 1.5× the plotly floor's and its p95 at most
+2× the plotly floor's p95 (issue 11).
 
 Run: python benchmarks/bench_latency.py [--repeats 30] [--pages softmax builder ...] [--json figures.json]
                                        [--floor-app benchmarks/floor_app_frozen.py]
+                                       [--plotly-floor-app benchmarks/floor_plotly.py]
 """
 
 from __future__ import annotations
@@ -30,43 +36,44 @@ sys.path.insert(0, str(ROOT))
 
 from playwright.sync_api import Browser, Page, sync_playwright  # noqa: E402
 
-from tests.e2e.conftest import CHROMIUM_FLAGS, find_chromium, free_port, start_app, stop_app, wait_healthy  # noqa: E402
-from tests.e2e.shared import SHOWS_LATEST, ScriptRuns  # noqa: E402
+from harness.browser import SHOWS_LATEST, ScriptRuns, find_chromium, launch  # noqa: E402
+from harness.server import Server, served  # noqa: E402
 from ui.i18n import DEFAULT_LANGUAGE, LANGUAGES  # noqa: E402
 from ui.pages import PAGES, page_url  # noqa: E402
 
 FLOOR_APP = ROOT / "benchmarks" / "floor_app.py"
+PLOTLY_FLOOR_APP = ROOT / "benchmarks" / "floor_plotly.py"
+FLOORS = ("floor", "plotly floor")  # the names of the two floors' rows: plain, and plotly
 QUIET_MS = 400  # the DOM has "stopped changing" once nothing has mutated for this long
 TIMEOUT_MS = 60_000  # every wait is bounded by this
 WARMUP_STEPS = 2  # unmeasured interactions per page, one in each direction, so every state has been seen once
 FIRST_RENDERS = 5  # fresh browser contexts per first-render figure
 SESSIONS = 10  # browser contexts held open for the memory figure
-MEDIAN_TARGET, P95_TARGET = 2.0, 3.0  # a page is within target at ≤ 2× the floor's median and ≤ 3× its p95
+# a page is within target at ≤ 1.5× the plotly floor's median and ≤ 2× its p95 (issue 11)
+MEDIAN_TARGET, P95_TARGET = 1.5, 2.0
+TARGET_FLOOR = "plotly floor"
 KEYS = ("ArrowRight", "ArrowLeft")  # alternated, so sliders and the step stay in range
 STRINGS = LANGUAGES[DEFAULT_LANGUAGE]
 
 # Records performance.now() of the last DOM mutation or image load, and of the last key or pointer press (the
-# interaction's t0, taken in the page, in the same clock, before the app sees the event).
+# interaction's t0, taken in the page, in the same clock, before the app sees the event). Plotly draws a figure
+# as SVG elements, so its last redraw is a mutation.
 DOM_CLOCK = """
 window.__lastMutation = performance.now();
 window.__t0 = null;
 new MutationObserver(() => { window.__lastMutation = performance.now(); })
   .observe(document, {subtree: true, childList: true, attributes: true, characterData: true});
-// An image (an SVG heatmap, say) is on screen once it has loaded, which can come after its last mutation.
+// An image is on screen once it has loaded, which can come after its last mutation.
 window.addEventListener('load', () => { window.__lastMutation = performance.now(); }, {capture: true});
 for (const type of ['keydown', 'pointerdown']) {
   window.addEventListener(type, () => { window.__t0 = performance.now(); }, {capture: true});
 }
 """
-PAGE_SIZE = "[document.querySelectorAll('[data-testid=stMain] img').length, document.querySelectorAll('*').length]"
+PAGE_SIZE = """[document.querySelectorAll('[data-testid=stMain] [data-testid=stPlotlyChart]').length,
+  document.querySelectorAll('*').length]"""
 DOM_QUIET = f"performance.now() - window.__lastMutation > {QUIET_MS}"
 
 Interact = Callable[[Page, int], None]  # does the i-th interaction (i alternates the direction)
-
-
-class Server(NamedTuple):
-    url: str
-    pid: int
 
 
 class Case(NamedTuple):
@@ -83,7 +90,7 @@ class Case(NamedTuple):
 class ServerLink(ScriptRuns):
     """What a page receives over its websocket: bytes, frames, and the runs the server reports finished.
 
-    Like tests.e2e.shared.ScriptRuns, it counts the server's script_finished messages (the page's attribute
+    Like harness.browser.ScriptRuns, it counts the server's script_finished messages (the page's attribute
     can miss a short run), and it also adds up what a rerun costs in bytes.
     """
 
@@ -160,19 +167,6 @@ FLOOR_INTERACTION = "slider, key →/←"
 
 
 @contextmanager
-def served(script: Path) -> Iterator[Server]:
-    """`streamlit run script` on a free local port until the block ends, however it ends."""
-    port = free_port()
-    process = start_app(script, port)
-    try:
-        url = f"http://127.0.0.1:{port}"
-        wait_healthy(url, process)
-        yield Server(url, process.pid)
-    finally:
-        stop_app(process)
-
-
-@contextmanager
 def session(browser: Browser) -> Iterator[Tab]:
     """A fresh browser context (a new Streamlit session) whose page clocks DOM mutations and counts runs."""
     context = browser.new_context(viewport={"width": 1400, "height": 1000})
@@ -208,30 +202,32 @@ def timed_step(tab: Tab, interact: Interact, i: int) -> float:
     return latency
 
 
-def interaction_latencies(browser: Browser, case: Case, floor: Case, repeats: int) -> dict:
-    """`repeats` interactions with the page, each paired with one with the floor app (open beside it in its own
-    session; the floor's first in one pair, the page's in the next), so that both sets of figures see the same
-    machine: a slower minute slows both. Also what the page draws: figures (images) and DOM elements."""
-    with session(browser) as floor_tab, session(browser) as tab:
-        open_settled(floor_tab, floor.url)
-        open_settled(tab, case.url)
+def interaction_latencies(browser: Browser, case: Case, floors: dict[str, Case], repeats: int) -> dict:
+    """`repeats` interactions with the page, each alternated with one on each floor app (each open beside it in
+    its own session), so that all their figures see the same machine: a slower minute slows every one. The
+    order rotates (floor, plotly floor, page; then page, floor, plotly floor; ...), so that none of them is
+    always first or last. Also what the page draws: figures (plotly charts) and DOM elements."""
+    with ExitStack() as stack:
+        tabs = {name: stack.enter_context(session(browser)) for name in [*floors, case.name]}
+        cases = floors | {case.name: case}
+        for name, tab in tabs.items():
+            open_settled(tab, cases[name].url)
         if case.prepare is not None:
-            finished = tab.link.finished
-            case.prepare(tab.page)
-            settle(tab, finished)
+            finished = tabs[case.name].link.finished
+            case.prepare(tabs[case.name].page)
+            settle(tabs[case.name], finished)
         for i in range(WARMUP_STEPS):
-            timed_step(floor_tab, floor.interact, i)
-            timed_step(tab, case.interact, i)
-        samples, floor_samples = [], []
+            for name, tab in tabs.items():
+                timed_step(tab, cases[name].interact, i)
+        samples: dict[str, list[float]] = {name: [] for name in tabs}
+        order = list(tabs)
         for i in range(WARMUP_STEPS, WARMUP_STEPS + repeats):
-            # floor then page, then page then floor: whatever one leaves behind weighs on both alike
-            if i % 2 == 0:
-                floor_samples.append(timed_step(floor_tab, floor.interact, i))
-            samples.append(timed_step(tab, case.interact, i))
-            if i % 2 == 1:
-                floor_samples.append(timed_step(floor_tab, floor.interact, i))
-        charts, elements = tab.page.evaluate(PAGE_SIZE)
-        return summary(samples) | {"floor": summary(floor_samples), "figures": charts, "dom_elements": elements}
+            shift = i % len(order)
+            for name in order[shift:] + order[:shift]:
+                samples[name].append(timed_step(tabs[name], cases[name].interact, i))
+        charts, elements = tabs[case.name].page.evaluate(PAGE_SIZE)
+        paired = {name: summary(samples[name]) for name in floors}
+        return summary(samples[case.name]) | {"floors": paired, "figures": charts, "dom_elements": elements}
 
 
 def first_render_ms(browser: Browser, url: str) -> float:
@@ -284,15 +280,21 @@ def summary(samples: list[float]) -> dict:
     return {"median_ms": statistics.median(samples), "p95_ms": p95(samples), "samples_ms": samples}
 
 
-def with_ratios(rows: dict[str, dict], floor: dict) -> dict[str, dict]:
-    """Each measured row with its median and p95 as multiples of the floor's (`floor`, or the row's own "floor":
-    the floor's figures measured alternately with it), and whether that is within target."""
+def with_ratios(rows: dict[str, dict], floors: dict[str, dict]) -> dict[str, dict]:
+    """Each measured row with its median and p95 as multiples of each floor's (`floors`, or the row's own
+    "floors": the floors' figures measured alternately with it), and whether that is within target (against
+    the plotly floor)."""
     for row in rows.values():
-        if "median_ms" in row:
-            reference = row.get("floor", floor)
-            row["median_ratio"] = row["median_ms"] / reference["median_ms"]
-            row["p95_ratio"] = row["p95_ms"] / reference["p95_ms"]
-            row["within_target"] = row["median_ratio"] <= MEDIAN_TARGET and row["p95_ratio"] <= P95_TARGET
+        if "median_ms" not in row:
+            continue
+        reference = row.get("floors", floors)
+        row["ratios"] = {
+            name: {"median": row["median_ms"] / floor["median_ms"], "p95": row["p95_ms"] / floor["p95_ms"]}
+            for name, floor in reference.items()
+        }
+        if TARGET_FLOOR in row["ratios"]:
+            against = row["ratios"][TARGET_FLOOR]
+            row["within_target"] = against["median"] <= MEDIAN_TARGET and against["p95"] <= P95_TARGET
     return rows
 
 
@@ -306,93 +308,108 @@ def print_memory(memory: dict) -> None:
 
 def print_first_renders(rows: dict[str, dict]) -> None:
     print(f"First complete render (navigation start -> last DOM mutation; {FIRST_RENDERS} fresh contexts; ms)")
-    print(f"  {'page':<12} {'median':>7} {'min':>7} {'max':>7} {'x floor':>8}")
+    print(f"  {'page':<13} {'median':>7} {'min':>7} {'max':>7} {'x floor':>8} {'x plotly':>9}")
     for name, row in rows.items():
-        samples = row["samples_ms"]
+        samples, ratios = row["samples_ms"], row["ratios"]
         print(
-            f"  {name:<12} {row['median_ms']:7.0f} {min(samples):7.0f} {max(samples):7.0f} {row['median_ratio']:8.2f}"
+            f"  {name:<13} {row['median_ms']:7.0f} {min(samples):7.0f} {max(samples):7.0f} "
+            f"{ratios['floor']['median']:8.2f} {ratios.get('plotly floor', {}).get('median', float('nan')):9.2f}"
         )
 
 
 def print_websocket(rows: dict[str, dict]) -> None:
     print("Websocket bytes received during one slider step")
     for name, row in rows.items():
-        ratio = row["bytes"] / rows["floor"]["bytes"]
-        print(f"  {name:<12} {row['bytes']:>9,} B in {row['frames']:>3} frames {ratio:7.1f}x floor")
+        ratios = "  ".join(f"{row['bytes'] / rows[floor]['bytes']:7.1f}x {floor}" for floor in FLOORS if floor in rows)
+        print(f"  {name:<13} {row['bytes']:>9,} B in {row['frames']:>3} frames  {ratios}")
 
 
 def print_interactions(rows: dict[str, dict], repeats: int) -> None:
     print(
         f"Interaction latency (press -> last DOM mutation before {QUIET_MS} ms of calm; {repeats} timed after "
-        f"{WARMUP_STEPS} untimed, each paired with one with the floor app; ms)\n"
-        f"target: median <= {MEDIAN_TARGET:g}x the floor's median and p95 <= {P95_TARGET:g}x its p95, the floor's "
-        "figures being those measured alternately with the page"
+        f"{WARMUP_STEPS} untimed, each alternated with one on each floor app; ms)\n"
+        f"target: median <= {MEDIAN_TARGET:g}x the plotly floor's median and p95 <= {P95_TARGET:g}x its p95, "
+        "the floors' figures being those measured alternately with the page"
     )
     print(
-        f"  {'page':<12} {'median':>7} {'p95':>7} {'floor':>11} {'x med':>6} {'x p95':>6}  {'target':<6} "
-        f"{'figs':>6} {'DOM':>6}  interaction"
+        f"  {'page':<13} {'median':>7} {'p95':>7} {'floor':>11} {'plotly fl.':>11} {'x fl med':>8} {'x fl p95':>8} "
+        f"{'x pl med':>8} {'x pl p95':>8}  {'target':<6} {'figs':>5} {'DOM':>6}  interaction"
     )
     for name, row in rows.items():
         if "median_ms" not in row:
             print(
-                f"  {name:<12} {'-':>7} {'-':>7} {'-':>11} {'-':>6} {'-':>6}  {'-':<6} {'-':>6} {'-':>6}  "
-                f"{row['interaction']}"
+                f"  {name:<13} {'-':>7} {'-':>7} {'':>11} {'':>11} {'':>8} {'':>8} {'':>8} {'':>8}  {'-':<6} "
+                f"{'-':>5} {'-':>6}  {row['interaction']}"
             )
             continue
-        verdict = "-" if name == "floor" else ("ok" if row["within_target"] else "MISS")
-        paired = row.get("floor", row)
+        verdict = "-" if name in FLOORS else ("ok" if row.get("within_target") else "MISS")
+        paired = row.get("floors", {})
+        shown = [paired.get(floor, row if name == floor else None) for floor in FLOORS]
+        floor_cells = [f"{f['median_ms']:5.0f}/{f['p95_ms']:<5.0f}" if f else f"{'-':>11}" for f in shown]
+        ratio_cells = [
+            f"{row['ratios'][floor][stat]:8.2f}" if floor in row.get("ratios", {}) else f"{'-':>8}"
+            for floor in FLOORS
+            for stat in ("median", "p95")
+        ]
         print(
-            f"  {name:<12} {row['median_ms']:7.0f} {row['p95_ms']:7.0f} "
-            f"{paired['median_ms']:5.0f}/{paired['p95_ms']:<5.0f} {row['median_ratio']:6.2f} "
-            f"{row['p95_ratio']:6.2f}  {verdict:<6} {row.get('figures', '-'):>6} {row.get('dom_elements', '-'):>6}  "
+            f"  {name:<13} {row['median_ms']:7.0f} {row['p95_ms']:7.0f} {floor_cells[0]:>11} {floor_cells[1]:>11} "
+            f"{' '.join(ratio_cells)}  {verdict:<6} {row.get('figures', '-'):>5} {row.get('dom_elements', '-'):>6}  "
             f"{row['interaction']}"
         )
     print(
-        "  floor: median/p95 of the floor's interactions alternated with the page's (the floor row: all of them); "
-        "figs: figures (SVG images) on the page; DOM: elements on the page, both after the last interaction"
+        "  floor / plotly fl.: median/p95 of each floor's interactions alternated with the page's (the floors' rows:"
+        " all of them); x fl, x pl: the page's median and p95 over the plain and the plotly floor's; figs: plotly"
+        " figures on the page; DOM: elements on the page, both after the last interaction"
     )
 
 
-def cases(app: Server, floor: Server, keys: list[str]) -> dict[str, Case]:
-    """The floor first, then the chosen pages in the registry's order."""
+def cases(app: Server, floors: dict[str, Server], keys: list[str]) -> dict[str, Case]:
+    """The two floors first, then the chosen pages in the registry's order."""
     specs = {spec.key: spec for spec in PAGES}
-    found = {"floor": Case("floor", f"{floor.url}/", FLOOR_INTERACTION, slider_step())}
+    found = {name: Case(name, f"{server.url}/", FLOOR_INTERACTION, slider_step()) for name, server in floors.items()}
     for key in keys:
         description, interact, prepare = INTERACTIONS[key]
         found[key] = Case(key, page_url(app.url, specs[key]), description, interact, prepare)
     return found
 
 
-def measure(browser: Browser, app: Server, floor: Server, keys: list[str], repeats: int) -> dict:
+def measure(browser: Browser, app: Server, floors: dict[str, Server], keys: list[str], repeats: int) -> dict:
     """Every figure, printed as it comes; memory first, while the server has served the fewest sessions."""
-    chosen = cases(app, floor, keys)
+    chosen = cases(app, floors, keys)
     figures: dict = {"repeats": repeats, "quiet_ms": QUIET_MS, "warmup_steps": WARMUP_STEPS}
     if "builder" in chosen:
         figures["memory"] = memory_growth(browser, chosen["builder"].url, app.pid)
         print_memory(figures["memory"])
-    rendered = [name for name in ("floor", "home", "pipeline") if name in chosen]
-    if len(rendered) > 1:
+    rendered = [name for name in (*FLOORS, "home", "pipeline") if name in chosen]
+    if len(rendered) > len(FLOORS):
         renders = {
             name: summary([first_render_ms(browser, chosen[name].url) for _ in range(FIRST_RENDERS)])
             for name in rendered
         }
-        figures["first_render"] = with_ratios(renders, renders["floor"])
+        figures["first_render"] = with_ratios(renders, {floor: renders[floor] for floor in FLOORS})
         print_first_renders(figures["first_render"])
     if "builder" in chosen:
-        figures["websocket"] = {name: websocket_bytes(browser, chosen[name]) for name in ("floor", "builder")}
+        figures["websocket"] = {name: websocket_bytes(browser, chosen[name]) for name in (*FLOORS, "builder")}
         print_websocket(figures["websocket"])
-    floor_case = chosen["floor"]
-    interactions: dict[str, dict] = {"floor": {"interaction": floor_case.description}}
+    floor_cases = {name: chosen[name] for name in FLOORS}
+    interactions: dict[str, dict] = {name: {"interaction": case.description} for name, case in floor_cases.items()}
     for name, case in chosen.items():
-        if name != "floor":
+        if name not in FLOORS:
             interactions[name] = {"interaction": case.description}
             if case.interact is not None:
-                interactions[name] |= interaction_latencies(browser, case, floor_case, repeats)
-    # The floor's row: every floor interaction of the run, for reference; each page is compared with its own.
-    paired = [sample for row in interactions.values() for sample in row.get("floor", {}).get("samples_ms", [])]
-    if paired:
-        interactions["floor"] |= summary(paired)
-    figures["interactions"] = with_ratios(interactions, interactions["floor"])
+                interactions[name] |= interaction_latencies(browser, case, floor_cases, repeats)
+    # Each floor's row: every interaction of that floor in the run, for reference; each page is compared with
+    # the floors' figures measured alternately with it.
+    for floor in FLOORS:
+        pooled = [
+            sample
+            for row in interactions.values()
+            for sample in row.get("floors", {}).get(floor, {}).get("samples_ms", [])
+        ]
+        if pooled:
+            interactions[floor] |= summary(pooled)
+    pooled_floors = {floor: interactions[floor] for floor in FLOORS if "median_ms" in interactions[floor]}
+    figures["interactions"] = with_ratios(interactions, pooled_floors)
     print_interactions(figures["interactions"], repeats)
     return figures
 
@@ -408,14 +425,23 @@ def parse_args() -> argparse.Namespace:
         type=Path,
         default=FLOOR_APP,
         metavar="PATH",
-        help="the floor app to compare with (default: benchmarks/floor_app.py)",
+        help="the plain floor app to compare with (default: benchmarks/floor_app.py)",
+    )
+    parser.add_argument(
+        "--plotly-floor-app",
+        type=Path,
+        default=PLOTLY_FLOOR_APP,
+        metavar="PATH",
+        help="the plotly floor app, the target's reference (default: benchmarks/floor_plotly.py)",
     )
     args = parser.parse_args()
     if args.repeats < 1:
         parser.error("--repeats must be at least 1")
-    args.floor_app = args.floor_app.resolve()  # the servers run from the repository root
-    if not args.floor_app.is_file():
-        parser.error(f"--floor-app: no such file: {args.floor_app}")
+    for option in ("floor_app", "plotly_floor_app"):
+        path = getattr(args, option).resolve()  # the servers run from the repository root
+        if not path.is_file():
+            parser.error(f"--{option.replace('_', '-')}: no such file: {path}")
+        setattr(args, option, path)
     return args
 
 
@@ -433,17 +459,23 @@ def main() -> None:
     if chromium is None:
         sys.exit("no Chromium found: install Debian's chromium package")
     keys = [spec.key for spec in PAGES if spec.key in args.pages]
-    with served(ROOT / "app.py") as app, served(args.floor_app) as floor, sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=chromium, headless=True, args=CHROMIUM_FLAGS)
+    with (
+        served(ROOT / "app.py") as app,
+        served(args.floor_app) as floor,
+        served(args.plotly_floor_app) as plotly_floor,
+        sync_playwright() as playwright,
+    ):
+        browser = launch(playwright, chromium)
+        floors = dict(zip(FLOORS, (floor, plotly_floor), strict=True))
         try:
-            for server in (app, floor):  # one page load each: a fresh server's first session is slower
+            for server in (app, floor, plotly_floor):  # one page load each: a fresh server's first session is slower
                 first_render_ms(browser, f"{server.url}/")
             version = code_version()
             print(
                 f"bench_latency: app at {version}; {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.2f}; "
                 f"Chromium {browser.version}, headless"
             )
-            figures = {"version": version} | measure(browser, app, floor, keys, args.repeats)
+            figures = {"version": version} | measure(browser, app, floors, keys, args.repeats)
             print(f"load average at the end: {os.getloadavg()[0]:.2f} (other work on the machine skews every figure)")
         finally:
             browser.close()

@@ -21,8 +21,9 @@ sys.path.insert(0, str(ROOT))
 
 from playwright.async_api import Page, async_playwright  # noqa: E402
 
-from tests.e2e.conftest import CHROMIUM_FLAGS, find_chromium, free_port, start_app, stop_app, wait_healthy  # noqa: E402
-from tests.e2e.shared import SHOWS_LATEST, finishes_a_run  # noqa: E402
+from harness.browser import CHROMIUM_FLAGS, SHOWS_LATEST, UNTHROTTLED_FLAGS, find_chromium, finishes_a_run  # noqa: E402
+from harness.server import free_port, start_app, stop_app, wait_healthy  # noqa: E402
+from ui.i18n import LANGUAGES  # noqa: E402
 
 DIAGNOSIS = """() => {
   const app = document.querySelector('[data-testid=stApp]');
@@ -33,6 +34,9 @@ DIAGNOSIS = """() => {
 }"""
 MATRICES = ("x", "w_q", "w_k", "w_v")  # the builder's four editors, in page order
 TIMEOUT_MS = 120_000
+STRINGS = LANGUAGES["es"]  # every session reads the app in its default language
+# The token names on the figures' axes, as plotly draws them (SVG text).
+AXIS_LABELS = "[data-testid=stMain] [data-testid=stPlotlyChart] .xtick text, [data-testid=stPlotlyChart] .ytick text"
 
 
 def rss_mb(pid: int) -> float:
@@ -43,7 +47,7 @@ def rss_mb(pid: int) -> float:
 
 
 class Runs:
-    """Script runs the server reports finished to one page (see tests.e2e.shared.ScriptRuns)."""
+    """Script runs the server reports finished to one page (harness.browser.ScriptRuns, for asyncio)."""
 
     def __init__(self, page: Page) -> None:
         self.finished = 0
@@ -106,13 +110,14 @@ async def session(browser, url: str, index: int, count: int, latencies: list[flo
         matrix = index % len(MATRICES)
         await edit_cell(page, runs, matrix, 0.3, f"{index + 1}.{index + 1}", latencies)  # x0 or d0 of row 0
         stage = "open the walkthrough"
-        await act(page, runs, lambda: page.get_by_role("link", name="Paso a paso").click(), latencies)
+        walkthrough = page.get_by_role("link", name=STRINGS["page.walkthrough"]).first
+        await act(page, runs, walkthrough.click, latencies)
         for step in range(2, 6):
             stage = f"step to {step}"
-            await act(page, runs, lambda: page.get_by_role("button", name="Siguiente").click(), latencies)
+            await act(page, runs, page.get_by_role("button", name=STRINGS["walk.next"]).click, latencies)
         stage = "back to the builder"
-        await act(page, runs, lambda: page.get_by_role("link", name="Constructor Q/K/V").click(), latencies)
-        labels = " ".join(await page.locator("svg text").all_text_contents())
+        await act(page, runs, page.get_by_role("link", name=STRINGS["page.builder"]).first.click, latencies)
+        labels = " ".join(await page.locator(AXIS_LABELS).all_text_contents())
         if mine not in labels.split():
             problems.append(f"session {index} lost its own token name")
         seen = [name for name in others if name in labels.split()]
@@ -136,15 +141,9 @@ async def run(sessions: int, stagger: float) -> None:
     try:
         wait_healthy(url, server)
         async with async_playwright() as playwright:
-            # Many pages in one browser: without these flags Chromium throttles the ones it deems hidden, and
-            # their charts would wait for animation frames that never come.
-            unthrottled = [
-                "--disable-renderer-backgrounding",
-                "--disable-background-timer-throttling",
-                "--disable-backgrounding-occluded-windows",
-            ]
+            # Many pages in one browser: unthrottled, or the ones Chromium deems hidden would wait for frames.
             browser = await playwright.chromium.launch(
-                executable_path=chromium, headless=True, args=CHROMIUM_FLAGS + unthrottled
+                executable_path=chromium, headless=True, args=CHROMIUM_FLAGS + UNTHROTTLED_FLAGS
             )
             warm = await browser.new_context()
             warm_page = await warm.new_page()
@@ -165,7 +164,7 @@ async def run(sessions: int, stagger: float) -> None:
         stop_app(server)
     problems = [p for result in results for p in result]
     ordered = sorted(latencies)
-    p95 = ordered[min(len(ordered) - 1, int(round(0.95 * (len(ordered) - 1))))] if ordered else float("nan")
+    p95 = ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))] if ordered else float("nan")
     print(f"sessions at once: {sessions}; interactions: {len(latencies)}; wall time {wall:.1f} s")
     if ordered:
         print(

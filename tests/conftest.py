@@ -1,8 +1,20 @@
-"""Make the project root importable (engine, ui) however pytest is started."""
+"""Make the project root importable (engine, ui, harness) however pytest is started, and choose the hypothesis
+profile: "ci" under CI=true, "dev" otherwise (or the one named in HYPOTHESIS_PROFILE)."""
 
+import os
 import sys
 from pathlib import Path
+
+from hypothesis import settings
 
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
+
+# CI: the same examples on every run (a failure reproduces from the log), no example database left behind, no
+# deadline (a shared machine's pauses are not failures), and a modest default for property tests that do not set
+# their own max_examples (those that do keep theirs: an explicit @settings wins over the profile).
+settings.register_profile("ci", max_examples=50, derandomize=True, database=None, deadline=None, print_blob=True)
+# Locally: random examples, remembered between runs so a failure found once is tried first next time.
+settings.register_profile("dev", max_examples=50, deadline=None)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if os.environ.get("CI") == "true" else "dev"))

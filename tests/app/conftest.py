@@ -2,6 +2,10 @@
 
 import pytest
 import streamlit
+from streamlit.runtime.scriptrunner_utils.script_run_context import get_script_run_ctx
+from streamlit.testing.v1 import AppTest
+
+from ui import state
 
 
 @pytest.fixture
@@ -24,3 +28,26 @@ def no_model_download(monkeypatch):
         raise EngineInputError("model_offline", "no downloads in tests", repo=model_files.MODEL_REPO)
 
     monkeypatch.setattr(model_files, "download_model", offline)
+
+
+@pytest.fixture(autouse=True)
+def formats_in_the_apps_language(monkeypatch):
+    """Before each run, AppTest serialises the widgets' states in the test's own thread, calling the app's
+    `format_func`s there (a browser sends indices and never does). Outside a script run the app cannot read the
+    session's language, so a selectbox whose labels are numbers in the reader's language (5,000 / 5.000) would
+    no longer find its own value among its labels. Here, and only outside a script run, the language is the
+    session's of the AppTest that is about to run: what the labels were drawn with."""
+    running: list[AppTest] = []
+    original_run, original_language = AppTest.run, state.current_language
+
+    def run(self, *args, **kwargs):
+        running[:] = [self]
+        return original_run(self, *args, **kwargs)
+
+    def current_language() -> str:
+        if get_script_run_ctx(suppress_warning=True) is None and running and "lang" in running[0].session_state:
+            return running[0].session_state["lang"]
+        return original_language()
+
+    monkeypatch.setattr(AppTest, "run", run)
+    monkeypatch.setattr(state, "current_language", current_language)

@@ -2,68 +2,112 @@
 
 from __future__ import annotations
 
-import base64
+import json
+import re
+from dataclasses import dataclass
 from pathlib import Path
 
+from streamlit.runtime.state.common import user_key_from_element_id
 from streamlit.testing.v1 import AppTest
 
 ROOT = Path(__file__).resolve().parents[2]
+MARKDOWN_ESCAPE = re.compile(r"\\([!-/:-@\[-`{-~])")  # what ui.text.md_literal adds before punctuation
 APP = str(ROOT / "app.py")
+HOME = "app.py"
 
 
-def open_page(page: str, lang: str = "es", timeout: float = 60, questions: bool = False) -> AppTest:
-    """Run app.py, switch to `page` (e.g. "pages/walkthrough.py") in `lang`, and return the AppTest. The questions
-    asked before each step are off unless `questions` (tests of a page's content see it at once)."""
+def open_page(page: str, lang: str = "es", timeout: float = 60, questions: bool = False, **state) -> AppTest:
+    """Run app.py (the home page), switch to `page` (e.g. "pages/walkthrough.py") in `lang`, and return the
+    AppTest. `state` sets session state before the first run (small sample counts, say). The questions asked
+    before each step are off unless `questions` (tests of a page's content see it at once)."""
     at = AppTest.from_file(APP, default_timeout=timeout)
     at.session_state["lang"] = lang
     at.session_state["questions_on"] = questions
+    for key, value in state.items():
+        at.session_state[key] = value
     at.run()
-    if page != "pages/home.py":
+    if page != HOME:
         at.switch_page(page).run()
         if not questions:
-            # AppTest runs a page it switches to once with the questions toggle's previous value; the second run
-            # is the page as a reader sees it after the switch
+            # AppTest runs a page it switches to once with the sidebar's previous values (the questions toggle,
+            # the language); the second run is the page as a reader sees it after the switch
             at.run()
     return at
 
 
+def shown(markdown: str) -> str:
+    """Markdown as the reader sees it, as far as escapes go: "0\\.332" shows as "0.332"."""
+    return MARKDOWN_ESCAPE.sub(r"\1", markdown)
+
+
 def page_text(at: AppTest) -> str:
-    """Everything the page wrote as text: markdown, LaTeX, code, captions, alerts, metrics, headings."""
+    """Everything the page wrote as text: markdown (its escapes removed, as it shows), LaTeX, code, captions,
+    alerts, metrics, headings."""
     parts: list[str] = []
-    for group in (
-        at.markdown,
-        at.latex,
-        at.code,
-        at.caption,
-        at.info,
-        at.success,
-        at.warning,
-        at.error,
-        at.title,
-        at.header,
-        at.subheader,
-    ):
+    for group in (at.markdown, at.caption, at.info, at.success, at.warning, at.error):
+        parts.extend(shown(str(element.value)) for element in group)
+    for group in (at.latex, at.code, at.title, at.header, at.subheader):
         parts.extend(str(element.value) for element in group)
     parts.extend(f"{m.label} {m.value}" for m in at.metric)
     return "\n".join(parts)
 
 
 def derivation_lines(at: AppTest) -> list[str]:
-    """Every line of the page's text blocks (derivations are aligned text in st.code), stripped."""
-    return [line.strip() for code in at.code for line in str(code.value).splitlines()]
+    """Every line of the page's text blocks (derivations are aligned text in st.code), with the alignment
+    padding collapsed to single spaces (tests/app/test_derivation.py checks the alignment itself)."""
+    return [" ".join(line.split()) for code in at.code for line in str(code.value).splitlines()]
 
 
-def figures(at: AppTest) -> list[str]:
-    """The SVG text of every figure the page shows (they are images with data URLs)."""
-    prefix = "data:image/svg+xml;base64,"
-    urls = [image.url for element in at.get("image") for image in element.proto.imgs]
-    return [base64.b64decode(url.removeprefix(prefix)).decode() for url in urls if url.startswith(prefix)]
+@dataclass(frozen=True)
+class Chart:
+    """One st.plotly_chart as the browser receives it: the figure's JSON, its text description and its key."""
+
+    spec: dict
+    alt: str
+    key: str | None
+    theme: str
+
+    @property
+    def trace(self) -> dict:
+        return self.spec["data"][0]
+
+    @property
+    def layout(self) -> dict:
+        return self.spec["layout"]
+
+    @property
+    def title(self) -> str:
+        return self.layout["title"]["text"]
+
+
+def charts(at: AppTest) -> list[Chart]:
+    """Every plotly figure on the page, in page order."""
+    found = []
+    for element in at.get("plotly_chart"):
+        proto = element.proto
+        key = user_key_from_element_id(proto.id) if proto.id else None
+        found.append(Chart(json.loads(proto.spec), proto.alt, key, proto.theme))
+    return found
+
+
+def chart(at: AppTest, key: str) -> Chart:
+    """The plotly figure drawn with the Streamlit key `key`."""
+    matches = [c for c in charts(at) if c.key == key]
+    assert len(matches) == 1, (key, [c.key for c in charts(at)])
+    return matches[0]
 
 
 def no_exception(at: AppTest) -> bool:
     return len(at.exception) == 0
 
 
+def by_label(widgets, label: str):
+    """The one widget of `widgets` (e.g. at.selectbox) whose label is `label`."""
+    matches = [w for w in widgets if w.label == label]
+    assert len(matches) == 1, (label, [w.label for w in widgets])
+    return matches[0]
+
+
 def button(at: AppTest, *labels: str):
-    """The first button whose label is one of `labels`."""
+    """The first button whose label is one of `labels` (a label in either language, say)."""
     return next(b for b in at.button if b.label in labels)

@@ -1,19 +1,29 @@
 """Derivations as aligned text: the rows line up, names show literally, the lesson's arithmetic reads as printed."""
 
-import numpy as np
+import math
 
-from engine import lesson_scenario, projection_terms, softmax_steps
+import pytest
+
+from engine import derivation, lesson_scenario
 from ui.derivation import BLANK, Row, block, dot_rows, softmax_rows, sub, token_text, width
 
 FSI, PDI = "\u2068", "\u2069"  # the Unicode directional isolate around every token name
+
+
+@pytest.fixture
+def english(session):
+    """Numbers written in English (the derivations read the reader's language from the session)."""
+    session["lang"] = "en"
+    return session
 
 
 def relation_columns(text: str) -> set[int]:
     """The display column of each line's first relation sign (" = " or " ≈ ")."""
     columns = set()
     for line in filter(None, text.splitlines()):
-        first = min(i for i in (line.find(" = "), line.find(" ≈ ")) if i >= 0)
-        columns.add(width(line[:first]))
+        signs = [i for i in (line.find(" = "), line.find(" ≈ ")) if i >= 0]
+        if signs:
+            columns.add(width(line[: min(signs)]))
     return columns
 
 
@@ -51,33 +61,54 @@ def test_a_right_to_left_name_cannot_reorder_the_numbers_after_it():
     assert line == f"Q_{FSI}שלום{PDI} = [+0.461]"
 
 
-def test_q_perro_0_reads_as_the_lesson_writes_it():
+@pytest.mark.parametrize(
+    ("lang", "expected"),
+    [
+        (
+            "en",
+            [
+                "Q_perro[0] = (+0.5)(+0.3) + (+1.15)(+0.1) + (+0.78)(−0.2) + (+0.88)(+0.4)",
+                "           = (+0.15) + (+0.115) + (−0.156) + (+0.352)",
+                "           = +0.461",
+            ],
+        ),
+        (
+            "es",
+            [
+                "Q_perro[0] = (+0,5)(+0,3) + (+1,15)(+0,1) + (+0,78)(−0,2) + (+0,88)(+0,4)",
+                "           = (+0,15) + (+0,115) + (−0,156) + (+0,352)",
+                "           = +0,461",
+            ],
+        ),
+    ],
+)
+def test_q_perro_0_reads_as_the_lesson_writes_it(session, lang, expected):
     # The lesson: Q_perro[0] = (0.50)(0.3) + (1.15)(0.1) + (0.78)(-0.2) + (0.88)(0.4)
     #                        = 0.150 + 0.115 + -0.156 + 0.352 = +0.461
+    # Every product of the written operands is exact, so the products line says "=", not "≈".
+    session["lang"] = lang
     scenario = lesson_scenario()
-    terms = projection_terms(scenario.x[1], scenario.w_q)[0]
-    first, second, third = block(dot_rows(sub("Q", "perro") + "[0]", terms)).splitlines()
-    assert first == "Q_perro[0] = (+0.5)(+0.3) + (+1.15)(+0.1) + (+0.78)(-0.2) + (+0.88)(+0.4)"
-    assert second == "           = (+0.150) + (+0.115) + (-0.156) + (+0.352)"
-    assert third == "           = +0.461"
+    terms = derivation.projection(scenario.x[1], scenario.w_q)[0]
+    assert block(dot_rows(sub("Q", "perro") + "[0]", terms)).splitlines() == expected
 
 
-def test_softmax_of_huge_scores_is_worked_out_on_the_shifted_scores():
-    steps = softmax_steps(np.array([1000.0, 1001.0]))
-    assert steps.overflow
-    text = block(softmax_rows(steps, ["a", "b"]))
+def test_softmax_of_huge_scores_is_worked_out_on_the_shifted_scores(english):
+    text = block(softmax_rows(derivation.softmax_row([1000.0, 1001.0]), ["a", "b"]))
     lines = [" ".join(line.split()) for line in text.splitlines()]  # alignment aside
-    # e^1000 overflows; shifted by the maximum the scores are -1 and 0: e^-1 = 0.36788, e^0 = 1
-    assert "e^(-1.000) ≈ 0.368 ← a" in lines and "e^(+0.000) ≈ 1.000 ← b" in lines
-    # 0.36788 / 1.36788 = 0.26894 and 1 / 1.36788 = 0.73106
-    assert "0.368 / 1.368 ≈ 0.269 ← a" in lines and "1.000 / 1.368 ≈ 0.731 ← b" in lines
-    assert "Σ w = 0.269 + 0.731 = 1.000" in lines
+    # e^1000 overflows; shifted by the maximum the scores are −1 and 0
+    assert "+1,000 − (+1,001) = −1" in lines and "+1,001 − (+1,001) = +0" in lines
+    assert round(math.exp(-1), 4) == 0.3679
+    assert "e^(−1) ≈ 0.3679 ← a" in lines and "e^(+0) = 1 ← b" in lines
+    assert "Σ = 0.3679 + 1 = 1.3679" in lines
+    # 0.3679 / 1.3679 = 0.26895 and 1 / 1.3679 = 0.73105
+    assert "0.3679 / 1.3679 ≈ 0.269 ← a" in lines and "1 / 1.3679 ≈ 0.731 ← b" in lines
+    assert "Σ = 0.269 + 0.731 = 1.000" in lines
     assert "inf" not in text and "∞" not in text
 
 
-def test_the_arrows_to_the_tokens_stand_in_one_column():
-    # e^2 = 7.389 and e^5 = 148.413: values of different widths
-    text = block(softmax_rows(softmax_steps(np.array([2.0, 5.0, 1.0])), ["#1", "#2", "#3"]))
+def test_the_arrows_to_the_tokens_stand_in_one_column(english):
+    # e^2 = 7.3891 and e^5 = 148.4132: values of different widths
+    text = block(softmax_rows(derivation.softmax_row([2.0, 5.0, 1.0]), ["#1", "#2", "#3"]))
     exp_lines = [line for line in text.splitlines() if line.startswith("e^(")]
     assert len(exp_lines) == 3
     assert len({width(line[: line.index("←")]) for line in exp_lines}) == 1

@@ -1,71 +1,106 @@
 """The home page and the softmax playground, in both languages."""
 
-import numpy as np
+import math
+
 import pytest
 
-from tests.app.helpers import button, no_exception, open_page, page_text
+from tests.app.helpers import HOME, by_label, chart, derivation_lines, no_exception, open_page, page_text, shown
+from tests.app.lesson import number, vector, written
 from ui.i18n import LANGUAGES
+from ui.pages import PAGES
 
 LANGS = sorted(LANGUAGES)
+SOFTMAX = "pages/softmax.py"
+
+
+def softmax(scores, temperature=1.0) -> list[float]:
+    exps = [math.exp(s / temperature) for s in scores]
+    return [e / sum(exps) for e in exps]
 
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_home_opens_with_the_ambiguous_sentence_and_a_link_to_every_page(lang):
-    at = open_page("pages/home.py", lang)
+    at = open_page(HOME, lang)
     assert no_exception(at)
     text = page_text(at)
     assert "el perro come carne porque tiene hambre" in text
     assert LANGUAGES[lang]["home.search.title"] in text
-    assert len(at.get("page_link")) == 5
+    links = at.main.get("page_link")
+    assert [link.proto.page for link in links] == [spec.url_path for spec in PAGES[1:]]
+    assert [link.proto.label for link in links] == [LANGUAGES[lang][f"home.map.{spec.key}"] for spec in PAGES[1:]]
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_softmax_of_the_lesson_scores_shows_the_lesson_figures(lang):
-    at = open_page("pages/softmax_playground.py", lang)
+def test_softmax_of_the_lesson_scores_shows_the_lessons_figures(lang):
+    at = open_page(SOFTMAX, lang)
     assert no_exception(at)
+    strings = LANGUAGES[lang]
+    # softmax([2, 5, 1]) = [0.0466, 0.9362, 0.0171] (math.exp); the naive division 2/8, 5/8, 1/8
+    weights = softmax([2, 5, 1])
+    assert vector(weights, sign=False) == "[0.047, 0.936, 0.017]"
     text = page_text(at)
-    # softmax([2, 5, 1]) = [0.0466, 0.9362, 0.0171]; naive 2/8, 5/8, 1/8
-    for figure in ("0.047", "0.936", "0.017", "7.389", "148.413", "2.718", "158.520"):
-        assert figure in text, figure
-    for figure in ("0.250", "0.625", "0.125"):
-        assert figure in text, figure
-    assert LANGUAGES[lang]["softmax.check"].format(total="1.000") in text
-    # the naive shares keep the 5 : 1 ratio of the scores; softmax makes it e^(5-1) = 54.598
-    assert LANGUAGES[lang]["softmax.naive.ok"].format(naive="5.000", soft="54.598") in text
+    assert written("[0.047, 0.936, 0.017]", lang) in text
+    assert written("[+0.250, +0.625, +0.125]", lang) in text
+    assert strings["softmax.check"].format(total=written("1.000", lang)) in text
+    # the written arithmetic: e^2 = 7.38906, e^5 = 148.41316, e^1 = 2.71828, to four decimals, and their sum
+    lines = derivation_lines(at)
+    for line in (
+        "e^(+2) ≈ 7.3891 ← #1",
+        "e^(+5) ≈ 148.4132 ← #2",
+        "e^(+1) ≈ 2.7183 ← #3",
+        "Σ = 7.3891 + 148.4132 + 2.7183 = 158.5206",
+        "148.4132 / 158.5206 ≈ 0.936 ← #2",  # 0.93624
+        "Σ = 0.047 + 0.936 + 0.017 = 1.000",
+    ):
+        assert written(line, lang) in lines, line
+    # the naive shares keep the 5 : 1 ratio of the scores; softmax makes it e^(5−1) = 54.598
+    assert round(math.exp(4), 3) == 54.598
+    assert strings["softmax.naive.ok_wider"].format(naive="5", soft=written("54.598", lang)) in text
+    bars = chart(at, "softmax_chart").spec["data"]
+    assert [bar["text"] for bar in bars] == [
+        [number(w, lang=lang) for w in weights],
+        [written(v, lang) for v in ("0.250", "0.625", "0.125")],
+    ]
 
 
 def test_huge_scores_are_worked_out_with_the_shift_and_do_not_overflow():
-    at = open_page("pages/softmax_playground.py")
-    button(at, "Enormes: 1000, 1001").click().run()
+    at = open_page(SOFTMAX)
+    by_label(at.button, LANGUAGES["es"]["softmax.preset.huge"]).click().run()
     assert no_exception(at)
-    assert np.array_equal(at.session_state["softmax_scores"], [1000.0, 1001.0])
-    assert any("se desborda" in w.value for w in at.warning)
+    assert "Puntajes: [1.000; 1.001]" in page_text(at)  # one thousand, written as Spanish writes it
+    assert any("se desborda" in shown(w.value) for w in at.warning)
     # softmax([1000, 1001]) = [1/(1+e), e/(1+e)] = [0.269, 0.731]
-    assert "[0.269, 0.731]" in page_text(at)
+    assert vector(softmax([-1, 0]), sign=False) == "[0.269, 0.731]"
+    assert "[0,269; 0,731]" in [code.value for code in at.code]
+    assert "e^(−1) ≈ 0,3679 ← #1" in derivation_lines(at)
 
 
 def test_negative_scores_break_the_naive_division_and_say_why():
-    at = open_page("pages/softmax_playground.py", "en")
-    button(at, "With negatives").click().run()
+    at = open_page(SOFTMAX, "en")
+    by_label(at.button, LANGUAGES["en"]["softmax.preset.negative"]).click().run()
     assert no_exception(at)
-    errors = " ".join(e.value for e in at.error)
-    assert "negative" in errors and "sum is negative" in errors
+    # [2, −1, −3]: negative entries, and a negative sum (−2)
+    errors = {e.value for e in at.error}
+    assert errors == {LANGUAGES["en"][f"softmax.naive.problem.{p}"] for p in ("sum_negative", "negative_entries")}
 
 
 def test_the_temperature_slider_changes_the_weights():
-    at = open_page("pages/softmax_playground.py")
-    before = page_text(at)
-    at.slider[0].set_value(5.0).run()
+    at = open_page(SOFTMAX, "en")
+    assert "[0.047, 0.936, 0.017]" in page_text(at)
+    at.slider(key="softmax_temperature").set_value(5.0).run()
     assert no_exception(at)
     after = page_text(at)
     # softmax([2, 5, 1] / 5) = softmax([0.4, 1.0, 0.2]) = [0.2747, 0.5005, 0.2249]
-    assert "0.936" in before and "0.936" not in after
+    assert vector(softmax([2, 5, 1], 5.0), sign=False) == "[0.275, 0.500, 0.225]"
+    assert "[0.047, 0.936, 0.017]" not in after
     assert "[0.275, 0.500, 0.225]" in after
+    assert chart(at, "softmax_chart").spec["data"][0]["text"] == ["0.275", "0.500", "0.225"]
 
 
 def test_the_temperature_survives_a_trip_to_another_page():
-    at = open_page("pages/softmax_playground.py")
-    at.slider[0].set_value(2.5).run()
-    at.switch_page("pages/home.py").run()
-    at.switch_page("pages/softmax_playground.py").run()
-    assert at.slider[0].value == 2.5
+    at = open_page(SOFTMAX)
+    at.slider(key="softmax_temperature").set_value(2.5).run()
+    at.switch_page(HOME).run()
+    at.switch_page(SOFTMAX).run()
+    assert at.slider(key="softmax_temperature").value == 2.5
+    assert vector(softmax([2, 5, 1], 2.5), sign=False, lang="es") in page_text(at)

@@ -1,21 +1,33 @@
-"""Every page runs inside app.py (sidebar, language, presentation mode), in both languages."""
-
-from pathlib import Path
+"""Every page runs inside the app's shell (sidebar, language, presentation mode, menu), in both languages."""
 
 import pytest
 
-from tests.app.helpers import ROOT, no_exception, open_page
+from tests.app.helpers import ROOT, charts, no_exception, open_page
 from ui.i18n import LANGUAGES
 from ui.pages import PAGES
 
+TITLE_KEYS = {"home": "home.title", "walkthrough": "walk.title"}  # the others: "<page>.title"
+PRESENTATION_CSS = '[data-testid="stMain"] { font-size: 22px; }'  # a line of ui/layout.py's presentation style
 
-def test_no_page_url_equals_its_file_stem():
-    # Streamlit would serve such a URL by running the file alone, without app.py's sidebar.
-    assert [spec.url_path for spec in PAGES if spec.url_path == Path(spec.path).stem] == []
+
+def title_key(spec) -> str:
+    return TITLE_KEYS.get(spec.key, f"{spec.key}.title")
 
 
 def test_every_registered_page_file_exists():
     assert all((ROOT / spec.path).is_file() for spec in PAGES)
+
+
+@pytest.mark.parametrize("spec", PAGES, ids=lambda spec: spec.key)
+def test_the_menu_links_every_page_at_the_address_streamlit_serves_it_at(spec):
+    # Streamlit fills each link's address from its own page registry: the browser tests and the benchmarks open
+    # pages at ui.pages' addresses, which must be those.
+    at = open_page(spec.path, "en")
+    links = at.sidebar.get("page_link")
+    assert [(link.proto.page, link.proto.label) for link in links] == [
+        (other.url_path, LANGUAGES["en"][f"page.{other.key}"]) for other in PAGES
+    ]
+    assert [link.proto.disabled for link in links] == [other.key == spec.key for other in PAGES]
 
 
 @pytest.mark.parametrize("lang", sorted(LANGUAGES))
@@ -23,13 +35,31 @@ def test_every_registered_page_file_exists():
 def test_each_page_opens_under_the_app_shell_in_each_language(spec, lang):
     at = open_page(spec.path, lang)
     assert no_exception(at)
-    assert [radio.label for radio in at.radio if radio.key == "lang"] == ["Idioma / Language"]
-    assert at.toggle(key="presentation").label == LANGUAGES[lang]["sidebar.presentation"]
+    assert [title.value for title in at.title] == [LANGUAGES[lang][title_key(spec)]]
+    assert at.sidebar.radio(key="lang").label == "Idioma / Language"
+    assert at.sidebar.toggle(key="present").label == LANGUAGES[lang]["sidebar.presentation"]
+
+
+def presentation_css(at) -> bool:
+    return any(PRESENTATION_CSS in element.proto.body for element in at.get("html"))
 
 
 @pytest.mark.parametrize("spec", PAGES, ids=lambda spec: spec.key)
-def test_presentation_mode_renders_each_page(spec):
+def test_presentation_mode_enlarges_each_page_and_can_be_left(spec):
     at = open_page(spec.path, "en")
-    at.toggle(key="presentation").set_value(True).run()
+    assert not presentation_css(at) and not [b for b in at.button if b.key == "exit_presentation"]
+    at.toggle(key="present").set_value(True).run()
     assert no_exception(at)
-    assert at.session_state["presentation"] is True
+    assert presentation_css(at)
+    # figures at presentation size: the values in the heatmaps' cells at 22 px (14 px otherwise)
+    assert {c.trace["textfont"]["size"] for c in charts(at) if c.trace.get("type") == "heatmap"} <= {22}
+    at.button(key="exit_presentation").click().run()
+    assert not presentation_css(at)
+    assert at.toggle(key="present").value is False
+
+
+def test_presentation_mode_enlarges_the_figures():
+    at = open_page("pages/walkthrough.py", "en")
+    normal = {c.trace["textfont"]["size"] for c in charts(at)}
+    at.toggle(key="present").set_value(True).run()
+    assert normal == {14} and {c.trace["textfont"]["size"] for c in charts(at)} == {22}

@@ -1,6 +1,6 @@
 """Links reproduce the scenario, language and step; bad links and files say so and change nothing else."""
 
-import io
+from urllib.parse import parse_qs, urlsplit
 
 import numpy as np
 import pytest
@@ -8,90 +8,135 @@ from streamlit.testing.v1 import AppTest
 
 from engine import lesson_scenario, random_scenario
 from engine.scenario_io import encode_scenario, scenario_to_json
-from tests.app.helpers import APP, no_exception, page_text
-from ui import share, state
+from tests.app.helpers import APP, HOME, button, by_label, chart, no_exception, open_page
 from ui.i18n import LANGUAGES
 
+BUILDER, WALKTHROUGH = "pages/builder.py", "pages/walkthrough.py"
+SHOWN = ("b_x", "b_q", "b_k", "b_v", "b_weights", "b_out")  # the builder's figures a scenario decides
 
-def open_link(params: dict, page: str | None = None) -> AppTest:
-    """Open the app as a browser would open a shared link: query parameters on the first run."""
+
+def open_link(params: dict, page: str = HOME) -> AppTest:
+    """Open the app as a browser opens a shared link: at the page's address, query parameters on the first run."""
     at = AppTest.from_file(APP, default_timeout=60)
     for key, value in params.items():
         at.query_params[key] = value
-    at.run()
-    if page:
-        at.switch_page(page).run()
-    return at
-
-
-def test_a_link_restores_the_scenario_and_language_then_leaves_the_url():
-    scenario = random_scenario(5)
-    at = open_link({"s": encode_scenario(scenario), "lang": "en"}, "pages/qkv_builder.py")
-    assert no_exception(at)
-    assert np.array_equal(at.session_state["scenario"].w_q, scenario.w_q)
-    assert at.session_state["lang"] == "en"
-    assert "s" not in at.query_params
-    assert LANGUAGES["en"]["builder.title"] in page_text(at)
-
-
-def open_share_box(at: AppTest) -> AppTest:
-    """Open the share popover, as a click on it does (opening it reruns the page)."""
-    at.session_state[state.SHARE_OPEN] = True
+    if page != HOME:
+        at.switch_page(page)
     return at.run()
 
 
+def open_share_box(at: AppTest) -> AppTest:
+    """Open the share popover. AppTest has no click for a popover: its open state is set by its key, as a click
+    sets it (opening it reruns the page)."""
+    at.session_state["share_open"] = True
+    return at.run()
+
+
+def shared_link(at: AppTest) -> str:
+    return next(code.value for code in at.code if "?s=" in code.value)
+
+
+def link_params(link: str) -> dict[str, str]:
+    return {key: values[0] for key, values in parse_qs(urlsplit(link).query).items()}
+
+
+def figures_of(at: AppTest) -> dict[str, list]:
+    return {key: chart(at, key).trace["z"] for key in SHOWN}
+
+
+def test_a_link_restores_the_scenario_then_leaves_the_url():
+    scenario = random_scenario(5)
+    at = open_link({"s": encode_scenario(scenario)}, BUILDER)
+    assert no_exception(at)
+    assert np.allclose(chart(at, "b_x").trace["z"], scenario.x, rtol=0, atol=1e-12)
+    assert np.allclose(chart(at, "b_q").trace["z"], scenario.x @ scenario.w_q, rtol=0, atol=1e-9)
+    assert "s" not in at.query_params
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="bug: ui.share.share_link writes lang=en, but the language radio bound to ?lang= reads only its "
+    "label (?lang=English), so the link opens in Spanish (the same in a browser: /builder?lang=en is Spanish)",
+)
+def test_a_shared_link_opens_in_the_language_it_was_shared_in():
+    at = open_share_box(open_page(BUILDER, "en"))
+    opened = open_link(link_params(shared_link(at)), BUILDER)
+    assert opened.title[0].value == LANGUAGES["en"]["builder.title"]
+
+
 def test_the_share_box_builds_its_content_only_when_opened():
-    at = open_link({}, "pages/qkv_builder.py")
+    at = open_link({}, BUILDER)
     assert not any("?s=" in code.value for code in at.code)
     open_share_box(at)
     assert any("?s=" in code.value for code in at.code)
 
 
-def test_the_builders_share_box_offers_a_link_that_round_trips():
-    at = open_share_box(open_link({}, "pages/qkv_builder.py"))
-    link = next(code.value for code in at.code if "?s=" in code.value)
-    code = link.split("?s=", 1)[1].split("&", 1)[0]
-    assert code == encode_scenario(lesson_scenario())
-    assert "lang=es" in link
+def test_the_builders_share_link_round_trips_to_the_same_view():
+    at = open_page(BUILDER, "en")
+    by_label(at.number_input, LANGUAGES["en"]["scenario.seed"]).set_value(7).run()
+    button(at, LANGUAGES["en"]["scenario.random"]).click().run()
+    by_label(at.slider, LANGUAGES["en"]["scenario.temperature"]).set_value(1.5).run()
+    before = figures_of(at)
+    assert before["b_x"] != lesson_scenario().x.tolist()  # a fallback to the lesson's example would show
+    params = link_params(shared_link(open_share_box(at)))
+    opened = open_link(params, BUILDER)  # a new session, as the person the link was sent to
+    assert no_exception(opened)
+    assert figures_of(opened) == before
+    # the option too (the language: see the test above)
+    assert by_label(opened.slider, LANGUAGES[opened.session_state["lang"]]["scenario.temperature"]).value == 1.5
 
 
-def test_the_walkthrough_link_carries_the_step():
-    at = open_share_box(open_link({"step": "3"}, "pages/walkthrough.py"))
-    link = next(code.value for code in at.code if "?s=" in code.value)
-    assert "step=3" in link
+def test_the_walkthrough_link_carries_the_part():
+    at = open_link({"step": "3"}, WALKTHROUGH)
+    params = link_params(shared_link(open_share_box(at)))
+    assert params["step"] == "3"
+    opened = open_link(params, WALKTHROUGH)
+    assert opened.progress[0].proto.text.startswith("Parte 3 de 5")
 
 
 @pytest.mark.parametrize("bad", ["garbage", encode_scenario(lesson_scenario())[:-12], "<img src=x onerror=alert(1)>"])
 def test_a_bad_link_says_so_and_falls_back_to_the_lesson(bad):
-    at = open_link({"s": bad, "lang": "en"}, None)
+    at = open_link({"s": bad}, BUILDER)
     assert no_exception(at)
     errors = [e.value for e in at.error]
-    assert len(errors) == 1 and "could not be read" in errors[0]
-    assert np.array_equal(at.session_state["scenario"].x, lesson_scenario().x)
+    assert len(errors) == 1 and errors[0].startswith(LANGUAGES["es"]["share.bad_link"].split("{")[0])
+    assert chart(at, "b_x").trace["z"] == lesson_scenario().x.tolist()
     at.run()
     assert [e.value for e in at.error] == [], "the message is shown once"
 
 
 def test_an_unknown_language_in_a_link_is_ignored():
-    at = open_link({"lang": "xx"}, None)
-    assert no_exception(at) and at.session_state["lang"] == "es"
+    at = open_link({"lang": "xx"})
+    assert no_exception(at)
+    assert at.title[0].value == LANGUAGES["es"]["home.title"]
 
 
-class Upload(io.BytesIO):
-    """Stands in for Streamlit's UploadedFile: the callback only calls getvalue()."""
+def upload(at: AppTest, content: bytes) -> AppTest:
+    (uploader,) = [u for u in open_share_box(at).file_uploader if u.key.startswith("upload_")]  # upload_<revision>
+    uploader.set_value(("scenario.json", content, "application/json"))
+    return at.run()
 
 
-def test_uploading_a_downloaded_scenario_restores_it(session):
+def test_uploading_a_downloaded_scenario_restores_it():
     scenario = random_scenario(11)
-    session["upload"] = Upload(scenario_to_json(scenario).encode())
-    share._on_upload("upload")
-    assert np.array_equal(state.get_scenario().w_v, scenario.w_v)
-    assert share.LINK_ERROR not in session
+    at = upload(open_page(BUILDER, "en"), scenario_to_json(scenario).encode())
+    assert no_exception(at)
+    assert [e.value for e in at.error] == []
+    assert np.allclose(chart(at, "b_v").trace["z"], scenario.x @ scenario.w_v, rtol=0, atol=1e-9)
 
 
-def test_uploading_a_broken_file_keeps_the_scenario_and_names_the_problem(session):
-    before = state.get_scenario()
-    session["upload"] = Upload(b'{"version": 1, "tokens": ["a", "a"]}')
-    share._on_upload("upload")
-    assert state.get_scenario() is before
-    assert session[share.LINK_ERROR] == ("share.bad_file", "tokens")
+def test_uploading_a_broken_file_keeps_the_scenario_and_names_the_problem():
+    at = open_page(BUILDER, "en")
+    before = figures_of(at)
+    upload(at, b'{"version": 1, "tokens": ["a", "a"]}')
+    assert no_exception(at)
+    errors = [e.value for e in at.error]
+    assert len(errors) == 1 and "tokens" in errors[0]
+    assert figures_of(at) == before
+
+
+def test_the_share_box_offers_the_scenario_and_its_matrices_for_download():
+    at = open_share_box(open_page(BUILDER, "en"))
+    assert sorted(d.label for d in at.download_button) == sorted(
+        [LANGUAGES["en"]["share.json"], "x.csv", "W_Q.csv", "W_K.csv", "W_V.csv"]
+    )

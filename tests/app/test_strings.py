@@ -6,16 +6,25 @@ from pathlib import Path
 
 import pytest
 
-from engine import Scale
+from engine import VERDICTS, Scale
 from ui.i18n import LANGUAGES
 from ui.pages import PAGES
 
 ROOT = Path(__file__).resolve().parents[2]
-SOURCES = [*ROOT.glob("app.py"), *ROOT.glob("pages/*.py"), *ROOT.glob("ui/*.py")]
+SOURCES = [
+    *ROOT.glob("app.py"),
+    *ROOT.glob("pages/*.py"),
+    *(path for path in ROOT.glob("ui/**/*.py") if "i18n" not in path.parts),
+]
+TEMPLATE_CALL = re.compile(r"""\b(?:t|tm)\(\s*f["']([a-z_{][^"']*)["']""")
 
 
 def placeholders(template: str) -> set[str]:
-    return {name for _, name, _, _ in string.Formatter().parse(template) if name}
+    """The names a template fills; a text with braces of its own (LaTeX) is never formatted: a marker instead."""
+    try:
+        return {name for _, name, _, _ in string.Formatter().parse(template) if name}
+    except ValueError:
+        return {"<literal text with braces>"}
 
 
 def literal_keys() -> set[str]:
@@ -30,7 +39,14 @@ def literal_keys() -> set[str]:
 def dynamic_keys() -> set[str]:
     """Keys the app builds from a prefix and a value; listed here from the values they can take."""
     keys = {f"page.{spec.key}" for spec in PAGES} | {f"home.map.{spec.key}" for spec in PAGES[1:]}
-    keys |= {f"walk.name.{i}" for i in range(1, 6)} | {f"scenario.scale.{mode}" for mode in Scale}
+    keys |= {f"walk.name.{i}" for i in (1, 2, 4, 5)} | {f"scenario.scale.{mode}" for mode in Scale}
+    keys |= {f"walk.{name}.{mode}" for name in ("name.3", "3.body", "3.formula") for mode in Scale}
+    keys |= {f"walk.code.{i}" for i in range(1, 6)} | {f"editor.{dim}" for dim in ("d_model", "d_k")}
+    keys |= {f"scaling.tab.{name}" for name in ("idea", "walk", "experiment", "row", "summary")}
+    keys |= {f"scaling.divisor.{mode}" for mode in Scale} | {f"scaling.verdict.{v}" for v in VERDICTS}
+    keys |= {f"pipeline.example.{name}" for name in ("lesson", "ambiguity")} | {"pipeline.error.empty_sentence"}
+    keys |= {f"pipeline.weights.{w}" for w in ("lesson", "random")}
+    keys |= {f"pipeline.attention.weights_{w}" for w in ("lesson", "random")}
     keys |= {f"softmax.naive.problem.{p}" for p in ("sum_zero", "sum_negative", "negative_entries")}
     keys |= {f"home.search.{role}.{part}" for role in ("query", "key", "value") for part in ("title", "body")}
     keys |= {f"softmax.preset.{name}" for name in ("lesson", "negative", "huge")}
@@ -78,3 +94,25 @@ def test_every_key_the_app_uses_exists(lang):
 
 def test_the_scan_finds_a_key_it_should():
     assert "softmax.check" in literal_keys()
+
+
+def template_patterns() -> dict[str, re.Pattern]:
+    """Keys the app builds with f-strings (t(f"walk.name.{part}")), as patterns: "{...}" stands for a piece."""
+    found = {}
+    for path in SOURCES:
+        for template in TEMPLATE_CALL.findall(path.read_text(encoding="utf-8")):
+            pieces = re.split(r"\{[^}]*\}", template)
+            found[template] = re.compile("[^ ]+".join(re.escape(piece) for piece in pieces))
+    return found
+
+
+def test_every_key_template_the_app_uses_names_existing_keys_and_is_listed_here():
+    patterns = template_patterns()
+    assert "walk.name.{part}" in patterns, "the scan found too few templates: the pattern is broken"
+    listed = dynamic_keys()
+    for lang, strings in LANGUAGES.items():
+        for template, pattern in patterns.items():
+            if template.startswith("{"):
+                continue  # a whole key passed in (plural's "{key}.{form}"): its callers' keys are checked
+            assert any(pattern.fullmatch(key) for key in strings), (lang, template)
+            assert any(pattern.fullmatch(key) for key in listed), f"list the keys of {template} in dynamic_keys()"

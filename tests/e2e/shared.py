@@ -1,84 +1,55 @@
-"""Typed helpers for the browser tests: wait on Streamlit's own readiness attributes, never on sleeps.
+"""Helpers for the browser tests only: language, health checks, figures, screenshots.
 
-A wait asks the server's websocket messages for a script run finished after the action began, then the page's
-own attributes for the result being on screen: data-test-script-state=notRunning, no [data-stale=true], no
-skeleton.
+Server start, Chromium and the waits on Streamlit's readiness live in the shared harness (harness/).
 """
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable
 from pathlib import Path
 
-from playwright.sync_api import Page, WebSocket, expect
-from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+from playwright.sync_api import Page, expect
 
+from harness import browser
+from harness.browser import TIMEOUT_MS, act, is_base_path_probe, runs, wait_for_app, watch_runs
+from harness.server import ROOT
 from ui.i18n import LANGUAGE_NAMES, LANGUAGES
 
-ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"
+__all__ = ["act", "open_app", "runs", "wait_for_app"]
 
-RUN_DONE = {ForwardMsg.FINISHED_SUCCESSFULLY, ForwardMsg.FINISHED_FRAGMENT_RUN_SUCCESSFULLY}
-IDLE_APP = "[data-testid=stApp][data-test-connection-state=CONNECTED][data-test-script-state=notRunning]"
-SHOWS_LATEST = f"""() => document.querySelector('{IDLE_APP}') !== null
-  && document.querySelectorAll('[data-stale=true], [data-testid=stSkeleton]').length === 0"""
-TIMEOUT_MS = 30_000
+ARTIFACTS = ROOT / "artifacts" / "screenshots"
+FIGURE = "[data-testid=stMain] [data-testid=stPlotlyChart]"
 
-
-def finishes_a_run(payload: str | bytes) -> bool:
-    """Whether a websocket frame from the server is the message that ends a script run."""
-    message = ForwardMsg.FromString(payload.encode() if isinstance(payload, str) else payload)
-    return message.WhichOneof("type") == "script_finished" and message.script_finished in RUN_DONE
+# Every text node plotly drew in the page's figures (axis labels, titles, cell values), as the browser shows it.
+FIGURE_TEXTS = f"""() => [...document.querySelectorAll('{FIGURE} svg text')].map(t => t.textContent)"""
+# Every figure on the page has been drawn by plotly: its SVG is there, with the plot inside.
+FIGURES_DRAWN = f"""() => [...document.querySelectorAll('{FIGURE}')]
+  .every(chart => chart.querySelector('.js-plotly-plot .main-svg .cartesianlayer, .js-plotly-plot .main-svg .plot'))"""
 
 
-class ScriptRuns:
-    """Counts the script runs the server reports finished to one page.
+def watched_page(context) -> Page:
+    """A page in `context` that counts script runs and records console errors, failed requests and dialogs."""
+    page = watch_runs(context.new_page())
+    page.console_errors = []
+    page.dialogs = []
 
-    The page's own attribute alone cannot say a run happened: the app says notRunning before its first run,
-    and a quick run can start and end within one render, so the attribute never shows "running".
-    """
+    def on_console(msg) -> None:
+        if msg.type == "error" and not is_base_path_probe(msg.location.get("url", "")):
+            page.console_errors.append(f"{msg.text} ({msg.location.get('url', '')})")
 
-    def __init__(self, page: Page) -> None:
-        self.page = page
-        self.socket: WebSocket | None = None
-        self.finished = 0
-        page.on("websocket", self._attach)
+    def on_response(response) -> None:
+        if response.status >= 400 and not is_base_path_probe(response.url):
+            page.console_errors.append(f"HTTP {response.status} {response.url}")
 
-    def _attach(self, socket: WebSocket) -> None:
-        self.socket = socket
-        socket.on("framereceived", self._on_frame)
+    def on_dialog(dialog) -> None:
+        page.dialogs.append(dialog.message)
+        dialog.dismiss()
 
-    def _on_frame(self, payload: str | bytes) -> None:
-        if finishes_a_run(payload):
-            self.finished += 1
-
-    def wait_for_run(self, after: int, timeout: float = TIMEOUT_MS) -> None:
-        """Until more than `after` runs have finished, waiting event by event up to `timeout` ms in all."""
-        deadline = time.monotonic() + timeout / 1000
-        while self.finished <= after:
-            remaining = (deadline - time.monotonic()) * 1000
-            if remaining <= 0:
-                raise TimeoutError(f"no script run finished within {timeout} ms")
-            source = self.page if self.socket is None else self.socket
-            source.wait_for_event("websocket" if self.socket is None else "framereceived", timeout=remaining)
-
-
-def runs(page: Page) -> int:
-    """How many script runs the server has reported finished to this page."""
-    return page.script_runs.finished
-
-
-def wait_for_app(page: Page, after: int = 0, timeout: float = TIMEOUT_MS) -> None:
-    """Wait until a run newer than `after` has finished and the page shows it (idle, nothing stale)."""
-    page.script_runs.wait_for_run(after, timeout)
-    page.wait_for_function(SHOWS_LATEST, timeout=timeout)
-
-
-def act(page: Page, action: Callable[[], object]) -> None:
-    """Do something that reruns the script, then wait for that rerun to finish."""
-    before = runs(page)
-    action()
-    wait_for_app(page, before)
+    page.on("console", on_console)
+    page.on("pageerror", lambda exc: page.console_errors.append(str(exc)))
+    page.on("response", on_response)
+    page.on("requestfailed", lambda request: page.console_errors.append(f"request failed: {request.url}"))
+    page.on("dialog", on_dialog)
+    return page
 
 
 def open_app(page: Page, url: str, questions: bool = False) -> None:
@@ -86,8 +57,7 @@ def open_app(page: Page, url: str, questions: bool = False) -> None:
     the URL, as the sidebar's switch turns them off) unless `questions`: these tests look at the pages' content."""
     if not questions:
         url += ("&" if "?" in url else "?") + "questions_on=false"
-    page.goto(url)
-    wait_for_app(page)
+    browser.open_app(page, url)
 
 
 def choose_language(page: Page, lang: str) -> None:
@@ -97,29 +67,21 @@ def choose_language(page: Page, lang: str) -> None:
     expect(sidebar).to_contain_text(LANGUAGES[lang]["sidebar.presentation"])
 
 
-# The figures are SVG images with data URLs: their text, read back the way the browser parses it.
-FIGURE_TEXTS = """() => [...document.querySelectorAll('[data-testid=stMain] img')]
-  .filter(img => img.src.startsWith('data:image/svg+xml;base64,'))
-  .flatMap(img => {
-    const bytes = Uint8Array.from(atob(img.src.split(',')[1]), c => c.charCodeAt(0));
-    const doc = new DOMParser().parseFromString(new TextDecoder().decode(bytes), 'image/svg+xml');
-    return [...doc.querySelectorAll('text')].map(t => t.textContent);
-  })"""
-# Every figure on the page has loaded and been decoded: a malformed SVG would show as a broken image.
-FIGURES_DRAWN = """() => [...document.querySelectorAll('[data-testid=stMain] img')]
-  .every(img => img.complete && img.naturalWidth > 0)"""
-
-
 def figure_texts(page: Page) -> list[str]:
     return page.evaluate(FIGURE_TEXTS)
 
 
+def figure(page: Page, key: str):
+    """The plotly figure drawn with the Streamlit key `key` (Streamlit marks its container st-key-<key>)."""
+    return page.locator(f".st-key-{key} .js-plotly-plot").first
+
+
 def assert_healthy(page: Page) -> None:
-    """No Streamlit exception box, no console error, no dialog, no broken figure."""
+    """No Streamlit exception box, no console error, no dialog, every figure drawn."""
     expect(page.locator("[data-testid=stException]")).to_have_count(0)
     assert page.console_errors == [], page.console_errors
     assert page.dialogs == [], page.dialogs
-    page.wait_for_function(FIGURES_DRAWN, timeout=10_000)
+    page.wait_for_function(FIGURES_DRAWN, timeout=TIMEOUT_MS)
 
 
 def screenshot(page: Page, name: str) -> Path:

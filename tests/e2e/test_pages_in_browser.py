@@ -1,4 +1,4 @@
-"""Every page in a real browser, in both languages; the walkthrough by keyboard; a slider and a cell edit."""
+"""Every page in a real browser, in both languages; the walkthrough by keyboard; a slider; the menu."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from playwright.sync_api import expect
 
 from tests.e2e.shared import act, assert_healthy, choose_language, open_app, screenshot
 from ui.i18n import LANGUAGES
-from ui.pages import PAGES, page_url
+from ui.pages import PAGE_BY_KEY, PAGES, page_url
 
 pytestmark = pytest.mark.e2e
 
@@ -23,46 +23,49 @@ def test_each_page_renders_without_errors(page, app_url, spec, lang, mode):
     expect(sidebar).to_contain_text(LANGUAGES[lang]["sidebar.presentation"])
     if mode == "presentation":
         act(page, lambda: sidebar.get_by_role("switch", name=LANGUAGES[lang]["sidebar.presentation"]).check(force=True))
-        # presentation mode enlarges the type: the page title grows past its normal size
-        expect(page.locator("[data-testid=stMain] h1").first).to_have_css("font-size", "48px")
+        # presentation mode enlarges the text a room reads (16 px otherwise), and the URL keeps it
+        expect(page.locator("[data-testid=stMain] [data-testid=stMarkdown] p").first).to_have_css("font-size", "22px")
+        assert "present=true" in page.url
     expect(page.locator("h1").first).to_be_visible()
     assert_healthy(page)
     screenshot(page, f"{spec.key}-{lang}-{mode}")
 
 
 def test_the_walkthrough_steps_with_the_arrow_keys(page, app_url):
-    open_app(page, f"{app_url}/step-by-step")
+    open_app(page, f"{app_url}/walkthrough")
     main = page.locator("[data-testid=stMain]")
-    expect(main).to_contain_text("Paso 1 de 5")
+    expect(main).to_contain_text("Parte 1 de 5")
     page.locator("h1").first.click()
     act(page, lambda: page.keyboard.press("ArrowRight"))
-    expect(main).to_contain_text("Paso 2 de 5")
+    expect(main).to_contain_text("Parte 2 de 5")
     assert "step=2" in page.url
-    expect(page.locator("[data-testid=stCode]").filter(has_text="= +0.954").first).to_be_visible()
+    # score(perro → come), written: 0.6413 + 0.5165 − 0.0831 − 0.1211 = 0.9536 ≈ 0.954
+    expect(page.locator("[data-testid=stCode]").filter(has_text="≈ +0,954").first).to_be_visible()
     act(page, lambda: page.keyboard.press("ArrowRight"))
-    expect(main).to_contain_text("Paso 3 de 5")
+    expect(main).to_contain_text("Parte 3 de 5")
     act(page, lambda: page.keyboard.press("ArrowLeft"))
-    expect(main).to_contain_text("Paso 2 de 5")
+    expect(main).to_contain_text("Parte 2 de 5")
     assert_healthy(page)
 
 
-def test_a_link_to_step_4_opens_step_4(page, app_url):
-    open_app(page, f"{app_url}/step-by-step?step=4")
-    expect(page.locator("[data-testid=stMain]")).to_contain_text("Paso 4 de 5")
-    expect(page.locator("[data-testid=stMain]")).to_contain_text("0.289")
+def test_a_link_to_part_4_opens_part_4(page, app_url):
+    open_app(page, f"{app_url}/walkthrough?step=4")
+    main = page.locator("[data-testid=stMain]")
+    expect(main).to_contain_text("Parte 4 de 5")
+    expect(main).to_contain_text("0,289")  # the weight perro → el: 0.28886
     assert_healthy(page)
 
 
 def test_moving_the_temperature_slider_changes_the_weights(page, app_url):
     open_app(page, f"{app_url}/softmax")
     main = page.locator("[data-testid=stMain]")
-    expect(main).to_contain_text("[0.047, 0.936, 0.017]")
+    expect(main).to_contain_text("[0,047; 0,936; 0,017]")
     thumb = page.locator("[data-testid=stSlider] input[type=range]").first
     thumb.focus()
     for _ in range(4):  # 1.0 → 1.4 in steps of 0.1
         page.keyboard.press("ArrowRight")
     # softmax([2, 5, 1] / 1.4) = [0.0999, 0.8512, 0.0489] (math.exp by hand)
-    expect(main).to_contain_text("[0.100, 0.851, 0.049]")
+    expect(main).to_contain_text("[0,100; 0,851; 0,049]")
     assert_healthy(page)
 
 
@@ -75,3 +78,13 @@ def test_the_scaling_page_opens_one_section_at_a_time(page, app_url):
     expect(walks).to_have_count(1)
     expect(main).to_contain_text(LANGUAGES["es"]["scaling.walk.title"])
     assert_healthy(page)  # its two figures are drawn
+
+
+def test_the_language_survives_a_click_in_the_menu(page, app_url):
+    open_app(page, f"{app_url}/walkthrough")
+    choose_language(page, "en")
+    sidebar = page.locator("[data-testid=stSidebar]")
+    act(page, lambda: sidebar.get_by_role("link", name=LANGUAGES["en"]["page.builder"]).click())
+    expect(page.locator("h1").first).to_have_text(LANGUAGES["en"]["builder.title"])
+    assert page.url.split("?")[0] == page_url(app_url, PAGE_BY_KEY["builder"])
+    assert_healthy(page)
