@@ -26,8 +26,10 @@ from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 from engine import random_scenario
 from engine.limits import MAX_SENTENCE_CHARS
 from engine.scenario_io import encode_scenario
-from tests.e2e.conftest import free_port, is_base_path_probe, stop_app, wait_healthy, warm_up
-from tests.e2e.shared import ScriptRuns, assert_healthy, runs, wait_for_app
+from harness.browser import ScriptRuns, is_base_path_probe, runs, wait_for_app
+from harness.server import free_port, stop_app, wait_healthy
+from tests.e2e.conftest import warm_up
+from tests.e2e.shared import assert_healthy
 from ui.i18n import LANGUAGE_NAMES, LANGUAGES
 from ui.pages import PAGES, page_url
 

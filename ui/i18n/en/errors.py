@@ -66,10 +66,10 @@ STRINGS: dict[str, str] = {
     "error.preset_needs_tokens": "That pattern needs words this sentence does not have.",
     "error.bad_token_index": "A token's index must be from 0 to n − 1, with n = {n}.",
     "error.no_tokens": "At least one token is needed.",
-    "error.target_negative": "The target has a negative value in row {row}, column {col}.",
-    "error.target_row_zero": "Row {row} of the target adds up to 0.",
+    "error.target_negative": "A target cannot have negative numbers (row “{row}”, column “{col}”): the target did not change.",
+    "error.target_row_zero": "The row of “{row}” became all 0, and every token has to look at someone: the target did not change.",
     "error.target_not_square": "The target must be an n × n matrix; it was one of shape ({got}).",
-    "error.target_on_masked": "The target puts weight on a masked cell (row {row}, column {col}).",
+    "error.target_on_masked": "Under the causal mask, “{row}” cannot look at “{col}”, which comes later: the target did not change.",
     "error.target_not_normalised": "Some rows of the target do not add up to 1: {rows}.",
     # the real model
     "error.model_missing_files": "The model folder “{directory}” lacks {missing}.",

@@ -34,11 +34,6 @@ STRINGS: dict[str, str] = {
     "learn.target.edit_help": "Row: the token that looks; column: the token looked at. Type proportions: a row need not add up to 1, it is divided by its sum. For example, 1 and 1 in two cells of a row is half and half.",
     "learn.target.renormalised.one": "The row of {rows} did not add up to 1 (it added up to {sums}): it was divided by its sum, so it now adds up to 1.",
     "learn.target.renormalised.other": "The rows of {rows} did not add up to 1 (they added up to {sums}): each was divided by its sum, so they all add up to 1 now.",
-    "error.target_negative": "A target cannot have negative numbers (row “{row}”, column “{col}”): the target did not change.",
-    "error.target_row_zero": "The row of “{row}” became all 0, and every token has to look at someone: the target did not change.",
-    "error.target_on_masked": "Under the causal mask, “{row}” cannot look at “{col}”, which comes later: the target did not change.",
-    "error.not_finite": "There is an infinite number or a NaN: the target did not change.",
-    "error.overflow": "The scenario's numbers are so large that the scores overflow: try smaller W or random W.",
     "learn.refused": "The engine could not start this training: {message}",
     # 2 · training
     "learn.train.header": "Train W_Q and W_K",

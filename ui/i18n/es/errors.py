@@ -66,10 +66,10 @@ STRINGS: dict[str, str] = {
     "error.preset_needs_tokens": "Ese patrón necesita palabras que esta oración no tiene.",
     "error.bad_token_index": "El índice de un token tiene que ir de 0 a n − 1, con n = {n}.",
     "error.no_tokens": "Tiene que haber al menos un token.",
-    "error.target_negative": "El objetivo tiene un valor negativo en la fila {row}, columna {col}.",
-    "error.target_row_zero": "La fila {row} del objetivo suma 0.",
+    "error.target_negative": "Un objetivo no puede tener números negativos (fila «{row}», columna «{col}»): el objetivo no cambió.",
+    "error.target_row_zero": "La fila de «{row}» quedó toda en 0, y cada token tiene que mirar a alguien: el objetivo no cambió.",
     "error.target_not_square": "El objetivo tiene que ser una matriz n × n; llegó una de forma ({got}).",
-    "error.target_on_masked": "El objetivo pone peso en una celda enmascarada (fila {row}, columna {col}).",
+    "error.target_on_masked": "Con la máscara causal, «{row}» no puede mirar a «{col}», que viene después: el objetivo no cambió.",
     "error.target_not_normalised": "Hay filas del objetivo que no suman 1: {rows}.",
     # el modelo real
     "error.model_missing_files": "A la carpeta del modelo «{directory}» le falta {missing}.",

@@ -34,11 +34,6 @@ STRINGS: dict[str, str] = {
     "learn.target.edit_help": "Fila: el token que mira; columna: el token mirado. Escribí proporciones: no hace falta que cada fila sume 1, se divide por su suma. Por ejemplo, 1 y 1 en dos celdas de una fila es mitad y mitad.",
     "learn.target.renormalised.one": "La fila de {rows} no sumaba 1 (sumaba {sums}): la dividimos por su suma, así que ahora suma 1.",
     "learn.target.renormalised.other": "Las filas de {rows} no sumaban 1 (sumaban {sums}): dividimos cada una por su suma, así que ahora todas suman 1.",
-    "error.target_negative": "Un objetivo no puede tener números negativos (fila «{row}», columna «{col}»): el objetivo no cambió.",
-    "error.target_row_zero": "La fila de «{row}» quedó toda en 0, y cada token tiene que mirar a alguien: el objetivo no cambió.",
-    "error.target_on_masked": "Con la máscara causal, «{row}» no puede mirar a «{col}», que viene después: el objetivo no cambió.",
-    "error.not_finite": "Hay un número infinito o NaN: el objetivo no cambió.",
-    "error.overflow": "Los números del escenario son tan grandes que los scores desbordan: probá con W más chicas o con W al azar.",
     "learn.refused": "El motor no pudo empezar este entrenamiento: {message}",
     # 2 · training
     "learn.train.header": "Entrená W_Q y W_K",
