@@ -12,16 +12,16 @@ import os
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 os.environ.setdefault("OMP_NUM_THREADS", "1")
 
-import statistics  # noqa: E402
-import sys  # noqa: E402
-import time  # noqa: E402
-from pathlib import Path  # noqa: E402
+import statistics
+import sys
+import time
+from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from engine import lesson_scenario, sentence_vectors, stall_experiment, target_preset  # noqa: E402
-from engine.presets import random_inputs  # noqa: E402
-from engine.training import start_training, train_steps  # noqa: E402
+from engine import lesson_scenario, sentence_vectors, stall_experiment, target_preset
+from engine.presets import random_inputs
+from engine.training import start_training, train_steps
 
 REPEATS = 7
 

@@ -14,7 +14,7 @@ from engine.text import shown
 
 
 def _as_float_array(x: object, name: str, *, row: bool) -> np.ndarray:
-    """x as float64 scores, or EngineInputError: real numbers only (no text, None, bool, complex, ragged
+    """X as float64 scores, or EngineInputError: real numbers only (no text, None, bool, complex, ragged
     lists), none NaN, at least one; a single row when `row`."""
     try:
         arr = np.asarray(x)

@@ -153,7 +153,7 @@ class LossGradients:
 
 
 def log_weights(result: AttentionResult) -> np.ndarray:
-    """log A from the scaled scores, finite wherever a token may look even when A itself underflows to 0."""
+    """Log A from the scaled scores, finite wherever a token may look even when A itself underflows to 0."""
     live = result.allowed.any(axis=1, keepdims=True)  # (n, 1)
     top = np.max(result.scaled_scores, axis=1, keepdims=True)  # (n, 1)  -inf on a fully masked row
     with np.errstate(divide="ignore", invalid="ignore"):

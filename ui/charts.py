@@ -208,7 +208,7 @@ def attention_specs(tokens: Sequence[str], result: AttentionResult, panels=("sco
 
 
 def vectors_specs(tokens: Sequence[str], x: np.ndarray, output: np.ndarray) -> list[Heatmap]:
-    """x and the output on one signed scale, so that their colours compare."""
+    """X and the output on one signed scale, so that their colours compare."""
     shared = figures.signed_range(x, output)
     return [
         Heatmap(

@@ -147,7 +147,7 @@ def exact_note(value: float, decimals: int = 3, sign: bool = True) -> Row:
 
 
 def dot_rows(lhs: str, d: DotDerivation) -> list[Row]:
-    """lhs = (a0)(b0) + (a1)(b1) + …, then each product, then their sum, then the sum rounded."""
+    """Lhs = (a0)(b0) + (a1)(b1) + …, then each product, then their sum, then the sum rounded."""
     rows = [Row(lhs, "=", " + ".join(f"{_factor(a)}{_factor(b)}" for a, b in zip(d.a, d.b, strict=True)))]
     if len(d.products) > 1:
         rows.append(Row("", "=" if d.products_exact else "≈", " + ".join(_factor(p) for p in d.products)))
@@ -162,7 +162,7 @@ def dot_rows(lhs: str, d: DotDerivation) -> list[Row]:
 
 
 def division_row(lhs: str, d: Division) -> list[Row]:
-    """lhs = numerator ÷ divisor = result (≈ when the quotient was rounded)."""
+    """Lhs = numerator ÷ divisor = result (≈ when the quotient was rounded)."""
     relation = "=" if d.result_exact else "≈"
     rows = [Row(lhs, "=", f"{signed(d.numerator)} ÷ {short(d.divisor)} {relation} {signed(d.result)}")]
     if not d.agrees:

@@ -165,6 +165,6 @@ def _flat(values) -> list:
 
 
 def plotly_separators(lang: str | None = None) -> str:
-    """plotly's `layout.separators`: the decimal separator, then the thousands separator."""
+    """Plotly's `layout.separators`: the decimal separator, then the thousands separator."""
     decimal_sep, thousands_sep = SEPARATORS[_lang(lang)]
     return decimal_sep + thousands_sep

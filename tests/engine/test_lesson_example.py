@@ -10,12 +10,11 @@ Where the lesson prints a wrong figure, the test pins the correct value and says
 from __future__ import annotations
 
 import math
+from decimal import Decimal
 
 import numpy as np
 import pytest
 import reference
-
-from decimal import Decimal
 
 from engine import attention, lesson_scenario, naive_normalize, pipeline, presets, softmax, softmax_steps
 from engine.derivation import dot, projection, weighted_sum

@@ -269,10 +269,7 @@ def target_editor_ui(case: Case, target: Target) -> None:
         frame,
         key=key,
         num_rows="fixed",
-        column_config={
-            column_name(j): editors.number_column(token)
-            for j, token in enumerate(case.tokens)
-        },
+        column_config={column_name(j): editors.number_column(token) for j, token in enumerate(case.tokens)},
         on_change=_on_target_edit,
         args=(key,),
         width="stretch",

@@ -386,10 +386,7 @@ def w_o_controls_ui(row_names: list[str], d_model: int) -> None:
                 frame,
                 key=key,
                 num_rows="fixed",
-                column_config={
-                    column_name(j): editors.number_column(f"d{j}")
-                    for j in range(d_model)
-                },
+                column_config={column_name(j): editors.number_column(f"d{j}") for j in range(d_model)},
                 on_change=_on_w_o_edit,
                 args=(key, rows, d_model),
                 width="stretch",
