@@ -36,6 +36,7 @@ class AttentionResult:
 
     @property
     def d_k(self) -> int:
+        """The width of the queries and keys, the d_k of √d_k."""
         return self.q.shape[1]
 
 

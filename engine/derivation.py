@@ -110,6 +110,7 @@ class Division:
 
     @property
     def agrees(self) -> bool:
+        """Whether the written quotient is the full-precision one rounded to SHOWN decimals."""
         return self.result == _round(Decimal(repr(self.exact)), SHOWN)
 
 
@@ -149,6 +150,7 @@ class SoftmaxDerivation:
 
     @property
     def agrees(self) -> bool:
+        """Whether every written weight is its full-precision weight rounded to SHOWN decimals."""
         return all(w == _round(Decimal(repr(e)), SHOWN) for w, e in zip(self.weights, self.exact, strict=True))
 
 

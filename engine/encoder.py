@@ -124,6 +124,7 @@ class EncoderResult:
 
     @property
     def n_heads(self) -> int:
+        """The number of heads in each layer."""
         return self.attentions.shape[1]
 
 

@@ -198,6 +198,7 @@ class WordTable:
 
     @property
     def nbytes(self) -> int:
+        """The size of the whole table in bytes, as it lies in the file."""
         return self.shape[0] * self.shape[1] * np.dtype(self.dtype).itemsize
 
     def __getitem__(self, ids: object) -> np.ndarray:

@@ -265,6 +265,7 @@ class AttentionCost:
 
     @property
     def multiply_adds(self) -> int:
+        """All the multiply-adds together: projections, scores, weighted sums and the output projection."""
         return self.projections + self.scores + self.weighted_sums + self.output_projection
 
 

@@ -233,14 +233,17 @@ class Scenario:
 
     @property
     def d_model(self) -> int:
+        """The width of each token's vector x: the rows of W_Q, W_K and W_V."""
         return self.x.shape[1]
 
     @property
     def d_k(self) -> int:
+        """The width of the queries and keys: the columns of W_Q and W_K."""
         return self.w_q.shape[1]
 
     @property
     def d_v(self) -> int:
+        """The width of the values: the columns of W_V."""
         return self.w_v.shape[1]
 
     def run(self) -> AttentionResult:
@@ -256,9 +259,11 @@ class Scenario:
         )
 
     def matrix(self, name: str) -> np.ndarray:
+        """One of the four matrices by its field name: "x", "w_q", "w_k" or "w_v"."""
         return getattr(self, name)
 
     def with_matrix(self, name: str, value: np.ndarray) -> Scenario:
+        """This scenario with one matrix replaced (checked again, like every new Scenario)."""
         return replace(self, **{name: value})
 
     def with_d_model(self, d_model: int) -> Scenario:

@@ -157,6 +157,7 @@ def scenario_from_dict(data: Any) -> Scenario:
 
 
 def scenario_to_json(scenario: Scenario) -> str:
+    """The scenario as indented JSON text, non-ASCII token names kept as they are."""
     return json.dumps(scenario_to_dict(scenario), ensure_ascii=False, indent=2)
 
 

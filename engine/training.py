@@ -298,6 +298,7 @@ class TrainingRun:
 
     @property
     def steps(self) -> int:
+        """How many steps were taken."""
         return len(self.losses) - 1
 
     @property
@@ -317,6 +318,7 @@ class TrainingRun:
 
     @property
     def converged(self) -> bool:
+        """True when the loss after the last step is within `tolerance` of its floor."""
         return bool(self.excess[-1] <= self.tolerance)
 
     @property

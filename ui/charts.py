@@ -26,6 +26,7 @@ MAX_ALT_CELLS = 16  # a figure's text description lists its values up to this ma
 
 
 def style() -> Style:
+    """The figures' sizes for the current mode: larger in presentation mode."""
     return Style.for_mode(state.presentation_mode())
 
 
@@ -49,6 +50,7 @@ class FigureCache:
         self.lock = threading.Lock()
 
     def get(self, key: object, build) -> go.Figure:
+        """The figure cached under `key`, built with `build()` the first time (outside the lock)."""
         with self.lock:
             if key in self.figures:
                 self.figures.move_to_end(key)
@@ -137,6 +139,7 @@ def show_row(specs: Sequence[Heatmap], keys: Sequence[str] | None = None) -> Non
 
 
 def dims(count: int) -> list[str]:
+    """Column labels d0, d1, ... for `count` dimensions."""
     return [t("matrix.dim", j=j) for j in range(count)]
 
 

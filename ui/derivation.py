@@ -32,6 +32,8 @@ from ui.numbers import fixed, short, signed, vector
 
 
 class Row(NamedTuple):
+    """One line of a derivation: left-hand side, relation, right-hand side."""
+
     lhs: str  # "" continues the row above
     relation: str  # "=", "≈", or "" for a note under the rows
     rhs: str
@@ -135,6 +137,7 @@ def sub(symbol: str, token: object) -> str:
 
 
 def vector_row(lhs: str, values, sign: bool = True) -> Row:
+    """A row `lhs = (v0, v1, ...)`, the values written to three decimals."""
     return Row(lhs, "=", vector(values, sign=sign))
 
 
@@ -143,6 +146,7 @@ def _factor(value: Decimal) -> str:
 
 
 def exact_note(value: float, decimals: int = 3, sign: bool = True) -> Row:
+    """A note under the rows with the full-precision value."""
     return Row("", "", t("derivation.exact", value=fixed(value, decimals, sign=sign)))
 
 

@@ -93,6 +93,7 @@ def plain_text(label: object) -> str:
 
 
 def short_label(label: object, limit: int = MAX_LABEL_CHARS) -> str:
+    """A label cut to `limit` characters (with …) and made safe by plain_text."""
     text = str(label)
     return plain_text(text if len(text) <= limit else text[: limit - 1] + "…")
 

@@ -132,6 +132,7 @@ _SUPERSCRIPTS = str.maketrans("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻")
 
 
 def superscript(n: int) -> str:
+    """An integer in superscript digits: -2 as ⁻²."""
     return str(n).translate(_SUPERSCRIPTS)
 
 

@@ -13,6 +13,8 @@ from typing import NamedTuple
 
 
 class PageSpec(NamedTuple):
+    """One page of the app: its script, its strings key and its menu icon."""
+
     path: str  # the script, relative to the project root
     key: str  # strings: "page.<key>" is its title, "home.map.<key>" its line on the home map
     icon: str

@@ -93,6 +93,7 @@ _LISTS_REV = "lists_rev"
 
 
 def current_language() -> str:
+    """The language the app is shown in, the default one until a valid one is chosen."""
     lang = st.session_state.get(LANG, DEFAULT_LANGUAGE)
     return lang if lang in LANGUAGE_NAMES else DEFAULT_LANGUAGE
 
@@ -104,6 +105,7 @@ def set_language(lang: str) -> None:
 
 
 def presentation_mode() -> bool:
+    """Whether presentation mode is on."""
     return bool(st.session_state.get(PRESENT, False))
 
 
@@ -113,6 +115,7 @@ def set_presentation_mode(on: bool) -> None:
 
 
 def questions_on() -> bool:
+    """Whether questions are shown (on by default)."""
     return bool(st.session_state.get(QUESTIONS_ON, True))
 
 
@@ -128,6 +131,7 @@ def get_scenario() -> Scenario:
 
 
 def scenario_rev() -> int:
+    """The shared scenario's revision: editor and option widget keys carry it."""
     get_scenario()
     return st.session_state[_SCENARIO_REV]
 
@@ -145,6 +149,7 @@ def set_option(**options: Any) -> None:
 
 
 def reset_scenario() -> None:
+    """Go back to the lesson's example scenario."""
     set_scenario(lesson_scenario())
 
 
@@ -156,18 +161,22 @@ def randomize_scenario(seed: int) -> None:
 
 
 def report_errors(errors: list[tuple[str, dict]]) -> None:
+    """Keep the (code, params) errors of an edit for the editor's page to show once."""
     st.session_state[_SCENARIO_ERRORS] = list(errors)
 
 
 def pop_errors() -> list[tuple[str, dict]]:
+    """The errors of the last edit, removed so they show only once."""
     return st.session_state.pop(_SCENARIO_ERRORS, [])
 
 
 def report_link_error(key: str, field: str) -> None:
+    """Keep the strings key and field of a link or upload that could not be read, to show once."""
     st.session_state[_LINK_ERROR] = (key, field)
 
 
 def pop_link_error() -> tuple[str, str] | None:
+    """The unreadable link's (strings key, field), removed so it shows only once; None when there is none."""
     return st.session_state.pop(_LINK_ERROR, None)
 
 
@@ -186,6 +195,7 @@ def focus(role: str, default: str) -> str:
 
 
 def set_focus(role: str, token: str) -> None:
+    """Choose `token` as the `role` ("query" or "key") on every page."""
     st.session_state.setdefault(_FOCUS, {})[role] = token
 
 
@@ -193,6 +203,7 @@ def set_focus(role: str, token: str) -> None:
 
 
 def get_list(name: str, default) -> np.ndarray:
+    """The page's list `name`, created from `default` on first use."""
     lists = st.session_state.setdefault(_LISTS, {})
     if name not in lists:
         lists[name] = np.asarray(default, dtype=np.float64)
@@ -200,12 +211,14 @@ def get_list(name: str, default) -> np.ndarray:
 
 
 def set_list(name: str, values) -> None:
+    """Replace the page's list `name`; its editor is rebuilt from it."""
     st.session_state.setdefault(_LISTS, {})[name] = np.asarray(values, dtype=np.float64)
     revs = st.session_state.setdefault(_LISTS_REV, {})
     revs[name] = revs.get(name, 0) + 1
 
 
 def list_rev(name: str) -> int:
+    """The revision of the list `name`: its editor's key carries it."""
     return st.session_state.get(_LISTS_REV, {}).get(name, 0)
 
 
@@ -213,10 +226,12 @@ def list_rev(name: str) -> int:
 
 
 def get(key: str, default: Any = None) -> Any:
+    """A value the app owns under `key` (documented above), or `default`."""
     return st.session_state.get(key, default)
 
 
 def put(key: str, value: Any) -> None:
+    """Keep `value` under the app's own `key` (documented above)."""
     st.session_state[key] = value
 
 

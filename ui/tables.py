@@ -33,4 +33,5 @@ def written(frame: pd.DataFrame, decimals: int) -> pd.DataFrame:
 
 
 def table_ui(frame: pd.DataFrame, decimals: int = 3) -> None:
+    """`frame` as a table with its numbers written to `decimals` decimals, without the index."""
     st.table(written(frame, decimals), hide_index=True)

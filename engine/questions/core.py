@@ -50,6 +50,8 @@ LINE_KEYS = ("row", "column")  # the keys a MATRIX_LINE option names its line wi
 
 
 class Outcome(StrEnum):
+    """How a response is graded: right, a named mistake, or wrong."""
+
     RIGHT = "right"
     MISCONCEPTION = "misconception"  # wrong, and the response is what a named mistake gives
     WRONG = "wrong"
@@ -142,6 +144,7 @@ class Grade:
 
     @property
     def right(self) -> bool:
+        """True when the response is the answer."""
         return self.outcome == Outcome.RIGHT
 
 
@@ -150,6 +153,8 @@ class Grade:
 
 @dataclass(frozen=True)
 class NumericDraft:
+    """A candidate number question: its params, its answer and the numbers named mistakes give."""
+
     params: dict[str, Any]
     answer: float
     misconceptions: tuple[tuple[str, float], ...]  # candidates; those too close to the answer are dropped
@@ -159,6 +164,8 @@ class NumericDraft:
 
 @dataclass(frozen=True)
 class ChoiceDraft:
+    """A candidate choice question: its params, the right option and the wrong ones with their mistakes."""
+
     params: dict[str, Any]
     correct: Any
     distractors: tuple[tuple[Any, str | None], ...]  # (option, its mistake or None), most telling first
@@ -209,6 +216,7 @@ def exp_or_inf(x: Any) -> Any:
 
 
 def finite(option: Any) -> bool:
+    """True unless the option holds a NaN or an infinity (a number, or a tuple of them)."""
     if isinstance(option, float):
         return math.isfinite(option)
     if isinstance(option, tuple):
@@ -235,6 +243,7 @@ class Template:
 
     @property
     def text_key(self) -> str:
+        """The strings key of the question's text: "q.<template id>"."""
         return f"q.{self.id}"
 
     def generate(self, context: Any, seed: int) -> Question:
@@ -380,6 +389,7 @@ def questions_for(section: str, context: Any, seed: int) -> tuple[Question, ...]
 
 
 def checked_seed(seed: object) -> int:
+    """`seed` as an int, or EngineInputError unless it is an integer within SEED_RANGE."""
     low, high = SEED_RANGE
     if isinstance(seed, bool) or not isinstance(seed, numbers.Integral) or not low <= int(seed) <= high:
         raise EngineInputError("bad_seed", f"a seed is an integer in [{low}, {high}], got {seed!r}", low=low, high=high)

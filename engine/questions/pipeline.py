@@ -52,7 +52,7 @@ def _positions(rng: np.random.Generator, vectors: SentenceVectors) -> list[tuple
 )
 def pe_value(vectors: SentenceVectors, rng: np.random.Generator) -> Iterator[NumericDraft]:
     """PE[position, dimension]: sin on even dimensions, cos on odd, of position / 10000^(2i / d_model)."""
-    n, d = vectors.x.shape
+    _, d = vectors.x.shape
     for pos, dim in _positions(rng, vectors):
         angle = pos / 10000.0 ** (2 * (dim // 2) / d)
         right, other = (math.sin, math.cos) if dim % 2 == 0 else (math.cos, math.sin)

@@ -52,6 +52,7 @@ class SoftmaxRow:
 
     @property
     def array(self) -> np.ndarray:
+        """(n,) the scores as an array."""
         return np.asarray(self.scores)  # (n,)
 
 

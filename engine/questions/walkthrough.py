@@ -128,7 +128,7 @@ def q_shape(scenario: Scenario, rng: np.random.Generator) -> Iterator[ChoiceDraf
     misconceptions=("transposed", "q_dot_q", "x_dot_x", "scaled_too_early"),
 )
 def score(scenario: Scenario, rng: np.random.Generator) -> Iterator[NumericDraft]:
-    """score(token → other) = Q_token · K_other."""
+    """The score of token → other: Q_token · K_other."""
     result = scenario.run()
     for i, j in cells(rng, np.ones_like(result.allowed)):
         mistakes = (

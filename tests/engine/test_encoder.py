@@ -8,6 +8,7 @@ import math
 import subprocess
 import sys
 from pathlib import Path
+from typing import ClassVar
 
 import numpy as np
 import pytest
@@ -169,7 +170,7 @@ def test_every_head_of_every_layer_goes_through_the_engines_attention(tiny, monk
 
 
 def test_a_heads_queries_are_x_times_w_plus_the_bias(tiny, encoded):
-    model, tensors = tiny
+    _, tensors = tiny
     _, result = encoded
     x = result.hidden_states[1]  # the input of layer 1
     w = tensors["encoder.layer.1.attention.self.query.weight"].astype(np.float64)  # (out, in)
@@ -559,7 +560,7 @@ def test_a_truncated_or_garbled_safetensors_file_is_refused(tmp_path, keep):
     write_model(tmp_path)
     path = tmp_path / "model.safetensors"
     data = path.read_bytes()
-    path.write_bytes(data[:keep] if keep >= 0 else data[:keep])
+    path.write_bytes(data[:keep])
     with pytest.raises(EngineInputError) as caught:
         load_model(tmp_path)
     assert caught.value.code == "model_bad_weights"
@@ -597,8 +598,8 @@ def hub(monkeypatch):
     import huggingface_hub
 
     class Hub:
-        calls: list[dict] = []
-        answers: list = []
+        calls: ClassVar[list[dict]] = []
+        answers: ClassVar[list] = []
 
     def fake_snapshot_download(**kwargs):
         Hub.calls.append(kwargs)

@@ -95,5 +95,6 @@ def results_ui() -> None:
 
 
 def learned_ui() -> None:
+    """The expander that says which of the numbers a Transformer learns."""
     with st.expander(t("builder.learned.title"), expanded=not state.presentation_mode()):
         st.markdown(t("builder.learned.body"))
