@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from engine.errors import EngineInputError
 from engine.softmax import softmax
@@ -41,10 +42,10 @@ class AttentionResult:
 
 
 def attention(
-    x: np.ndarray,
-    w_q: np.ndarray,
-    w_k: np.ndarray,
-    w_v: np.ndarray,
+    x: ArrayLike,
+    w_q: ArrayLike,
+    w_k: ArrayLike,
+    w_v: ArrayLike,
     *,
     scale: Scale = Scale.SQRT,
     mask: str | np.ndarray | None = None,

@@ -26,6 +26,8 @@ SHOWN = 3  # decimals of every operand and result a derivation writes
 TERM = 4  # decimals of each product inside a sum, and of each e^x and their total
 CONTEXT_PRECISION = 40  # digits decimal arithmetic keeps before the rounding to SHOWN or TERM
 
+Numbers = Sequence[float] | np.ndarray  # a row of numbers: a list, a tuple or a 1-D array
+
 
 def written(value: float | Decimal, decimals: int = SHOWN) -> Decimal:
     """`value` as a derivation writes it: rounded half up to `decimals`, read from its shortest decimal form
@@ -67,7 +69,7 @@ class DotDerivation:
         return self.result == _round(Decimal(repr(self.exact)), SHOWN)
 
 
-def dot(a: Sequence[float], b: Sequence[float], exact: float | None = None) -> DotDerivation:
+def dot(a: Numbers, b: Numbers, exact: float | None = None) -> DotDerivation:
     """The written arithmetic of one dot product; `exact` defaults to the full-precision a · b."""
     a_arr = np.asarray(a, dtype=np.float64).reshape(-1)
     b_arr = np.asarray(b, dtype=np.float64).reshape(-1)
@@ -160,9 +162,7 @@ class SoftmaxDerivation:
 EXP_RANGE = (-2.0, 20.0)
 
 
-def softmax_row(
-    scores: Sequence[float], temperature: float = 1.0, exact: Sequence[float] | None = None
-) -> SoftmaxDerivation:
+def softmax_row(scores: Numbers, temperature: float = 1.0, exact: Numbers | None = None) -> SoftmaxDerivation:
     """The written arithmetic of softmax for one row of (already scaled) scores at temperature T."""
     row = np.asarray(scores, dtype=np.float64).reshape(-1)
     if row.size == 0 or not np.isfinite(row).all():
@@ -204,12 +204,12 @@ def softmax_row(
     )
 
 
-def projection(x_row: Sequence[float], w: np.ndarray) -> tuple[DotDerivation, ...]:
+def projection(x_row: Numbers, w: np.ndarray) -> tuple[DotDerivation, ...]:
     """x_row · W one output dimension at a time: entry j is x_row against column j of W."""
     w = np.asarray(w, dtype=np.float64)
     return tuple(dot(x_row, w[:, j]) for j in range(w.shape[1]))
 
 
-def weighted_sum(weights_row: Sequence[float], v: np.ndarray) -> tuple[DotDerivation, ...]:
+def weighted_sum(weights_row: Numbers, v: np.ndarray) -> tuple[DotDerivation, ...]:
     """Output = Σ_j α_j · V_j, one dimension at a time: entry d is the weights against column d of V."""
     return projection(weights_row, v)

@@ -242,7 +242,7 @@ class HeadMeasures:
     self_weight: np.ndarray  # weight token i gives to itself
 
 
-def head_measures(result: EncoderResult, special: Sequence[bool]) -> HeadMeasures:
+def head_measures(result: EncoderResult, special: Sequence[bool] | np.ndarray) -> HeadMeasures:
     """Entropy, weight on special tokens, previous-token and self weight of every head, averaged over rows."""
     a = result.attentions  # (layers, heads, n, n)
     special = np.asarray(special, dtype=bool)  # (n,)

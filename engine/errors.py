@@ -112,7 +112,7 @@ CODES: dict[str, tuple[tuple[str, ...], str]] = {
 def checked_int(value: object, name: str, bounds: tuple[int, int]) -> int:
     """`value` as an int within `bounds`, or EngineInputError("out_of_range") before any work uses it."""
     low, high = bounds
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or not low <= value <= high:
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or not low <= int(value) <= high:
         raise EngineInputError(
             "out_of_range", f"{name} must be a whole number from {low} to {high}", name=name, low=low, high=high
         )

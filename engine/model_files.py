@@ -238,7 +238,7 @@ def read_weights(path: Path, config: EncoderConfig) -> EncoderWeights:
                 "model_bad_weights", f"{name} has shape {entry.shape}, the config needs {shape}", name=name
             )
         if on_disk:
-            return WordTable(path, entry.start, entry.shape, checked_dtype(prefix + name, entry))
+            return WordTable(path, entry.start, (entry.shape[0], entry.shape[1]), checked_dtype(prefix + name, entry))
         return read_tensor(path, prefix + name, entry)
 
     return bert_weights(tensor, config)
@@ -342,7 +342,7 @@ def tokenize(model: Model, sentence: str, *, max_tokens: int = MAX_MODEL_TOKENS)
         )
     special = tuple(bool(s) for s in encoding.special_tokens_mask)
     # The tokenizer's word ids may skip numbers (a word the normaliser removed): renumber them 0, 1, 2, ...
-    order = {}
+    order: dict[int, int] = {}
     for word, is_special in zip(encoding.word_ids, special, strict=True):
         if word is not None and not is_special:
             order.setdefault(word, len(order))
@@ -387,7 +387,7 @@ def download_model(cache_dir: str | Path | None = None) -> Path:
     from huggingface_hub import snapshot_download
     from huggingface_hub.errors import LocalEntryNotFoundError
 
-    request = {
+    request: dict[str, Any] = {
         "repo_id": MODEL_REPO,
         "revision": MODEL_REVISION,
         "allow_patterns": list(MODEL_FILES),

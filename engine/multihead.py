@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -332,7 +333,7 @@ def compare_head_counts(
                 got=np.shape(w),
                 expected=(d_model, d_model),
             )
-    options = {"scale": scale, "mask": mask, "temperature": temperature}
+    options: dict[str, Any] = {"scale": scale, "mask": mask, "temperature": temperature}
     one = multi_head_attention(x, [(w_q, w_k, w_v)], w_o, **options)
     many = multi_head_attention(x, split_head_weights(w_q, w_k, w_v, h), w_o, **options)
     return HeadCountComparison(one, many, attention_cost(n, d_model, 1), attention_cost(n, d_model, h))

@@ -48,7 +48,8 @@ def random_weights(d_model: int, d_k: int, seed: int) -> tuple[np.ndarray, np.nd
     """W_Q, W_K, W_V of shape (d_model, d_k), N(0, 1/d_model) entries rounded to 2 decimals for reading."""
     rng = np.random.default_rng(seed)
     scale = 1.0 / np.sqrt(d_model)
-    return tuple(np.round(rng.normal(0.0, scale, size=(d_model, d_k)), 2) for _ in range(3))
+    w_q, w_k, w_v = (np.round(rng.normal(0.0, scale, size=(d_model, d_k)), 2) for _ in range(3))
+    return w_q, w_k, w_v
 
 
 def random_inputs(n_tokens: int, d_model: int, seed: int) -> np.ndarray:

@@ -7,6 +7,7 @@ import numbers
 import re
 import unicodedata
 from dataclasses import dataclass, replace
+from typing import Any, SupportsFloat, cast
 
 import numpy as np
 
@@ -117,11 +118,11 @@ def parse_number(value: object, *, decimal: str | None = None) -> float:
         raise EngineInputError("empty_or_nan", "the cell is empty or NaN")
     if isinstance(value, str):
         number = _parse_text(value, decimal)
-    elif isinstance(value, numbers.Integral) and abs(value) > MAX_ABS_VALUE:  # compared as ints: 10**400 fits
+    elif isinstance(value, numbers.Integral) and abs(int(value)) > MAX_ABS_VALUE:  # compared as ints: 10**400 fits
         raise _too_large(shown(value))
     else:
         try:
-            number = float(value)
+            number = float(cast(SupportsFloat, value))  # whatever float() refuses is caught below
         except (TypeError, ValueError):
             raise _not_a_number(value) from None
         except OverflowError:  # a Fraction or Decimal beyond float64
@@ -264,7 +265,8 @@ class Scenario:
 
     def with_matrix(self, name: str, value: np.ndarray) -> Scenario:
         """This scenario with one matrix replaced (checked again, like every new Scenario)."""
-        return replace(self, **{name: value})
+        changes: dict[str, Any] = {name: value}
+        return replace(self, **changes)
 
     def with_d_model(self, d_model: int) -> Scenario:
         """Grow (with zeros) or cut the columns of x and the rows of every W."""

@@ -151,7 +151,9 @@ def scenario_from_dict(data: Any) -> Scenario:
     ):
         raise _bad("temperature", f"must be a number from {TEMPERATURE_RANGE[0]} to {TEMPERATURE_RANGE[1]}")
     try:
-        return Scenario(tuple(names), x, w_q, w_k, w_v, scale=scale, causal=causal, temperature=float(temperature))
+        return Scenario(
+            tuple(names), x, w_q, w_k, w_v, scale=Scale(scale), causal=causal, temperature=float(temperature)
+        )
     except EngineInputError as exc:  # the checks above leave nothing for Scenario to refuse; if one does, say so
         raise _bad("scenario", str(exc)) from None
 

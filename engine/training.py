@@ -22,6 +22,7 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from engine.attention import AttentionResult, Scale, allowed_positions, as_matrix, attention, divisor_for
 from engine.errors import EngineInputError
@@ -71,7 +72,7 @@ class Objective:
     @property
     def live_rows(self) -> np.ndarray:
         """(n,) bool: rows that may look at some token; a fully masked row has no weights and no loss."""
-        return self.allowed.any(axis=1)
+        return np.any(self.allowed, axis=1)
 
     @property
     def floor(self) -> float:
@@ -168,7 +169,7 @@ def softmax_backward(weights: np.ndarray, grad_weights: np.ndarray, temperature:
     return weights * (grad_weights - along_a) / temperature
 
 
-def loss_and_gradients(objective: Objective, w_q: object, w_k: object, w_v: object) -> LossGradients:
+def loss_and_gradients(objective: Objective, w_q: ArrayLike, w_k: ArrayLike, w_v: ArrayLike) -> LossGradients:
     """The loss at these weights and its gradient with respect to W_Q, W_K and W_V, by the chain rule."""
     o = objective
     fwd = attention(o.x, w_q, w_k, w_v, scale=o.scale, mask=o.allowed, temperature=o.temperature)
@@ -232,8 +233,8 @@ class WeightGradient:
 
 def weight_gradient(
     x: object,
-    w_q: object,
-    w_k: object,
+    w_q: ArrayLike,
+    w_k: ArrayLike,
     row: int,
     col: int,
     *,
@@ -462,8 +463,8 @@ def train_steps(run: TrainingRun, steps: int) -> TrainingRun:
         gradient_norms=np.concatenate([run.gradient_norms, [_norms(h) for h in history]]),
         diverged=diverged,
         gradients=g,
-        first_moments=tuple(m),
-        second_moments=tuple(v),
+        first_moments=(m[0], m[1], m[2]),
+        second_moments=(v[0], v[1], v[2]),
     )
 
 

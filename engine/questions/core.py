@@ -64,6 +64,8 @@ class Params(Mapping[str, ParamValue]):
     """A read-only, hashable mapping of plain values: `t(question.text_key, **question.params)` works as is."""
 
     __slots__ = ("_items", "_lookup")
+    _items: tuple[tuple[str, ParamValue], ...]
+    _lookup: dict[str, ParamValue]
 
     def __init__(self, items: Mapping[str, Any] | Iterable[tuple[str, Any]] = ()) -> None:
         pairs = tuple((str(name), plain(value)) for name, value in dict(items).items())
@@ -403,6 +405,7 @@ def grade(question: Question, response: float | int) -> Grade:
     """Right, the named mistake the response matches (within the question's tolerance), or wrong."""
     if question.kind == Kind.CHOICE:
         return _grade_choice(question, response)
+    assert question.answer is not None and question.tolerance is not None  # a numeric question has both
     value = _checked_number(response)
     slack = 1e-9 * max(1.0, abs(question.answer))  # a typed "0.1" is not exactly 0.1 in binary
     if abs(value - question.answer) <= question.tolerance + slack:

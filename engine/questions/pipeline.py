@@ -107,7 +107,10 @@ def most_attended(result: PipelineResult, rng: np.random.Generator) -> Iterator[
         best = top(attention.weights[i], attention.allowed[i])
         if best is None:
             continue
-        distractors = [(int(np.argmax(attention.weights[:, i])), "transposed"), (i, "always_self")]
+        distractors: list[tuple[int, str | None]] = [
+            (int(np.argmax(attention.weights[:, i])), "transposed"),
+            (i, "always_self"),
+        ]
         if i > 0:
             distractors.append((i - 1, "previous_token"))
         distractors += other_tokens(rng, n, attention.allowed[i])

@@ -29,7 +29,7 @@ class ScalingSetup:
     def __post_init__(self) -> None:
         for name, (low, high) in (("d_k", QUESTION_D_K_RANGE), ("walk_steps", QUESTION_WALK_STEPS_RANGE)):
             value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, numbers.Integral) or not low <= value <= high:
+            if isinstance(value, bool) or not isinstance(value, numbers.Integral) or not low <= int(value) <= high:
                 raise EngineInputError(
                     "bad_question_input", f"{name} must be an integer in [{low}, {high}]", name=name, low=low, high=high
                 )

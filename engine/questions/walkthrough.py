@@ -360,7 +360,7 @@ def most_weight(scenario: Scenario, rng: np.random.Generator) -> Iterator[Choice
         best = top(result.weights[i], result.allowed[i])
         if best is None:
             continue
-        distractors = [(int(np.argmax(result.weights[:, i])), "transposed")]
+        distractors: list[tuple[int, str | None]] = [(int(np.argmax(result.weights[:, i])), "transposed")]
         unmasked_best = int(np.argmax(result.scores[i]))
         if not result.allowed[i, unmasked_best]:
             distractors.append((unmasked_best, "mask_ignored"))
