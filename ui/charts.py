@@ -12,6 +12,7 @@ import dataclasses
 import threading
 from collections import OrderedDict
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 import plotly.graph_objects as go
@@ -122,7 +123,7 @@ def show_figure(figure: go.Figure, title: str, alt: str, key: str | None = None)
     st.plotly_chart(figure, theme="streamlit", width="content", config=config(file_name(title)), alt=alt, key=key)
 
 
-def show_row(specs: Sequence[Heatmap], keys: Sequence[str] | None = None) -> None:
+def show_row(specs: Sequence[Heatmap], keys: Sequence[str | None] | None = None) -> None:
     """Heatmaps compared side by side: in columns (which stack on a phone), at most two per row in presentation
     mode so that their numbers keep the size a room can read."""
     per_row = 2 if state.presentation_mode() else 3
@@ -146,7 +147,7 @@ def dims(count: int) -> list[str]:
 def projection_specs(tokens: Sequence[str], result: AttentionResult) -> list[Heatmap]:
     """Q, K and V, on one signed colour scale (compared side by side)."""
     shared = figures.signed_range(result.q, result.k, result.v)
-    common = {"rows": list(tokens), "row_title": t("matrix.rows_token"), "zrange": shared}
+    common: dict[str, Any] = {"rows": list(tokens), "row_title": t("matrix.rows_token"), "zrange": shared}
     return [
         Heatmap(result.q, cols=dims(result.q.shape[1]), title=t("matrix.q"), **common, show_scale=False),
         Heatmap(result.k, cols=dims(result.k.shape[1]), title=t("matrix.k"), **common, show_scale=False),
@@ -187,7 +188,7 @@ def attention_specs(tokens: Sequence[str], result: AttentionResult, panels=("sco
     weights on 0–1; rows are the token that asks (query), columns the token looked at (key)."""
     hover = cell_hover(tokens, result)
     shared = figures.signed_range(result.scores, np.where(result.allowed, result.scaled_scores, 0.0))
-    common = {
+    common: dict[str, Any] = {
         "rows": list(tokens),
         "cols": list(tokens),
         "row_title": t("matrix.rows_query"),

@@ -149,6 +149,10 @@ def _cell(label: str, row: int) -> Callable[[int], str]:
     return lambda j: f"{label}[{row}][{j}]"
 
 
+def _named(where: str) -> Callable[[int], str]:
+    return lambda _: where  # a list has one column: a cell is named by its row alone
+
+
 def apply_matrix_edits(matrix: np.ndarray, changes: object, label: str) -> tuple[np.ndarray, list[Error]]:
     """A fixed-size matrix with the editor's cell edits applied; refused cells keep their old value."""
     out = np.array(matrix, dtype=np.float64, copy=True)
@@ -228,7 +232,7 @@ def apply_list_edits(values: np.ndarray, changes: object, label: str, max_len: i
     refusals = _Refusals()
     changes = _changes(changes, refusals)
     for row, cells in _edited_rows(changes, size, refusals):
-        _set_cells(column, row, cells, lambda _, row=row: f"{label}{row + 1}", refusals)
+        _set_cells(column, row, cells, _named(f"{label}{row + 1}"), refusals)
     deleted = _deleted_rows(changes, size, refusals)
     for cells in _listed(changes, "added_rows", refusals):
         if column.shape[0] >= max_len:
@@ -240,7 +244,7 @@ def apply_list_edits(values: np.ndarray, changes: object, label: str, max_len: i
         new_row = np.zeros((1, 1))  # a new score left empty is 0
         filled = {name: value for name, value in cells.items() if value is not None}
         where = f"{label}{column.shape[0] + 1}"
-        _set_cells(new_row, 0, filled, lambda _, where=where: where, refusals)
+        _set_cells(new_row, 0, filled, _named(where), refusals)
         column = np.vstack([column, new_row])
     keep = [i for i in range(column.shape[0]) if i not in deleted]
     if not keep:

@@ -526,8 +526,10 @@ def lines_figure(
     if faint is not None:
         paths = np.asarray(faint, dtype=np.float64)
         # all faint paths as one trace, separated by gaps: one SVG path instead of one per walk
-        joined_x = np.concatenate([np.append(xs, np.nan) for _ in range(len(paths))]) if len(paths) else []
-        joined_y = np.concatenate([np.append(p, np.nan) for p in paths]) if len(paths) else []
+        joined_x: np.ndarray | list[float] = (
+            np.concatenate([np.append(xs, np.nan) for _ in range(len(paths))]) if len(paths) else []
+        )
+        joined_y: np.ndarray | list[float] = np.concatenate([np.append(p, np.nan) for p in paths]) if len(paths) else []
         data.append(
             {
                 "type": "scatter",

@@ -93,7 +93,7 @@ def downloaded_before() -> Path | None:
     from huggingface_hub.errors import LocalEntryNotFoundError
 
     try:
-        directory = snapshot_download(
+        directory: str | Path = snapshot_download(
             repo_id=MODEL_REPO,
             revision=MODEL_REVISION,
             allow_patterns=list(MODEL_FILES),

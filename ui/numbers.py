@@ -51,7 +51,7 @@ def _digits(number: Decimal, lang: str) -> str:
     text = format(number, "f")
     whole, _, fraction = text.partition(".")
     if len(whole) > 3:
-        groups = []
+        groups: list[str] = []
         while len(whole) > 3:
             groups.insert(0, whole[-3:])
             whole = whole[:-3]

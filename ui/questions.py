@@ -29,9 +29,10 @@ import io
 import json
 import math
 import secrets
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import ROUND_FLOOR, Decimal
+from typing import Any, cast
 
 import numpy as np
 import pandas as pd
@@ -286,7 +287,7 @@ def _param(name: str, value: object, question: Question, markdown: bool) -> str:
 
 def _rule(question: Question) -> str:
     """What should be done to the scores in this question: the scenario's scale, or ÷ √d_k."""
-    params = question.params
+    params: Mapping[str, Any] = question.params  # each template's params have their own types
     if question.template_id == "walk.4.without_scaling":
         return t("quiz.rule.none")  # the question's premise: no division at all
     mode = Scale(params.get("scale", Scale.SQRT))
@@ -296,7 +297,7 @@ def _rule(question: Question) -> str:
 def placeholders(question: Question, markdown: bool = True) -> dict[str, str]:
     """Every placeholder a question's strings may use: its params, written for the reader, and a few derived
     from them (√d_k, the rule for dividing the scores, the scalar mix, the answer)."""
-    params = question.params
+    params: Mapping[str, Any] = question.params  # each template's params have their own types
     filled = {name: _param(name, value, question, markdown) for name, value in params.items()}
     if "d_k" in params:
         filled["sqrt_d_k"] = numbers.short(math.sqrt(params["d_k"]))
@@ -321,7 +322,7 @@ def option_text(question: Question, index: int, markdown: bool = True) -> str:
     option = question.options[index]
     kind = question.option_kind
     if kind == OptionKind.TOKEN:
-        tokens = question.params["tokens"]
+        tokens = cast(tuple[str, ...], question.params["tokens"])  # a token question carries its sentence
         if list(tokens).count(tokens[option]) > 1:  # a sentence may repeat a word: say which one
             return t("quiz.token_at", token=quoted(tokens[option], markdown), position=numbers.count(option))
         return quoted(tokens[option], markdown)
@@ -339,7 +340,9 @@ def option_text(question: Question, index: int, markdown: bool = True) -> str:
 def answer_text(question: Question, markdown: bool = True) -> str:
     """The right answer as shown: the number to the question's decimals, or the right option."""
     if question.kind == Kind.NUMERIC:
+        assert question.answer is not None  # a numeric question has an answer
         return number_text(question.answer, question.decimals)
+    assert question.correct_option is not None  # a choice question has a right option
     return option_text(question, question.correct_option, markdown)
 
 
@@ -347,6 +350,7 @@ def tolerance_text(question: Question) -> str:
     """What is accepted as right, in words: exact, or ± the tolerance."""
     if question.tolerance == 0:
         return t("quiz.tolerance.exact")
+    assert question.tolerance is not None  # asked of numeric questions only, which have one
     return t("quiz.tolerance.within", tolerance=stated_tolerance(question.tolerance))
 
 
@@ -398,6 +402,7 @@ def feedback_text(question: Question, attempt: Attempt, markdown: bool = True) -
     if grade.right:
         return t("quiz.feedback.right", answer=answer_text(question, markdown))
     if grade.outcome == Outcome.MISCONCEPTION:
+        assert grade.misconception is not None  # the outcome names it
         named = dict(question.misconceptions).get(grade.misconception)
         value = number_text(named, question.decimals) if named is not None else shown
         return t("quiz.feedback.mistake", given=shown, mistake=mistake_text(question, grade.misconception, value))
@@ -471,6 +476,7 @@ def _full_rerun() -> None:
 def _on_check(question: Question, gate: str, ident: str, page: str) -> None:
     current = book()
     current.errors.pop(ident, None)
+    response: float | int  # the option index picked, or the number typed
     if question.kind == Kind.CHOICE:
         picked = state.widget_value(widget_key(gate, ident, "choice"))
         if picked is None:
@@ -629,6 +635,7 @@ def _lecture_ui(question: Question, gate: str, ident: str, page: str, context: o
         if revealed:
             answer = answer_text(question)
             if question.kind == Kind.CHOICE:  # the letter the class calls out
+                assert question.correct_option is not None
                 answer = f"{OPTION_LETTERS[question.correct_option]}. {answer}"
             st.success(t("quiz.lecture.answer", answer=answer))
             explained = [(shown, text) for shown, text in mistaken_values(question) if text]

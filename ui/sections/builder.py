@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import streamlit as st
+from streamlit.delta_generator import DeltaGenerator
 
 from engine import AttentionResult, Scale, Scenario, derivation
 from ui import charts, numbers, state
@@ -21,7 +22,7 @@ def editors_ui() -> None:
         folded = st.expander(t("builder.edit"), key="builder_edit_open", on_change="rerun")
         if not folded.open:
             return
-        container = folded
+        container: DeltaGenerator = folded
     else:
         container = st.container()
     with container:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, replace
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -173,8 +174,8 @@ def current_target(case: Case) -> Target:
     target = (state.get(TARGETS) or {}).get(case.source)
     if target is not None and target.tokens == case.tokens and target.causal == case.causal:
         return target
-    keep = target is not None and target.preset is not None and preset_available(target.preset, case.tokens)
-    preset = target.preset if keep else default_preset(case.tokens)
+    kept = target.preset if target is not None else None
+    preset = kept if kept is not None and preset_available(kept, case.tokens) else default_preset(case.tokens)
     fresh = Target(
         case.tokens, case.causal, target_preset(preset, case.tokens, mask=case.mask), preset, (), _rev(target) + 1
     )
@@ -205,8 +206,8 @@ def _on_target_edit(editor_key: str) -> None:
     except EngineInputError as error:
         params = dict(error.params)
         for name in ("row", "col"):
-            if isinstance(params.get(name), int):
-                params[name] = case.tokens[params[name]]
+            if isinstance(index := params.get(name), int):
+                params[name] = case.tokens[index]
         errors.append((error.code, params))
         _store_target(case.source, replace(old, rev=old.rev + 1))  # the editor shows the target it kept
         state.report_errors(errors)
@@ -1190,7 +1191,9 @@ def stall_verdict(unscaled: TrainingRun, scaled: TrainingRun) -> str:
 def learned_scenario(training: Training, scenario: Scenario) -> Scenario:
     """The shared scenario with the learned W_Q, W_K, W_V and the run's divisor; the sentence's tokens and x too."""
     run, case = training.run, training.case
-    learned = dict(w_q=run.w_q.copy(), w_k=run.w_k.copy(), w_v=run.w_v.copy(), scale=run.objective.scale)
+    learned: dict[str, Any] = dict(
+        w_q=run.w_q.copy(), w_k=run.w_k.copy(), w_v=run.w_v.copy(), scale=run.objective.scale
+    )
     if case.source == "sentence":
         return Scenario(tokens=case.tokens, x=case.x.copy(), causal=False, temperature=1.0, **learned)
     return replace(scenario, **learned)
@@ -1243,7 +1246,7 @@ def send_ui() -> None:
             "pages/walkthrough.py",
             label=t("learn.send.to_walkthrough"),
             icon=":material/footprint:",
-            query_params={"step": 4},
+            query_params={"step": "4"},
         )
         builder_col.page_link("pages/builder.py", label=t("learn.send.to_builder"), icon=":material/grid_on:")
     charts.show_heatmap(weights_spec(case, training.run.weights[-1], t("learn.send.learned")), key="learn_send_weights")

@@ -698,6 +698,7 @@ def residual_ui(source: Source, result: MultiHeadResult, single: tuple[str, Atte
     """The residual x + MultiHead(x), how different the tokens' rows are at each stage, and layer norm on demand."""
     n, d_model = source.n, source.d_model
     tokens = list(source.tokens)
+    assert result.residual is not None  # this page's multi-head attention adds x itself
     st.markdown(t("mh.residual.body"))
     st.latex(r"\mathrm{residual} = x + \mathrm{MultiHead}(x)")
     names = ("x", t("mh.output.short"), t("mh.residual.short"))

@@ -270,7 +270,9 @@ def effect_frame(result: PipelineResult, top: TopAttended, distance) -> pd.DataF
     """One row per token: its top attended tokens with their weights, how far its output is from its x, and how
     far from the average of the V's."""
     tokens = result.tokens
-    columns = {t("pipeline.effect.col.token"): [token_at(tokens, i) for i in range(len(tokens))]}
+    columns: dict[str, list[str] | np.ndarray] = {
+        t("pipeline.effect.col.token"): [token_at(tokens, i) for i in range(len(tokens))]
+    }
     for rank in range(top.indices.shape[1]):
         columns[t("pipeline.effect.col.top", rank=rank + 1)] = [token_at(tokens, i) for i in top.indices[:, rank]]
         columns[t("pipeline.effect.col.weight", rank=rank + 1)] = top.weights[:, rank]

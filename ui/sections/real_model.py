@@ -9,7 +9,8 @@ numbers tokens); the engine counts both from 0.
 from __future__ import annotations
 
 import dataclasses
-from typing import NamedTuple
+from collections.abc import Callable, Mapping
+from typing import Any, NamedTuple, cast
 
 import numpy as np
 import pandas as pd
@@ -130,8 +131,7 @@ def pieces_frame(tokens: Tokens, start: int = 0, stop: int | None = None) -> pd.
         t("real.pieces.row.piece"): [tokens.pieces[p] for p in shown],
         t("real.pieces.row.id"): [numbers.count(tokens.ids[p]) for p in shown],
         t("real.pieces.row.word"): [
-            t("real.pieces.special") if tokens.word_of_piece[p] is None else tokens.words[tokens.word_of_piece[p]]
-            for p in shown
+            t("real.pieces.special") if (word := tokens.word_of_piece[p]) is None else tokens.words[word] for p in shown
         ],
     }
     columns = [t("real.pieces.row.position"), *(numbers.count(p) for p in shown)]
@@ -182,6 +182,12 @@ def _pick(layer: int, head: int) -> None:
     state.put(HEAD_KEY, head)
 
 
+def _label_of(labels: Mapping[Any, str]) -> Callable[[Any], str]:
+    """`labels.get` as a select box's format_func (the typed form its stub accepts; still None, not a KeyError,
+    for a value that is not among the options)."""
+    return cast(Callable[[Any], str], labels.get)
+
+
 def head_picker_ui(reading: Reading, best: HeadPreference | None) -> tuple[int, int]:
     """Which head the page shows large and derives: a layer and a head, both numbered from 1 on the page."""
     layers, heads = reading.result.attentions.shape[:2]
@@ -192,14 +198,14 @@ def head_picker_ui(reading: Reading, best: HeadPreference | None) -> tuple[int, 
         t("real.layer"),
         range(layers),
         index=best.layer if best is not None else 0,
-        format_func=numbered.get,
+        format_func=_label_of(numbered),
         key=LAYER_KEY,
     )
     head = head_col.selectbox(
         t("real.head"),
         range(heads),
         index=best.head if best is not None else 0,
-        format_func=numbered.get,
+        format_func=_label_of(numbered),
         key=HEAD_KEY,
     )
     if best is not None:
@@ -282,7 +288,7 @@ def measures_ui(reading: Reading) -> None:
     st.subheader(t("real.measures.title"))
     st.markdown(t("real.measures.body"))
     labels = {name: t(f"real.sort.{name}") for name in MEASURES}
-    sort = st.selectbox(t("real.measures.sort"), list(MEASURES), format_func=labels.get, key=SORT_KEY)
+    sort = st.selectbox(t("real.measures.sort"), list(MEASURES), format_func=_label_of(labels), key=SORT_KEY)
     frame = measures_frame(reading, sort)
     if state.presentation_mode():
         table_ui(frame.head(SORTED_HEADS_SHOWN), 3)
@@ -359,9 +365,11 @@ def cell_ui(reading: Reading, layer: int, head: int, found: Asked | None) -> Non
     # keyed by the sentence's length: a position chosen for a longer sentence may not exist in a shorter one
     labels = {k: piece_label(tokens, k) for k in range(n)}
     i = query_col.selectbox(
-        t("real.cell.query"), range(n), index=default_i, format_func=labels.get, key=f"real_query_{n}"
+        t("real.cell.query"), range(n), index=default_i, format_func=_label_of(labels), key=f"real_query_{n}"
     )
-    j = key_col.selectbox(t("real.cell.key"), range(n), index=default_j, format_func=labels.get, key=f"real_key_{n}")
+    j = key_col.selectbox(
+        t("real.cell.key"), range(n), index=default_j, format_func=_label_of(labels), key=f"real_key_{n}"
+    )
     cell = cell_derivation(result, layer, head, int(i), int(j))
     asking, looked_at = token_text(piece_label(tokens, cell.i)), token_text(piece_label(tokens, cell.j))
     st.markdown(

@@ -87,6 +87,7 @@ def naive_ui(scores: np.ndarray) -> None:
     for problem in naive.problems:
         st.error(t(f"softmax.naive.problem.{problem}"))
     if naive.valid:
+        assert naive.shares is not None  # a sum of 0 is a problem, so valid shares exist
         st.info(comparison_text(scores, naive.shares))
 
 

@@ -7,6 +7,7 @@ causal mask); every number is the engine's, every derivation the engine's writte
 from __future__ import annotations
 
 from collections.abc import Callable
+from types import ModuleType
 
 import numpy as np
 import streamlit as st
@@ -139,12 +140,12 @@ def main_block() -> tuple[DeltaGenerator, DeltaGenerator]:
     return row.container(width="content"), row.container()
 
 
-def query_ui(container: DeltaGenerator = st) -> str:
+def query_ui(container: DeltaGenerator | ModuleType = st) -> str:
     """The token whose derivation is shown (the query), the same on every page."""
     return token_select_ui("query", "perro", t("scenario.query_token"), page="walk", container=container)
 
 
-def key_ui(container: DeltaGenerator = st) -> str:
+def key_ui(container: DeltaGenerator | ModuleType = st) -> str:
     """The token the query looks at in part 2 (the key), the same on every page."""
     return token_select_ui("key", "come", t("scenario.key_token"), page="walk", container=container)
 
@@ -221,7 +222,7 @@ def projection_derivation_ui(
     show(rows, columns)
 
 
-def role_ui(container: DeltaGenerator = st) -> str:
+def role_ui(container: DeltaGenerator | ModuleType = st) -> str:
     """Which projection part 1 derives: Q, K or V (kept for the session)."""
     return container.segmented_control(
         t("walk.1.role"), ROLES, default=ROLES[0], required=True, key="walk_role", persist_state="session"
@@ -281,7 +282,7 @@ def score_derivation_ui(result: AttentionResult, tokens, token: str, other: str,
     st.markdown(tm("walk.2.pair", q=token, k=other))
     rows = [vector_row(sub("Q", token), result.q[i]), vector_row(sub("K", other), result.k[j]), BLANK]
     lhs = f"score({token_text(token)} → {token_text(other)})"
-    show(rows + dot_rows(lhs, derivation.dot(result.q[i], result.k[j], exact=result.scores[i, j])), columns)
+    show([*rows, *dot_rows(lhs, derivation.dot(result.q[i], result.k[j], exact=result.scores[i, j]))], columns)
 
 
 def scores_ui(scenario: Scenario, result: AttentionResult) -> None:
