@@ -786,6 +786,7 @@ def export_csv(current: Book) -> str:
     columns = ("page", "template", "question", "answers", "right_answer", "outcome", "first_try_right")
     writer.writerow([t(f"quiz.export.col.{name}") for name in columns])
     for row in export_rows(current):
+        outcome = row["outcome"]
         writer.writerow(
             [
                 row["page"],
@@ -793,7 +794,7 @@ def export_csv(current: Book) -> str:
                 row["question"],
                 " | ".join(row["answers"]),
                 row["right_answer"],
-                t(f"quiz.outcome.{row['outcome']}"),
+                t(f"quiz.outcome.{outcome}"),
                 t("quiz.export.yes") if row["first_try_right"] else t("quiz.export.no"),
             ]
         )

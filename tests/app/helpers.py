@@ -76,6 +76,16 @@ class Chart:
         return self.spec["layout"]
 
     @property
+    def cell_texts(self) -> list[list[str]]:
+        """A heatmap's written values, row by row: its text layer (one scatter trace of r × c texts) reshaped."""
+        z = self.trace["z"]
+        rows, cols = len(z), len(z[0])
+        layer = next(trace for trace in self.spec["data"] if trace.get("mode") == "text")
+        texts = layer["text"]
+        assert len(texts) == rows * cols, (len(texts), rows, cols)
+        return [texts[i * cols : (i + 1) * cols] for i in range(rows)]
+
+    @property
     def title(self) -> str:
         return self.layout["title"]["text"]
 

@@ -56,7 +56,7 @@ def test_the_scale_option_changes_the_divisor_everywhere():
     assert round(lesson.attention(divisor=4.0)["scaled"][PERRO, COME], 3) == 0.238
     scaled = chart(at, "b_scaled")
     assert scaled.title == "Scores ÷ 4"
-    assert scaled.trace["text"][PERRO][COME] == "+0.238"
+    assert scaled.cell_texts[PERRO][COME] == "+0.238"
 
 
 def test_the_causal_mask_explains_a_masked_cell():
@@ -66,33 +66,34 @@ def test_the_causal_mask_explains_a_masked_cell():
     assert [shown(w.value) for w in at.warning] == [
         "The causal mask stops “perro” from looking at “come”, which comes later: its weight is 0."
     ]
-    weights = chart(at, "b_weights").trace
-    assert weights["text"][PERRO][COME] == "0.000"
+    weights = chart(at, "b_weights")
+    assert weights.cell_texts[PERRO][COME] == "0.000"
+    weights = weights.trace
     assert weights["z"][PERRO][COME] is None  # no colour: the cell is masked, not a weight that happens to be 0
     assert weights["customdata"][PERRO][COME] == "perro → come: 0.0000<br>masked: weight 0"
-    assert chart(at, "b_scaled").trace["text"][PERRO][COME] == "✕"
+    assert chart(at, "b_scaled").cell_texts[PERRO][COME] == "✕"
 
 
 def test_random_then_reset_restores_the_lessons_example():
     at = open_page(PAGE, "en")
-    lesson_q = chart(at, "b_q").trace["text"]
+    lesson_q = chart(at, "b_q").cell_texts
     button(at, EN["scenario.random"]).click().run()
     assert no_exception(at)
-    assert chart(at, "b_q").trace["text"] != lesson_q
+    assert chart(at, "b_q").cell_texts != lesson_q
     assert LANGUAGES["en"]["scenario.edited"] in page_text(at)
     button(at, EN["scenario.reset"]).click().run()
-    assert chart(at, "b_q").trace["text"] == lesson_q
+    assert chart(at, "b_q").cell_texts == lesson_q
     assert LANGUAGES["en"]["scenario.edited"] not in page_text(at)
 
 
 def test_reset_also_resets_the_option_widgets():
     at = open_page(PAGE, "en")
     by_label(at.slider, EN["scenario.temperature"]).set_value(3.0).run()
-    assert chart(at, "b_weights").trace["text"][PERRO][PERRO] != "0.380"
+    assert chart(at, "b_weights").cell_texts[PERRO][PERRO] != "0.380"
     button(at, EN["scenario.reset"]).click().run()
     assert by_label(at.slider, EN["scenario.temperature"]).value == 1.0
     # and the weights are the lesson's at T = 1 again: perro → perro 0.37954
-    assert chart(at, "b_weights").trace["text"][PERRO][PERRO] == "0.380"
+    assert chart(at, "b_weights").cell_texts[PERRO][PERRO] == "0.380"
 
 
 def test_a_scenario_with_awkward_token_names_renders():
@@ -120,7 +121,7 @@ def test_growing_d_model_and_d_k_pads_with_zeros():
     q = chart(at, "b_q")
     assert np.array(q.trace["z"]).shape == (3, 8)
     # the new dimensions of x and W are 0, so Q keeps the lesson's values and gains zero columns
-    assert q.trace["text"][PERRO] == ["+0.461", "+0.779", "+0.526", "+0.807"] + ["+0.000"] * 4
+    assert q.cell_texts[PERRO] == ["+0.461", "+0.779", "+0.526", "+0.807"] + ["+0.000"] * 4
 
 
 def test_the_heatmaps_follow_the_temperature_slider():
@@ -128,6 +129,6 @@ def test_the_heatmaps_follow_the_temperature_slider():
     by_label(at.slider, EN["scenario.temperature"]).set_value(2.0).run()
     assert no_exception(at)
     cold, hot = lesson.attention()["weights"], lesson.attention(temperature=2.0)["weights"]
-    cells = chart(at, "b_weights").trace["text"]
+    cells = chart(at, "b_weights").cell_texts
     assert cells == [[number(w) for w in row] for row in hot]
     assert number(cold[PERRO, PERRO]) == "0.380" and cells[PERRO][PERRO] != "0.380"

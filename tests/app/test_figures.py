@@ -77,13 +77,13 @@ def test_every_figure_of_the_two_pages_is_here(walkthrough_charts, builder_chart
 def test_the_cells_hold_the_lessons_values(walkthrough_charts, builder_charts):
     for key, name, figure in shown_figures(walkthrough_charts, builder_charts):
         assert figure.trace["type"] == "heatmap"
-        assert figure.trace["text"] == cell_texts(reference(name), name in SIGNED), key
+        assert figure.cell_texts == cell_texts(reference(name), name in SIGNED), key
         assert np.allclose(figure.trace["z"], reference(name), rtol=0, atol=1e-9), key
         assert figure.theme == "streamlit"  # the app's light or dark theme
 
 
 def test_the_weights_cell_perro_to_come_is_the_lessons_0_332(builder_charts):
-    assert builder_charts["b_weights"].trace["text"][1][2] == "0.332"
+    assert builder_charts["b_weights"].cell_texts[1][2] == "0.332"
 
 
 def test_scores_and_scaled_scores_share_one_range_symmetric_about_zero(walkthrough_charts, builder_charts):

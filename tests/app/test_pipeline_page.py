@@ -157,9 +157,9 @@ def test_the_causal_mask_leaves_the_first_token_looking_only_at_itself():
     assert shown(effect.iloc[0, 1]) == "el (0)"
     assert effect.iloc[0, 2] == "1,000"
     assert effect.iloc[0, 3] == "—" and effect.iloc[0, 4] == "—"  # no second choice: the rest is masked
-    weights = chart(at, "pipe_weights").trace
-    assert weights["text"][0] == ["1,000", "0,000", "0,000"]
-    assert weights["z"][0][1:] == [None, None]  # the masked cells have no colour
+    weights = chart(at, "pipe_weights")
+    assert weights.cell_texts[0] == ["1,000", "0,000", "0,000"]
+    assert weights.trace["z"][0][1:] == [None, None]  # the masked cells have no colour
 
 
 def test_the_sentence_and_settings_survive_a_trip_to_another_page():

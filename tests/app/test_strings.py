@@ -66,6 +66,58 @@ def dynamic_keys() -> set[str]:
             "too_many_scores",
         )
     }
+    keys |= new_pages_dynamic_keys()
+    return keys
+
+
+def new_pages_dynamic_keys() -> set[str]:
+    """The questions', the editor's and the multi-head, learning and real-model pages' built keys, from the
+    constants the code builds them from (or, where the value comes from data, the values it can take)."""
+    from engine.questions.core import Outcome
+    from ui.editing import PARTS as REFUSAL_PARTS
+    from ui.sections.learning import SECTIONS as LEARN_SECTIONS
+    from ui.sections.multihead import COST_ROWS
+    from ui.sections.multihead import PARTS as MH_PARTS
+    from ui.sections.real_model import MEASURES
+
+    keys = {f"quiz.scale.{mode}" for mode in Scale} | {f"quiz.rule.{mode}" for mode in Scale}
+    keys |= {f"quiz.outcome.{outcome}" for outcome in (*Outcome, "shown")}
+    keys |= {f"quiz.line.{line}" for line in ("row", "column")}
+    keys |= {f"quiz.error.{code}" for code in ("pick_one", "not_a_number", "empty_or_nan", "infinite", "too_large")}
+    keys |= {f"quiz.export.col.{name}" for name in ("page", "template", "question", "answers", "right_answer")}
+    keys |= {
+        f"quiz.option.{option}"
+        for option in (
+            "spreads",
+            "concentrates",
+            "unchanged",
+            "symmetric",
+            "not_symmetric",
+            "valid",
+            "negative_share",
+            "division_by_zero",
+            "order_reversed",
+        )
+    }
+    keys |= {
+        f"quiz.given.{name}"
+        for name in ("title", "token", "x", "w_q", "w_k", "w_v", "q", "k", "v", "scores", "scaled_scores", "weights")
+    }
+    keys |= {f"editor.refused.{part}" for part in REFUSAL_PARTS}
+    keys |= {f"real.example.{lang}" for lang in LANGUAGES} | {f"real.sort.{name}" for name in MEASURES}
+    keys |= {f"real.measure.{name}" for name in MEASURES} | {f"real.measure.{name}.help" for name in MEASURES}
+    keys |= {f"real.question.title.{asker}" for asker in ("tiene", "it")}
+    keys |= {f"real.about.from.{origin}" for origin in ("env", "secret", "hub")}
+    keys |= {f"learn.target.is.{name}" for name in ("previous", "subject", "tiene_perro", "identity")}
+    keys |= {f"learn.optimiser.{name}" for name in ("adam", "gd")} | {f"learn.scale_name.{mode}" for mode in Scale}
+    keys |= {f"learn.gradient.when_text.{when}" for when in ("start", "end")}
+    keys |= {f"learn.stall.output.{verdict}" for verdict in ("small", "stalled", "slower")}
+    keys |= {f"learn.send.matrices.{n}" for n in (2, 3)} | {f"learn.tab.{name}" for name in LEARN_SECTIONS}
+    keys |= {f"scaling.lesson.{mode}" for mode in ("none", "sqrt")}
+    keys |= {f"softmax.reading.{kind}" for kind in ("single", "equal", "peaked", "even", "mixed")}
+    keys |= {f"mh.cost.{row}" for row in COST_ROWS} | {f"mh.part.{name}" for name in MH_PARTS}
+    keys |= {f"mh.job.{job}" for job in ("previous", "self", "one_token", "spread", "look", "mixed", "mixed_rest")}
+    keys |= {f"mh.built.{job}" for job in ("previous", "subject", "self", "first")}
     return keys
 
 
