@@ -54,8 +54,11 @@ def page_text(at: AppTest) -> str:
 
 def derivation_lines(at: AppTest) -> list[str]:
     """Every line of the page's text blocks (derivations are aligned text in st.code), with the alignment
-    padding collapsed to single spaces (tests/app/test_derivation.py checks the alignment itself)."""
-    return [" ".join(line.split()) for code in at.code for line in str(code.value).splitlines()]
+    padding collapsed to single spaces and a line wrapped to fit its column joined back into one
+    (tests/app/test_derivation.py checks the alignment itself)."""
+    from tests.app.derivation_check import logical_lines
+
+    return [" ".join(line.split()) for code in at.code for line in logical_lines(str(code.value))]
 
 
 @dataclass(frozen=True)
@@ -105,6 +108,12 @@ def chart(at: AppTest, key: str) -> Chart:
     matches = [c for c in charts(at) if c.key == key]
     assert len(matches) == 1, (key, [c.key for c in charts(at)])
     return matches[0]
+
+
+def go_to_part(at: AppTest, part: int) -> AppTest:
+    """Pick the walkthrough's part `part` in its part picker (rebuilt for each part, so found by its key's prefix)."""
+    picker = next(w for w in at.button_group if (w.key or "").startswith("walk_picker_"))
+    return picker.set_value(part).run()
 
 
 def no_exception(at: AppTest) -> bool:

@@ -12,7 +12,7 @@ import plotly.colors
 import pytest
 
 from tests.app import lesson
-from tests.app.helpers import Chart, by_label, chart, charts, open_page
+from tests.app.helpers import Chart, by_label, chart, charts, go_to_part, open_page
 from tests.app.lesson import TOKENS, number, vector
 from ui.i18n import LANGUAGES
 
@@ -54,7 +54,7 @@ def walkthrough_charts() -> dict[str, Chart]:
     at = open_page("pages/walkthrough.py", "en")
     found = {}
     for part in range(1, 6):
-        at.button_group(key="step").set_value(part).run()
+        go_to_part(at, part)
         found |= {key: chart(at, key) for key in WALKTHROUGH[part]}
     return found
 

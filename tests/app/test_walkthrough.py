@@ -9,7 +9,7 @@ from streamlit.testing.v1 import AppTest
 from engine import lesson_scenario
 from engine.scenario_io import encode_scenario
 from tests.app import lesson
-from tests.app.helpers import APP, HOME, by_label, derivation_lines, no_exception, open_page, page_text
+from tests.app.helpers import APP, HOME, by_label, derivation_lines, go_to_part, no_exception, open_page, page_text
 from tests.app.lesson import COME, EL, PERRO, vector, written
 from ui.i18n import LANGUAGES
 
@@ -107,7 +107,7 @@ def test_stepping_through_all_five_parts_shows_each_parts_figures(lang):
 
 def test_part_5_says_where_the_written_arithmetic_and_the_exact_value_differ():
     at = open_page(PAGE, "en")
-    at.button_group(key="step").set_value(5).run()
+    go_to_part(at, 5)
     lines = derivation_lines(at)
     at_744 = lines.index("≈ +0.744")
     assert lines[at_744 + 1] == "(without rounding on the way: +0.743)"
@@ -116,6 +116,7 @@ def test_part_5_says_where_the_written_arithmetic_and_the_exact_value_differ():
 def test_a_link_to_part_3_opens_part_3():
     at = AppTest.from_file(APP, default_timeout=60)
     at.query_params["step"] = "3"
+    at.query_params["questions_on"] = "false"  # the part itself, not the question before it
     at.switch_page(PAGE).run()
     assert no_exception(at)
     assert at.progress[0].proto.text.startswith("Parte 3 de 5")
@@ -130,6 +131,7 @@ def test_a_shared_scenario_with_another_w_q_changes_the_derivation():
     w_q[0, 0] = 1.3
     at = AppTest.from_file(APP, default_timeout=60)
     at.query_params["s"] = encode_scenario(replace(scenario, w_q=w_q))
+    at.query_params["questions_on"] = "false"
     at.switch_page(PAGE).run()
     lines = derivation_lines(at)
     assert "Q_perro[0] = (+0,5)(+1,3) + (+1,15)(+0,1) + (+0,78)(−0,2) + (+0,88)(+0,4)" in lines
@@ -149,7 +151,7 @@ def test_the_chosen_token_and_the_options_survive_page_and_language_switches():
     assert no_exception(at)
     assert LANGUAGES["en"]["walk.title"] in page_text(at)
     assert by_label(at.selectbox, LANGUAGES["en"]["scenario.query_token"]).value == "come"
-    at.button_group(key="step").set_value(4).run()
+    go_to_part(at, 4)
     # the row of "come" at T = 2, from the numpy reference
     hot = lesson.attention(temperature=2.0)["weights"][COME]
     shown = {m.label: m.value for m in at.metric}
@@ -162,7 +164,7 @@ def test_with_the_causal_mask_the_first_token_attends_only_to_itself():
     by_label(at.toggle, LANGUAGES["en"]["scenario.causal"]).set_value(True).run()
     at.switch_page(PAGE).run()
     by_label(at.selectbox, LANGUAGES["en"]["scenario.query_token"]).set_value("el").run()
-    at.button_group(key="step").set_value(4).run()
+    go_to_part(at, 4)
     assert no_exception(at)
     causal = lesson.attention(causal=True)["weights"][EL]
     assert causal.tolist() == [1.0, 0.0, 0.0]
@@ -175,7 +177,7 @@ def test_with_the_causal_mask_the_first_token_attends_only_to_itself():
 
 def test_the_scalar_mixing_example_follows_its_slider():
     at = open_page(PAGE, "en")
-    at.button_group(key="step").set_value(5).run()
+    go_to_part(at, 5)
     # the lesson's weights: 0.3·10 + 0.4·20 + 0.3·30 = 3 + 8 + 9 = 20
     assert "= (+3) + (+8) + (+9)" in derivation_lines(at)
     assert "the blend is 20." in page_text(at)

@@ -17,8 +17,9 @@ from pathlib import Path
 
 from playwright.sync_api import Browser, Page, expect
 
-from tests.e2e.conftest import ROOT, free_port, is_base_path_probe, start_app, stop_app, wait_healthy
-from tests.e2e.shared import ARTIFACTS, ScriptRuns, wait_for_app
+from harness.browser import ScriptRuns, is_base_path_probe, wait_for_app
+from harness.server import ROOT, free_port, start_app, stop_app, wait_healthy
+from tests.e2e.shared import ARTIFACTS
 
 MIN_PRESENTATION_PX = 20  # every number a student must read, in presentation mode
 MIN_PHONE_FIGURE_PX = 12  # a figure on a phone keeps its text at least this big (it stacks or scrolls instead)

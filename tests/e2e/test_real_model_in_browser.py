@@ -18,7 +18,8 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.e2e.shared import ScriptRuns, assert_healthy, runs, screenshot, wait_for_app
+from harness.browser import ScriptRuns, runs, wait_for_app
+from tests.e2e.shared import assert_healthy, screenshot
 from tests.fixtures.tiny_model import TINY_CONFIG, random_bert_tensors, write_model
 from ui.i18n import LANGUAGE_NAMES, LANGUAGES
 
