@@ -18,3 +18,30 @@ settings.register_profile("ci", max_examples=50, derandomize=True, database=None
 # Locally: random examples, remembered between runs so a failure found once is tried first next time.
 settings.register_profile("dev", max_examples=50, deadline=None)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if os.environ.get("CI") == "true" else "dev"))
+
+# Tests known to fail, each with its reason, one per line in tests/known_failures.txt:
+#     <node id prefix> | <reason>            → xfail (still run; a pass is reported as XPASS)
+#     <node id prefix> | norun: <reason>     → xfail without running (it would take the machine down)
+# A prefix matches every test whose node id starts with it (a whole file, or every parameter of a test).
+KNOWN_FAILURES = Path(__file__).with_name("known_failures.txt")
+
+
+def _known_failures() -> list[tuple[str, str]]:
+    entries = []
+    for line in KNOWN_FAILURES.read_text(encoding="utf-8").splitlines() if KNOWN_FAILURES.exists() else []:
+        if line.strip() and not line.lstrip().startswith("#"):
+            prefix, _, reason = line.partition("|")
+            entries.append((prefix.strip(), reason.strip()))
+    return entries
+
+
+def pytest_collection_modifyitems(config, items):
+    import pytest
+
+    known = _known_failures()
+    for item in items:
+        for prefix, reason in known:
+            if item.nodeid.startswith(prefix):
+                run = not reason.startswith("norun:")
+                item.add_marker(pytest.mark.xfail(reason=reason, run=run, strict=False))
+                break
