@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import socket
 import subprocess
 import sys
@@ -28,8 +29,9 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def start_app(script: Path, port: int) -> subprocess.Popen:
-    """`streamlit run script` in the background, headless, on 127.0.0.1:port, from the project's root."""
+def start_app(script: Path, port: int, env: dict[str, str] | None = None) -> subprocess.Popen:
+    """`streamlit run script` in the background, headless, on 127.0.0.1:port, from the project's root, with
+    `env` added to this process's environment."""
     return subprocess.Popen(
         [
             sys.executable,
@@ -47,6 +49,7 @@ def start_app(script: Path, port: int) -> subprocess.Popen:
             "false",
         ],
         cwd=ROOT,
+        env={**os.environ, **(env or {})},
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )

@@ -8,17 +8,13 @@ and never downloads anything where the network is there.
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
-import time
-import urllib.request
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import Page, expect
 
 from harness.browser import ScriptRuns, runs, wait_for_app
+from harness.server import free_port, start_app, stop_app, wait_healthy
 from tests.e2e.shared import assert_healthy, screenshot
 from tests.fixtures.tiny_model import TINY_CONFIG, random_bert_tensors, write_model
 from ui.i18n import LANGUAGE_NAMES, LANGUAGES
@@ -31,51 +27,17 @@ HOSTILE = "<img src=x onerror=alert(1)> **perro** tiene"
 SLOW_MS = 120_000
 
 
-def serve(port: int, env: dict[str, str]) -> subprocess.Popen:
-    """`streamlit run app.py` on 127.0.0.1:port with `env` added to this process's environment."""
-    command = [sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py"), "--server.headless", "true"]
-    command += ["--server.port", str(port), "--server.address", "127.0.0.1", "--browser.gatherUsageStats", "false"]
-    return subprocess.Popen(
-        command, cwd=ROOT, env={**os.environ, **env}, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
-    )
-
-
-def healthy(url: str, process: subprocess.Popen, timeout: float = 60) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise RuntimeError(f"streamlit exited with code {process.returncode}")
-        try:
-            with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as response:
-                if response.status == 200:
-                    return
-        except OSError:
-            time.sleep(0.2)  # the port is not open yet: nothing to wait on but time
-    raise RuntimeError(f"streamlit did not become healthy within {timeout} s")
-
-
-def stop(process: subprocess.Popen) -> None:
-    process.terminate()
-    try:
-        process.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        process.kill()
-        process.wait(timeout=10)
-
-
 def app_with(browser, env: dict[str, str]):
     """A server with `env` for the tests of this module, its page opened once; stopped however they end."""
-    from tests.e2e.conftest import free_port
-
     port = free_port()
-    process = serve(port, env)
+    process = start_app(ROOT / "app.py", port, env)
     url = f"http://127.0.0.1:{port}"
     try:
-        healthy(url, process)
+        wait_healthy(url, process, timeout=60)
         warm_up(browser, f"{url}/real_model")
         yield url
     finally:
-        stop(process)
+        stop_app(process)
 
 
 def warm_up(browser, url: str) -> None:
