@@ -147,7 +147,12 @@ def dims(count: int) -> list[str]:
 def projection_specs(tokens: Sequence[str], result: AttentionResult) -> list[Heatmap]:
     """Q, K and V, on one signed colour scale (compared side by side)."""
     shared = figures.signed_range(result.q, result.k, result.v)
-    common: dict[str, Any] = {"rows": list(tokens), "row_title": t("matrix.rows_token"), "zrange": shared}
+    common: dict[str, Any] = {
+        "rows": list(tokens),
+        "row_title": t("matrix.rows_token"),
+        "col_title": t("matrix.cols_dim"),
+        "zrange": shared,
+    }
     return [
         Heatmap(result.q, cols=dims(result.q.shape[1]), title=t("matrix.q"), **common, show_scale=False),
         Heatmap(result.k, cols=dims(result.k.shape[1]), title=t("matrix.k"), **common, show_scale=False),
@@ -221,11 +226,18 @@ def vectors_specs(tokens: Sequence[str], x: np.ndarray, output: np.ndarray) -> l
             dims(x.shape[1]),
             t("matrix.x"),
             row_title=t("matrix.rows_token"),
+            col_title=t("matrix.cols_dim"),
             zrange=shared,
             show_scale=False,
         ),
         Heatmap(
-            output, tokens, dims(output.shape[1]), t("matrix.output"), row_title=t("matrix.rows_token"), zrange=shared
+            output,
+            tokens,
+            dims(output.shape[1]),
+            t("matrix.output"),
+            row_title=t("matrix.rows_token"),
+            col_title=t("matrix.cols_dim"),
+            zrange=shared,
         ),
     ]
 

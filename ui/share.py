@@ -28,7 +28,7 @@ from engine.scenario_io import FORMAT_VERSION, decode_scenario, encode_scenario,
 from ui import state
 from ui.clipboard import copy_button_ui
 from ui.editing import column_name
-from ui.i18n import LANGUAGE_NAMES, LANGUAGES, plural, t
+from ui.i18n import LANGUAGES, plural, t
 from ui.numbers import count, short
 from ui.text import md_literal
 
@@ -74,11 +74,9 @@ def problem_text(key: str, field: str) -> str:
 
 
 def share_link(step: int | None = None) -> str:
-    """The URL of this page that reproduces the current scenario, language and walkthrough step.
-
-    The language is written as the sidebar's radio, bound to the URL, reads it: by its label ("English"), which is
-    how Streamlit writes a bound radio's option; "lang=en" would be dropped and the page shown in Spanish."""
-    params = {LINK_PARAM: encode_scenario(state.get_scenario()), state.LANG: LANGUAGE_NAMES[state.current_language()]}
+    """The URL of this page that reproduces the current scenario, language (by its code, "lang=en", as
+    `ui.shell.language_from_url` reads it) and walkthrough step."""
+    params = {LINK_PARAM: encode_scenario(state.get_scenario()), state.LANG: state.current_language()}
     if step is not None:
         params[state.STEP] = str(step)
     base = (st.context.url or "").split("?")[0]

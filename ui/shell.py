@@ -66,10 +66,11 @@ def language_from_url() -> None:
     """A link's ?lang=en sets the language (before anything is drawn in it); without one, the URL gets the
     session's language, so that a reload or a copied address keeps it."""
     wanted = st.query_params.get(state.LANG)
+    # links shared by an earlier version name the language by its label (?lang=English)
+    wanted = next((code for code, name in LANGUAGE_NAMES.items() if name == wanted), wanted)
     if wanted in LANGUAGE_NAMES:
         state.set_language(wanted)
-    else:
-        _language_to_url()
+    _language_to_url()
 
 
 def _language_to_url() -> None:

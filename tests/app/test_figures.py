@@ -136,10 +136,6 @@ def test_attention_figures_say_which_axis_asks_and_which_is_looked_at(walkthroug
             assert axes[0]["ticktext"] == DIMS
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="gap (issue 11: 'dimensions for Q/K/V'): Q, K, V, x and the output have no column axis title",
-)
 def test_every_heatmap_names_both_of_its_axes(walkthrough_charts, builder_charts):
     for key, _, figure in shown_figures(walkthrough_charts, builder_charts):
         assert figure.layout["xaxis"]["title"]["text"], key

@@ -53,15 +53,18 @@ def test_a_link_restores_the_scenario_then_leaves_the_url():
     assert "s" not in at.query_params
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="bug: ui.share.share_link writes lang=en, but the language radio bound to ?lang= reads only its "
-    "label (?lang=English), so the link opens in Spanish (the same in a browser: /builder?lang=en is Spanish)",
-)
 def test_a_shared_link_opens_in_the_language_it_was_shared_in():
     at = open_share_box(open_page(BUILDER, "en"))
-    opened = open_link(link_params(shared_link(at)), BUILDER)
+    params = link_params(shared_link(at))
+    assert params["lang"] == "en"
+    opened = open_link(params, BUILDER)
     assert opened.title[0].value == LANGUAGES["en"]["builder.title"]
+
+
+def test_a_link_from_the_earlier_version_naming_the_language_by_its_label_still_opens_in_it():
+    opened = open_link({"lang": "English"}, BUILDER)
+    assert opened.title[0].value == LANGUAGES["en"]["builder.title"]
+    assert opened.query_params["lang"] == "en"
 
 
 def test_the_share_box_builds_its_content_only_when_opened():

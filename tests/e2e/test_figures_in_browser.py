@@ -77,14 +77,7 @@ FIGURE_COLOURS = """plot => {
 }"""
 
 
-LIGHT_TOO_FAINT = pytest.mark.xfail(
-    strict=True,
-    reason="bug: in the light theme the axis labels and titles are grey rgb(128, 132, 149) on white, 3.7:1 "
-    "(Streamlit's plotly theme colours them; the figures do not set a colour of their own)",
-)
-
-
-@pytest.mark.parametrize("scheme", ["dark", pytest.param("light", marks=LIGHT_TOO_FAINT)])
+@pytest.mark.parametrize("scheme", ["dark", "light"])
 def test_a_figure_is_readable_in_the_theme_the_system_prefers(app_url, scheme, request):
     page = request.getfixturevalue("dark_page" if scheme == "dark" else "page")
     open_app(page, f"{app_url}/walkthrough?step=4")
@@ -124,11 +117,6 @@ def test_outside_presentation_mode_the_cells_are_smaller(page, app_url):
     assert len(sizes[".hm text"]) == 9 and max(sizes[".hm text"]) < MIN_READABLE_PX
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="bug: the axis labels (the token names) stay at 12 px in presentation mode: Streamlit's plotly theme "
-    "sets the axes' tick font, which the figures' layout.font does not override",
-)
 def test_presentation_mode_writes_the_token_names_on_the_axes_large_enough(projector, app_url):
     sizes = cell_font_sizes(projector, f"{app_url}/walkthrough?step=4&present=true")
     assert min(sizes[".xtick text"] + sizes[".ytick text"]) >= MIN_READABLE_PX, sizes

@@ -170,7 +170,12 @@ def source_ui() -> Source:
         with inputs:
             charts.show_heatmap(
                 Heatmap(
-                    x, tokens, charts.dims(source.d_model), f"x {shape(*x.shape)}", row_title=t("matrix.rows_token")
+                    x,
+                    tokens,
+                    charts.dims(source.d_model),
+                    f"x {shape(*x.shape)}",
+                    row_title=t("matrix.rows_token"),
+                    col_title=t("matrix.cols_dim"),
                 ),
                 key="mh_x",
             )
@@ -604,6 +609,7 @@ def qkv_ui(source: Source, weights: HeadWeights, head: AttentionResult) -> None:
                 charts.dims(m.shape[1]),
                 f"{name} {shape(*m.shape)}",
                 row_title=t("matrix.rows_token"),
+                col_title=t("matrix.cols_dim"),
                 zrange=shared,
                 show_scale=i == 2,
             )
@@ -659,6 +665,7 @@ def concat_ui(source: Source, result: MultiHeadResult) -> None:
             columns,
             t("mh.concat.figure", shape=shape(n, width)),
             row_title=t("matrix.rows_token"),
+            col_title=t("matrix.cols_dim"),
         ),
         key="mh_concat",
     )
@@ -674,6 +681,7 @@ def concat_ui(source: Source, result: MultiHeadResult) -> None:
             charts.dims(d_model),
             t("mh.output.figure", shape=shape(n, d_model)),
             row_title=t("matrix.rows_token"),
+            col_title=t("matrix.cols_dim"),
         ),
         key="mh_output",
     )
@@ -710,6 +718,7 @@ def residual_ui(source: Source, result: MultiHeadResult, single: tuple[str, Atte
                 charts.dims(d_model),
                 f"{name} {shape(n, d_model)}",
                 row_title=t("matrix.rows_token"),
+                col_title=t("matrix.cols_dim"),
                 decimals=2,
             )
             for name, m in zip(names, (source.x, result.output, result.residual), strict=True)
@@ -743,6 +752,7 @@ def layer_norm_ui(source: Source, result: MultiHeadResult) -> None:
                 charts.dims(source.d_model),
                 t("mh.ln.figure", shape=shape(source.n, source.d_model)),
                 row_title=t("matrix.rows_token"),
+                col_title=t("matrix.cols_dim"),
             ),
             key="mh_ln",
         )

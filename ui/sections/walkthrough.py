@@ -176,6 +176,7 @@ def inputs_ui(scenario: Scenario) -> None:
                     charts.dims(scenario.d_model),
                     t("matrix.x"),
                     row_title=t("matrix.rows_token"),
+                    col_title=t("matrix.cols_dim"),
                 )
             )
 

@@ -57,6 +57,7 @@ STRINGS: dict[str, str] = {
     "figure.hover.masked": "masked: weight 0",
     "matrix.cols_key": "looked at",
     "matrix.rows_x": "dimension of x",
+    "matrix.cols_dim": "dimension",
     "matrix.cols_out": "output dimension",
     "derivation.exact": "(without rounding on the way: {value})",
     "derivation.rounded_sum": "(rounded weights do not always add up to exactly 1; unrounded, they do)",

@@ -57,6 +57,7 @@ STRINGS: dict[str, str] = {
     "figure.hover.masked": "enmascarado: peso 0",
     "matrix.cols_key": "a quién mira",
     "matrix.rows_x": "dimensión de x",
+    "matrix.cols_dim": "dimensión",
     "matrix.cols_out": "dimensión de salida",
     "derivation.exact": "(sin redondear en el camino: {value})",
     "derivation.rounded_sum": "(los pesos redondeados no siempre suman justo 1; sin redondear, suman exactamente 1)",
