@@ -288,32 +288,9 @@ def heatmap_figure(spec: Heatmap, style: Style, lang: str, *, alt_name: str = ""
                 "cliponaxis": False,
             }
         )
-    axis = {
-        "showgrid": False,
-        "zeroline": False,
-        "automargin": False,
-        "ticks": "",
-        "fixedrange": max(r, c) <= MAX_LABELLED,  # a large map zooms
-        "tickfont": {"size": style.font},
-    }
+    axis = _grid_axis(style, fixed=max(r, c) <= MAX_LABELLED)  # a large map zooms
     layout = {
-        "width": width,
-        "height": height,
-        "autosize": False,
-        "margin": margin,
-        "font": {"size": style.font},
-        "separators": numbers.plotly_separators(lang),
-        "title": {
-            "text": plain_text(spec.title),
-            "font": {"size": style.title},
-            "x": 0,
-            "xanchor": "left",
-            "xref": "container",
-            "y": 1,
-            "yanchor": "top",
-            "yref": "container",
-            "pad": {"t": 4, "l": 4},
-        },
+        **_grid_layout(style, lang, spec.title, width, height, margin),
         "xaxis": {
             **axis,
             **_labels(spec.cols, c, cell, style),
@@ -333,6 +310,42 @@ def heatmap_figure(spec: Heatmap, style: Style, lang: str, *, alt_name: str = ""
         "hoverlabel": {"font": {"size": style.font}},
     }
     return go.Figure({"data": data, "layout": layout}, skip_invalid=False, _validate=False)
+
+
+def _grid_axis(style: Style, *, fixed: bool) -> dict:
+    """What a heatmap's axes share: no grid or ticks, the labels at the figure's size (set here: Streamlit's
+    theme would write them smaller), zoom only where `fixed` is False."""
+    return {
+        "showgrid": False,
+        "zeroline": False,
+        "automargin": False,
+        "ticks": "",
+        "fixedrange": fixed,
+        "tickfont": {"size": style.font},
+    }
+
+
+def _grid_layout(style: Style, lang: str, title: str, width: int, height: int, margin: dict) -> dict:
+    """What a heatmap's layout shares: its exact size, numbers in the reader's language, the title top left."""
+    return {
+        "width": width,
+        "height": height,
+        "autosize": False,
+        "margin": margin,
+        "font": {"size": style.font},
+        "separators": numbers.plotly_separators(lang),
+        "title": {
+            "text": plain_text(title),
+            "font": {"size": style.title},
+            "x": 0,
+            "xanchor": "left",
+            "xref": "container",
+            "y": 1,
+            "yanchor": "top",
+            "yref": "container",
+            "pad": {"t": 4, "l": 4},
+        },
+    }
 
 
 # --- bars, lines and arrows ---
@@ -921,32 +934,9 @@ def small_multiples_figure(
             "tickformat": ".1f",
         },
     }
-    axis = {
-        "showgrid": False,
-        "zeroline": False,
-        "automargin": False,
-        "ticks": "",
-        "fixedrange": True,
-        "tickfont": {"size": style.font},  # set here: Streamlit's theme would write the panel numbers smaller
-    }
+    axis = _grid_axis(style, fixed=True)
     layout = {
-        "width": width,
-        "height": height,
-        "autosize": False,
-        "margin": margin,
-        "font": {"size": style.font},
-        "separators": numbers.plotly_separators(lang),
-        "title": {
-            "text": plain_text(title),
-            "font": {"size": style.title},
-            "x": 0,
-            "xanchor": "left",
-            "xref": "container",
-            "y": 1,
-            "yanchor": "top",
-            "yref": "container",
-            "pad": {"t": 4, "l": 4},
-        },
+        **_grid_layout(style, lang, title, width, height, margin),
         "xaxis": {
             **axis,
             "range": [-1.5, cols + 0.5],  # a cell more on each side: room for the frame around an edge panel
