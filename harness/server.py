@@ -29,9 +29,18 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def start_app(script: Path, port: int, env: dict[str, str] | None = None) -> subprocess.Popen:
+def start_app(script: Path, port: int, env: dict[str, str] | None = None, log: Path | None = None) -> subprocess.Popen:
     """`streamlit run script` in the background, headless, on 127.0.0.1:port, from the project's root, with
-    `env` added to this process's environment."""
+    `env` added to this process's environment; its output goes to the file `log` (or nowhere)."""
+    out = log.open("wb") if log is not None else subprocess.DEVNULL
+    try:
+        return _popen_streamlit(script, port, env, out)
+    finally:
+        if log is not None:
+            out.close()  # the child keeps its own copy of the file
+
+
+def _popen_streamlit(script: Path, port: int, env: dict[str, str] | None, out) -> subprocess.Popen:
     return subprocess.Popen(
         [
             sys.executable,
@@ -50,8 +59,8 @@ def start_app(script: Path, port: int, env: dict[str, str] | None = None) -> sub
         ],
         cwd=ROOT,
         env={**os.environ, **(env or {})},
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
+        stdout=out,
+        stderr=subprocess.STDOUT if out is not subprocess.DEVNULL else subprocess.DEVNULL,
     )
 
 

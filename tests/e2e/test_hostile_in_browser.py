@@ -12,7 +12,6 @@ import http.client
 import json
 import re
 import subprocess
-import sys
 import uuid
 from dataclasses import dataclass
 from pathlib import Path
@@ -27,7 +26,7 @@ from engine import random_scenario
 from engine.limits import MAX_SENTENCE_CHARS
 from engine.scenario_io import encode_scenario
 from harness.browser import ScriptRuns, is_base_path_probe, runs, wait_for_app
-from harness.server import free_port, stop_app, wait_healthy
+from harness.server import free_port, start_app, stop_app, wait_healthy
 from tests.e2e.conftest import warm_up
 from tests.e2e.shared import assert_healthy
 from ui.i18n import LANGUAGE_NAMES, LANGUAGES
@@ -76,27 +75,7 @@ def patient_expect():
 def server(browser, tmp_path_factory) -> Server:
     port = free_port()
     log = tmp_path_factory.mktemp("streamlit") / "server.log"
-    with log.open("wb") as out:
-        process = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "streamlit",
-                "run",
-                str(ROOT / "app.py"),
-                "--server.headless",
-                "true",
-                "--server.port",
-                str(port),
-                "--server.address",
-                "127.0.0.1",
-                "--browser.gatherUsageStats",
-                "false",
-            ],
-            cwd=ROOT,
-            stdout=out,
-            stderr=subprocess.STDOUT,
-        )
+    process = start_app(ROOT / "app.py", port, log=log)
     url = f"http://127.0.0.1:{port}"
     try:
         wait_healthy(url, process, timeout=120)
