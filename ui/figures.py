@@ -245,49 +245,10 @@ def heatmap_figure(spec: Heatmap, style: Style, lang: str, *, alt_name: str = ""
     }
     data = [trace]
     if masked.any():
-        # masked cells drawn in grey of their own, so that their ✕ reads the same on a light or a dark page
-        data.append(
-            {
-                "type": "heatmap",
-                "z": np.where(masked, 0.0, np.nan).tolist(),
-                "x": x_positions,
-                "y": y_positions,
-                "zmin": 0,
-                "zmax": 1,
-                "colorscale": [[0, MASKED_FILL], [1, MASKED_FILL]],
-                "showscale": False,
-                "xgap": 1,
-                "ygap": 1,
-                "customdata": hover,
-                "hovertemplate": "%{customdata}<extra></extra>",
-            }
-        )
+        data.append(_masked_layer(masked, x_positions, y_positions, hover))
     if write_values:
-        # the values as a text layer: each in black or white, whichever reads best on its cell (plotly's own
-        # choice, dark grey or white, falls to 2.9 : 1 on the scales' middle blues)
-        scale = WEIGHTS_SCALE if spec.kind == "weights" else SIGNED_SCALE
-        span = (zrange[1] - zrange[0]) or 1.0
-        xs, ys, texts, colors = [], [], [], []
-        for i in range(r):
-            for j in range(c):
-                xs.append(x_positions[j])
-                ys.append(y_positions[i])
-                texts.append(_cell_text(values[i, j], spec.kind, spec.decimals, lang))
-                fill = (217.0, 217.0, 217.0) if masked[i, j] else _scale_color(scale, (values[i, j] - zrange[0]) / span)
-                colors.append(text_color(fill))
-        data.append(
-            {
-                "type": "scatter",
-                "mode": "text",
-                "x": xs,
-                "y": ys,
-                "text": texts,
-                "textfont": {"size": style.cell_font, "color": colors},
-                "hoverinfo": "skip",
-                "showlegend": False,
-                "cliponaxis": False,
-            }
-        )
+        layer = _value_layer(values, masked, spec.kind, spec.decimals, zrange, x_positions, y_positions, style, lang)
+        data.append(layer)
     axis = _grid_axis(style, fixed=max(r, c) <= MAX_LABELLED)  # a large map zooms
     layout = {
         **_grid_layout(style, lang, spec.title, width, height, margin),
@@ -310,6 +271,63 @@ def heatmap_figure(spec: Heatmap, style: Style, lang: str, *, alt_name: str = ""
         "hoverlabel": {"font": {"size": style.font}},
     }
     return go.Figure({"data": data, "layout": layout}, skip_invalid=False, _validate=False)
+
+
+def _masked_layer(masked: np.ndarray, x_positions: Sequence, y_positions: Sequence, hover, axes: dict | None = None):
+    """Masked cells drawn in a grey of their own, so that their ✕ reads the same on a light or a dark page."""
+    return {
+        "type": "heatmap",
+        "z": np.where(masked, 0.0, np.nan).tolist(),
+        "x": list(x_positions),
+        "y": list(y_positions),
+        "zmin": 0,
+        "zmax": 1,
+        "colorscale": [[0, MASKED_FILL], [1, MASKED_FILL]],
+        "showscale": False,
+        "xgap": 1,
+        "ygap": 1,
+        "customdata": hover,
+        "hovertemplate": "%{customdata}<extra></extra>",
+        **(axes or {}),
+    }
+
+
+def _value_layer(
+    values: np.ndarray,
+    masked: np.ndarray,
+    kind: str,
+    decimals: int,
+    zrange: tuple[float, float],
+    x_positions: Sequence,
+    y_positions: Sequence,
+    style: Style,
+    lang: str,
+    axes: dict | None = None,
+) -> dict:
+    """The values written on a heatmap's cells, as a text layer: each in black or white, whichever reads best on
+    its cell (plotly's own choice, dark grey or white, falls to 2.9 : 1 on the scales' middle blues)."""
+    scale = WEIGHTS_SCALE if kind == "weights" else SIGNED_SCALE
+    span = (zrange[1] - zrange[0]) or 1.0
+    xs, ys, texts, colors = [], [], [], []
+    for i, y in enumerate(y_positions):
+        for j, x in enumerate(x_positions):
+            xs.append(x)
+            ys.append(y)
+            texts.append(_cell_text(values[i, j], kind, decimals, lang))
+            fill = (217.0, 217.0, 217.0) if masked[i, j] else _scale_color(scale, (values[i, j] - zrange[0]) / span)
+            colors.append(text_color(fill))
+    return {
+        "type": "scatter",
+        "mode": "text",
+        "x": xs,
+        "y": ys,
+        "text": texts,
+        "textfont": {"size": style.cell_font, "color": colors},
+        "hoverinfo": "skip",
+        "showlegend": False,
+        "cliponaxis": False,
+        **(axes or {}),
+    }
 
 
 def _grid_axis(style: Style, *, fixed: bool) -> dict:
@@ -777,7 +795,7 @@ def grid_figure(panels: Sequence[Heatmap], style: Style, lang: str, *, per_row: 
                 "yanchor": "top",
                 "ypad": 0,
                 "outlinewidth": 0,
-                "tickfont": {"size": style.font - 2},
+                "tickfont": {"size": style.font},
                 "tickformat": ".1f" if first.kind == "weights" else ".2~f",
             },
         },
@@ -816,11 +834,25 @@ def grid_figure(panels: Sequence[Heatmap], style: Style, lang: str, *, per_row: 
             "xaxis": f"x{suffix}",
             "yaxis": f"y{suffix}",
         }
-        if write_values:
-            trace["text"] = [[_cell_text(v, panel.kind, panel.decimals, lang) for v in row] for row in values]
-            trace["texttemplate"] = "%{text}"
-            trace["textfont"] = {"size": style.cell_font}
         data.append(trace)
+        axes = {"xaxis": f"x{suffix}", "yaxis": f"y{suffix}"}
+        if masked.any():
+            data.append(_masked_layer(masked, range(c), range(r), hover, axes))
+        if write_values:
+            data.append(
+                _value_layer(
+                    values,
+                    masked,
+                    panel.kind,
+                    panel.decimals,
+                    zrange,
+                    range(c),
+                    range(r),
+                    style,
+                    lang,
+                    axes=axes,
+                )
+            )
         layout[f"xaxis{suffix}"] = {
             **axis,
             "domain": [x0, x0 + panel_width / plot_width],
@@ -930,7 +962,7 @@ def small_multiples_figure(
             "yanchor": "top",
             "ypad": 0,
             "outlinewidth": 0,
-            "tickfont": {"size": style.font - 2},
+            "tickfont": {"size": style.font},
             "tickformat": ".1f",
         },
     }
