@@ -32,7 +32,7 @@ def parts_ui() -> None:
     else:
         walk.weighted_sum_ui(scenario, result)
     walk.inputs_ui(scenario)
-    walk.code_ui(part)
+    walk.code_ui(part, scenario)
 
 
 parts_ui()

@@ -155,7 +155,7 @@ def dot_rows(lhs: str, d: DotDerivation) -> list[Row]:
     rows = [Row(lhs, "=", " + ".join(f"{_factor(a)}{_factor(b)}" for a, b in zip(d.a, d.b, strict=True)))]
     if len(d.products) > 1:
         rows.append(Row("", "=" if d.products_exact else "≈", " + ".join(_factor(p) for p in d.products)))
-        rows.append(Row("", "=", short(d.total, 4, sign=True) if d.total != d.result else signed(d.result)))
+        rows.append(Row("", "=", short(d.total, 4, sign=True)))  # exact: no trailing zeros (≈ rounded below)
     else:
         rows.append(Row("", "=" if d.products_exact else "≈", short(d.total, 4, sign=True)))
     if d.total != d.result:

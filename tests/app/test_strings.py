@@ -41,7 +41,11 @@ def dynamic_keys() -> set[str]:
     keys = {f"page.{spec.key}" for spec in PAGES} | {f"home.map.{spec.key}" for spec in PAGES[1:]}
     keys |= {f"walk.name.{i}" for i in (1, 2, 4, 5)} | {f"scenario.scale.{mode}" for mode in Scale}
     keys |= {f"walk.{name}.{mode}" for name in ("name.3", "3.body", "3.formula") for mode in Scale}
-    keys |= {f"walk.code.{i}" for i in range(1, 6)} | {f"editor.{dim}" for dim in ("d_model", "d_k")}
+    keys |= (
+        {f"walk.code.{i}" for i in (1, 2, 4, 5)}
+        | {f"walk.code.3.{mode}" for mode in Scale}
+        | {f"editor.{dim}" for dim in ("d_model", "d_k")}
+    )
     keys |= {f"scaling.tab.{name}" for name in ("idea", "walk", "experiment", "row", "summary")}
     keys |= {f"scaling.divisor.{mode}" for mode in Scale} | {f"scaling.verdict.{v}" for v in VERDICTS}
     keys |= {f"pipeline.example.{name}" for name in ("lesson", "ambiguity")} | {"pipeline.error.empty_sentence"}

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from engine import lesson_scenario
+from engine import Scale, lesson_scenario
 from engine.scenario_io import encode_scenario
 from tests.app import lesson
 from tests.app.helpers import APP, HOME, by_label, derivation_lines, go_to_part, no_exception, open_page, page_text
@@ -198,3 +198,35 @@ def test_part_1_derives_the_projection_chosen_and_keeps_the_choice():
     at.switch_page(PAGE).run()
     assert at.button_group(key="walk_role").value == "K"
     assert "K_perro = " + K_PERRO in derivation_lines(at)
+
+
+def open_part_3(scale: Scale, temperature: float, lang: str = "en") -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=60)
+    at.query_params["s"] = encode_scenario(replace(lesson_scenario(), scale=scale, temperature=temperature))
+    at.query_params["lang"] = lang
+    at.query_params["questions_on"] = "false"
+    at.switch_page(PAGE).run()
+    return go_to_part(at, 3)
+
+
+@pytest.mark.parametrize(
+    ("scale", "line"),
+    [
+        (Scale.NONE, "scaled = scores   #"),
+        (Scale.SQRT, "scaled = scores / np.sqrt(d_k)"),
+        (Scale.DK, "scaled = scores / d_k   #"),
+    ],
+)
+def test_part_3s_code_divides_as_the_scenario_does(scale, line):
+    at = open_part_3(scale, 1.0)
+    assert no_exception(at)
+    code = [str(c.value) for c in at.code if "scaled" in str(c.value)]
+    assert len(code) == 1 and code[0].startswith(line), code
+
+
+def test_part_3_adds_the_chosen_temperature_to_the_divisor():
+    # d_k = 4, scale d_k: the scores are divided by 4, then by T = 2 in part 4's softmax: 4 × 2 = 8 in all
+    text = page_text(open_part_3(Scale.DK, 2.0))
+    assert "divided by 4 × 2 = 8, a temperature of 8." in text
+    # at T = 1 the sentence is not there: nothing more divides
+    assert "since you also chose" not in page_text(open_part_3(Scale.DK, 1.0))

@@ -181,10 +181,11 @@ def inputs_ui(scenario: Scenario) -> None:
             )
 
 
-def code_ui(part: int) -> None:
-    """The few numpy lines the engine runs for this part, folded."""
+def code_ui(part: int, scenario: Scenario) -> None:
+    """The few numpy lines the engine runs for this part, folded (part 3's as the scenario divides)."""
     with st.expander(t("walk.code")):
-        st.code(t(f"walk.code.{part}"), language="python", wrap_lines=True)
+        key = f"walk.code.{part}.{scenario.scale}" if part == 3 else f"walk.code.{part}"
+        st.code(t(key), language="python", wrap_lines=True)
 
 
 def shape(rows: int, cols: int) -> str:
@@ -361,6 +362,12 @@ def division_derivation_ui(scenario: Scenario, result: AttentionResult, token: s
     show(rows, columns)
 
 
+def _total_temperature(result: AttentionResult) -> dict[str, str]:
+    """T and divisor × T, the product worked out from the two numbers as written (3 decimals each)."""
+    divisor, temperature = numbers.round_half_up(result.divisor, 3), numbers.round_half_up(result.temperature, 3)
+    return {"t": numbers.short(temperature), "total": numbers.short(divisor * temperature, 6)}
+
+
 def scaling_ui(scenario: Scenario, result: AttentionResult) -> None:
     """Part 3: the scores divided by the scenario's divisor (or not), the query's row derived."""
     divisor = numbers.short(result.divisor)
@@ -372,6 +379,8 @@ def scaling_ui(scenario: Scenario, result: AttentionResult) -> None:
         if scenario.scale != Scale.NONE:
             st.markdown(t("walk.3.why"))
             st.markdown(t("walk.3.temperature", divisor=divisor))
+            if result.temperature != 1:
+                st.markdown(t("walk.3.temperature_user", divisor=divisor, **_total_temperature(result)))
         st.page_link("pages/scaling.py", label=t("walk.3.link"), icon=":material/show_chart:")
 
     def main() -> None:
