@@ -143,10 +143,18 @@ def percent(share: float, decimals: int = 1, *, lang: str | None = None) -> str:
     return f"{body}\u00a0%" if lang == "es" else f"{body}%"
 
 
-def vector(values, decimals: int = 3, *, sign: bool = True, lang: str | None = None) -> str:
-    """[+0,461; +0,779] / [+0.461, +0.779]; sign=False for weights: [0,289; 0,380; 0,332]."""
+MASKED_ENTRY = "✕"  # a weight the causal mask removed, as the figures mark its cell
+
+
+def vector(values, decimals: int = 3, *, sign: bool = True, lang: str | None = None, masked=None) -> str:
+    """[+0,461; +0,779] / [+0.461, +0.779]; sign=False for weights: [0,289; 0,380; 0,332]; entries where
+    `masked` is True written ✕ (a weight the mask removed is not a weight that came out 0)."""
     lang = _lang(lang)
-    entries = [fixed(v, decimals, sign=sign, lang=lang) for v in _flat(values)]
+    flat = _flat(values)
+    hidden = [False] * len(flat) if masked is None else [bool(m) for m in _flat(masked)]
+    entries = [
+        MASKED_ENTRY if off else fixed(v, decimals, sign=sign, lang=lang) for v, off in zip(flat, hidden, strict=True)
+    ]
     return "[" + VECTOR_SEPARATORS[lang].join(entries) + "]"
 
 

@@ -169,7 +169,7 @@ def test_with_the_causal_mask_the_first_token_attends_only_to_itself():
     causal = lesson.attention(causal=True)["weights"][EL]
     assert causal.tolist() == [1.0, 0.0, 0.0]
     shown = {m.label: m.value for m in at.metric}
-    assert shown["dividing by 2"] == "[1.000, 0.000, 0.000]"
+    assert shown["dividing by 2"] == "[1.000, ✕, ✕]"  # removed by the mask, as the reading below says
     assert "“el” 100.0%, “perro” masked, “come” masked." in page_text(at)
     lines = derivation_lines(at)
     assert [line for line in lines if line.startswith("e^(")] == ["e^(+0.267) ≈ 1.306 ← el"]  # 0.534 / 2
@@ -230,3 +230,25 @@ def test_part_3_adds_the_chosen_temperature_to_the_divisor():
     assert "divided by 4 × 2 = 8, a temperature of 8." in text
     # at T = 1 the sentence is not there: nothing more divides
     assert "since you also chose" not in page_text(open_part_3(Scale.DK, 1.0))
+
+
+def open_causal_part(part: int) -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=60)
+    at.query_params["s"] = encode_scenario(replace(lesson_scenario(), causal=True))
+    at.query_params["lang"] = "en"
+    at.query_params["questions_on"] = "false"
+    at.switch_page(PAGE).run()
+    return go_to_part(at, part)
+
+
+def test_with_the_causal_mask_a_masked_weight_is_marked_not_written_as_zero():
+    # perro (the 2nd token) may not look at come (the 3rd): its weight is removed, not a weight that came out 0
+    at = open_causal_part(4)
+    assert no_exception(at)
+    metrics = [m.value for m in at.metric]
+    assert metrics and all(value.endswith(", ✕]") for value in metrics), metrics
+    lines = derivation_lines(open_causal_part(5))
+    alpha = next(line for line in lines if line.startswith("α_perro ="))
+    assert alpha.endswith(", ✕]"), alpha
+    sums = [line for line in lines if line.startswith("output_perro[")]
+    assert len(sums) == 4 and all(line.count(")(") == 2 for line in sums), sums  # two terms: el and perro

@@ -457,9 +457,10 @@ def softmax_ui(scenario: Scenario, result: AttentionResult) -> None:
         unscaled = softmax(np.where(allowed, result.scores[i], -np.inf), temperature=scenario.temperature)
         with_col, without_col = st.columns(2)
         with_col.metric(
-            t("walk.4.with", divisor=numbers.short(result.divisor)), numbers.vector(result.weights[i], sign=False)
+            t("walk.4.with", divisor=numbers.short(result.divisor)),
+            numbers.vector(result.weights[i], sign=False, masked=~allowed),
         )
-        without_col.metric(t("walk.4.without"), numbers.vector(unscaled, sign=False))
+        without_col.metric(t("walk.4.without"), numbers.vector(unscaled, sign=False, masked=~allowed))
         gap = float(np.ptp(result.scores[i][allowed])) if allowed.any() else 0.0
         st.markdown(t("walk.4.compare_small" if gap < SMALL_SCORE_GAP else "walk.4.compare_large"))
     if same_numbers(scenario, lesson_scenario()):
@@ -517,8 +518,11 @@ def weighted_sum_derivation_ui(result: AttentionResult, tokens, token: str, colu
     """The query's weights, then each dimension of its output as the weighted sum of the values."""
     i = tokens.index(token)
     st.markdown(tm("walk.5.derivation", token=token))
-    rows: list[Row | None] = [Row(sub("α", token), "=", numbers.vector(result.weights[i], sign=False)), BLANK]
-    for d, terms in enumerate(derivation.weighted_sum(result.weights[i], result.v)):
+    allowed = result.allowed[i]
+    alpha = numbers.vector(result.weights[i], sign=False, masked=~allowed)
+    rows: list[Row | None] = [Row(sub("α", token), "=", alpha), BLANK]
+    # the masked tokens' weights are exactly 0: their terms are left out of the sums, as the ✕ in α says
+    for d, terms in enumerate(derivation.weighted_sum(result.weights[i][allowed], result.v[allowed])):
         rows += [*dot_rows(f"{sub('output', token)}[{d}]", terms), BLANK]
     rows.append(vector_row(sub("output", token), result.output[i]))
     show(rows, columns)
