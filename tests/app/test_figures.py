@@ -12,7 +12,7 @@ import plotly.colors
 import pytest
 
 from tests.app import lesson
-from tests.app.helpers import Chart, by_label, chart, charts, go_to_part, open_page
+from tests.app.helpers import Chart, by_label, chart, charts, go_to_part, no_exception, open_page
 from tests.app.lesson import TOKENS, number, vector
 from ui.i18n import LANGUAGES
 
@@ -199,3 +199,16 @@ def test_the_figures_follow_the_options():
     scores = chart(at, "b_scores")
     assert scores.trace["showscale"] is True  # alone, the scores panel carries the colour bar
     assert scores.trace["customdata"][1][2].endswith("weight " + number(lesson.attention(divisor=1.0)["weights"][1, 2]))
+
+
+def test_every_pipeline_heatmap_names_both_axes_and_the_positional_encoding_rows_are_positions():
+    at = open_page("pages/pipeline.py", "en")
+    assert no_exception(at)
+    figures_by_key = {c.key: c for c in charts(at) if c.trace.get("type") == "heatmap"}
+    assert {"pipe_embed", "pipe_pe", "pipe_x", "pipe_weights", "pipe_output"} <= set(figures_by_key)
+    for key, figure in figures_by_key.items():
+        assert figure.layout["xaxis"]["title"]["text"], key
+        assert figure.layout["yaxis"]["title"]["text"], key
+    pe = figures_by_key["pipe_pe"]
+    rows = len(pe.trace["z"])
+    assert pe.layout["yaxis"]["ticktext"] == [str(position) for position in range(rows)]

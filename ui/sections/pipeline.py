@@ -169,6 +169,7 @@ def embeddings_ui(result: SentenceVectors) -> None:
             dims(result.x.shape[1]),
             t("pipeline.embed.figure", shape=shape(*result.embeddings.shape)),
             row_title=t("pipeline.token"),
+            col_title=t("matrix.cols_dim"),
         ),
         key="pipe_embed",
     )
@@ -184,10 +185,11 @@ def positional_ui(result: SentenceVectors) -> None:
         charts.show_heatmap(
             Heatmap(
                 result.positional,
-                dims(len(result.tokens)),
+                [numbers.count(position) for position in range(len(result.tokens))],
                 dims(d_model),
                 titled(t("pipeline.pe.heat_title"), result.positional),
                 row_title=t("pipeline.position"),
+                col_title=t("matrix.cols_dim"),
             ),
             key="pipe_pe",
         )
@@ -214,7 +216,14 @@ def x_ui(result: SentenceVectors, lesson_case: bool) -> None:
     st.header(t("pipeline.x.title"))
     st.markdown(t("pipeline.x.body"))
     charts.show_heatmap(
-        Heatmap(result.x, result.tokens, dims(result.x.shape[1]), titled("x", result.x), row_title=t("pipeline.token")),
+        Heatmap(
+            result.x,
+            result.tokens,
+            dims(result.x.shape[1]),
+            titled("x", result.x),
+            row_title=t("pipeline.token"),
+            col_title=t("matrix.cols_dim"),
+        ),
         key="pipe_x",
     )
     st.code(rows_as_text("x", result.tokens, result.x), language=None)
@@ -233,7 +242,14 @@ def attention_ui(result: PipelineResult, weights: str) -> None:
             charts.show_row(
                 [
                     Heatmap(
-                        matrix, dims(d_model), dims(d_k), titled(name, matrix), zrange=shared, show_scale=name == "W_V"
+                        matrix,
+                        dims(d_model),
+                        dims(d_k),
+                        titled(name, matrix),
+                        row_title=t("matrix.rows_x"),
+                        col_title=t("matrix.cols_out"),
+                        zrange=shared,
+                        show_scale=name == "W_V",
                     )
                     for name, matrix in (("W_Q", result.w_q), ("W_K", result.w_k), ("W_V", result.w_v))
                 ]
@@ -249,7 +265,14 @@ def output_ui(result: PipelineResult) -> None:
     st.markdown(t("pipeline.output.body"))
     output = result.attention.output
     charts.show_heatmap(
-        Heatmap(output, result.tokens, dims(output.shape[1]), titled("output", output), row_title=t("pipeline.token")),
+        Heatmap(
+            output,
+            result.tokens,
+            dims(output.shape[1]),
+            titled("output", output),
+            row_title=t("pipeline.token"),
+            col_title=t("matrix.cols_dim"),
+        ),
         key="pipe_output",
     )
     st.code(rows_as_text("output", result.tokens, output), language=None)
