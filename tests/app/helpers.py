@@ -69,6 +69,7 @@ class Chart:
     alt: str
     key: str | None
     theme: str
+    config: dict
 
     @property
     def trace(self) -> dict:
@@ -99,7 +100,7 @@ def charts(at: AppTest) -> list[Chart]:
     for element in at.get("plotly_chart"):
         proto = element.proto
         key = user_key_from_element_id(proto.id) if proto.id else None
-        found.append(Chart(json.loads(proto.spec), proto.alt, key, proto.theme))
+        found.append(Chart(json.loads(proto.spec), proto.alt, key, proto.theme, json.loads(proto.config or "{}")))
     return found
 
 

@@ -212,3 +212,10 @@ def test_every_pipeline_heatmap_names_both_axes_and_the_positional_encoding_rows
     pe = figures_by_key["pipe_pe"]
     rows = len(pe.trace["z"])
     assert pe.layout["yaxis"]["ticktext"] == [str(position) for position in range(rows)]
+
+
+@pytest.mark.parametrize(("lang", "name"), [("es", "pesos-softmax"), ("en", "weights-softmax")])
+def test_the_png_button_saves_a_slide_sharp_picture_named_after_the_figure_in_the_readers_language(lang, name):
+    at = go_to_part(open_page("pages/walkthrough.py", lang), 4)
+    options = chart(at, "walk_w4").config["toImageButtonOptions"]
+    assert options == {"format": "png", "filename": name, "scale": 3}
