@@ -34,7 +34,7 @@ from typing import NamedTuple
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from playwright.sync_api import Browser, Page, sync_playwright  # noqa: E402
+from playwright.sync_api import Browser, Page, expect, sync_playwright  # noqa: E402
 
 from harness.browser import SHOWS_LATEST, ScriptRuns, find_chromium, launch  # noqa: E402
 from harness.server import Server, served  # noqa: E402
@@ -144,6 +144,13 @@ def causal_toggle(page: Page, i: int) -> None:
     page.locator("[data-testid=stMain]").get_by_text(STRINGS["pipeline.causal"], exact=True).click()
 
 
+def train_first(page: Page) -> None:
+    """The learning page's step slider works once a run has trained: press Train, wait until it is enabled."""
+    page.get_by_role("button", name=STRINGS["learn.train"]).click()
+    slider = page.locator("[data-testid=stSlider]").filter(has_text=STRINGS["learn.step"])
+    expect(slider.locator("input[type=range]")).to_be_enabled(timeout=TIMEOUT_MS)
+
+
 def heads_choice(page: Page, i: int) -> None:
     """The multi-head page's h: open its select box and pick 4, then 2 (its lower part, a fragment, reruns)."""
     page.locator("[data-testid=stSelectbox]").filter(has_text=STRINGS["mh.h"]).first.click()
@@ -162,6 +169,7 @@ INTERACTIONS: dict[str, tuple[str, Interact | None, Callable[[Page], None] | Non
         open_tab(STRINGS["scaling.tab.walk"]),
     ),
     "pipeline": ("causal-mask toggle, click on its label", causal_toggle, None),
+    "learning": ("step slider, key →/←, after one run trained", slider_step(STRINGS["learn.step"]), train_first),
 }
 FLOOR_INTERACTION = "slider, key →/←"
 
@@ -415,7 +423,8 @@ def measure(browser: Browser, app: Server, floors: dict[str, Server], keys: list
 
 
 def parse_args() -> argparse.Namespace:
-    keys = [spec.key for spec in PAGES]
+    # the real-model page is not here: it needs a model's files (what it costs is the encoder: bench_encoder.py)
+    keys = [spec.key for spec in PAGES if spec.key in INTERACTIONS]
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=30, help="timed interactions per page (default 30)")
     parser.add_argument("--pages", nargs="+", choices=keys, default=keys, help="pages to measure (default: all)")
