@@ -17,7 +17,8 @@ from ui.share import link_errors_ui
 # - the figures' labels (ticks, axis titles, titles, colour bars, legends, values over bars, names beside points) in
 #   the page's own text
 #   colour, light or dark (Streamlit's chart theme draws them grey: 3.7 : 1 on white); values on heatmap cells
-#   keep their own black or white (ui.figures);
+#   keep their own black or white (ui.figures); every axis of a figure of several panels too (plotly names the
+#   second one's ticks "x2tick", its title "x2title");
 # - a derivation (monospace text) scrolls sideways inside its box rather than widening the page; a formula's
 #   box holds its last glyph's overhang (else it scrolls by 2 px).
 _BASE_CSS = """
@@ -28,7 +29,7 @@ _BASE_CSS = """
 .st-key-walk_part { scroll-margin-top: 4rem; }
 [data-testid="stMain"] [data-testid="stCode"] pre { max-width: 100%; }
 .katex-display .katex { padding: 0 0.15em; }
-[data-testid="stPlotlyChart"] :is(.xtick text, .ytick text, .xtitle, .ytitle, .gtitle, .colorbar text, .legendtext,
+[data-testid="stPlotlyChart"] :is([class$="tick"] > text, text[class$="title"], .colorbar text, .legendtext,
   .bartext, .annotation-text, .trace.scatter:has(.point) .textpoint text)
   { fill: currentColor !important; fill-opacity: 1 !important; }
 </style>

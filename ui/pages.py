@@ -16,8 +16,14 @@ class PageSpec(NamedTuple):
     """One page of the app: its script, its strings key and its menu icon."""
 
     path: str  # the script, relative to the project root
-    key: str  # strings: "page.<key>" is its title, "home.map.<key>" its line on the home map
+    key: str  # strings: "page.<key>" is its menu entry, "home.map.<key>" its line on the home map
     icon: str
+    prefix: str = ""  # its own strings' prefix, when it is not the key ("walk.title", "mh.lead", ...)
+
+    @property
+    def title_key(self) -> str:
+        """The strings key of the page's heading: "<prefix>.title"."""
+        return f"{self.prefix or self.key}.title"
 
     @property
     def url_path(self) -> str:
@@ -28,13 +34,13 @@ class PageSpec(NamedTuple):
 PAGES: tuple[PageSpec, ...] = (
     PageSpec("app.py", "home", ":material/home:"),
     PageSpec("pages/softmax.py", "softmax", ":material/bar_chart:"),
-    PageSpec("pages/walkthrough.py", "walkthrough", ":material/footprint:"),
-    PageSpec("pages/multihead.py", "multihead", ":material/view_column:"),
+    PageSpec("pages/walkthrough.py", "walkthrough", ":material/footprint:", "walk"),
+    PageSpec("pages/multihead.py", "multihead", ":material/view_column:", "mh"),
     PageSpec("pages/builder.py", "builder", ":material/grid_on:"),
-    PageSpec("pages/learning.py", "learning", ":material/model_training:"),
+    PageSpec("pages/learning.py", "learning", ":material/model_training:", "learn"),
     PageSpec("pages/scaling.py", "scaling", ":material/show_chart:"),
     PageSpec("pages/pipeline.py", "pipeline", ":material/text_fields:"),
-    PageSpec("pages/real_model.py", "real_model", ":material/psychology:"),
+    PageSpec("pages/real_model.py", "real_model", ":material/psychology:", "real"),
 )
 PAGE_BY_KEY = {spec.key: spec for spec in PAGES}
 

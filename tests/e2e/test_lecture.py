@@ -39,18 +39,17 @@ from tests.e2e.lecture_helpers import (
 )
 from tests.e2e.shared import act, wait_for_app
 from ui.i18n import LANGUAGES
-from ui.pages import PAGES, page_url
+from ui.pages import PAGE_BY_KEY, PAGES, page_url
 
 pytestmark = pytest.mark.e2e
 
-TITLE_KEYS = {"home": "home.title", "walkthrough": "walk.title"}  # else "<page>.title"
 PROJECTOR = View("projector", 1280, 720, presentation=True)
 QUICK_MS = 60  # a clicker's presses, as fast as a lecturer clicks
 TEXT_ONLY_FIRST = ("home", "scaling")  # pages that open on prose only (the scaling page on its first tab)
 
 
 def title(key: str, lang: str) -> str:
-    return LANGUAGES[lang][TITLE_KEYS.get(key, f"{key}.title")]
+    return LANGUAGES[lang][PAGE_BY_KEY[key].title_key]
 
 
 def part_title(page: Page):

@@ -392,7 +392,7 @@ def attention_intro_ui(vectors: SentenceVectors) -> None:
 def code_ui() -> None:
     """The numpy lines the engine runs from the sentence to the outputs, folded."""
     with st.expander(t("pipeline.code")):
-        st.code(t("pipeline.code.body"), language="python")
+        st.code(t("pipeline.code.body"), language="python", wrap_lines=True)
 
 
 @st.fragment

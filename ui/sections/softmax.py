@@ -186,7 +186,7 @@ def results_ui(scores: np.ndarray) -> None:
 def code_ui() -> None:
     """The few numpy lines the engine runs for one row, folded."""
     with st.expander(t("softmax.code")):
-        st.code(t("softmax.code.body"), language="python")
+        st.code(t("softmax.code.body"), language="python", wrap_lines=True)
 
 
 def odd_inputs_ui() -> None:
