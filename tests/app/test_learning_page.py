@@ -33,6 +33,9 @@ def open_learning(lang: str = "es", section: str = "target", **values) -> AppTes
     """The app on the learning page with `section` open; `values` go into session state first (widget keys)."""
     at = AppTest.from_file(APP, default_timeout=120)
     at.session_state["lang"] = lang
+    # the questions before each of the walkthrough's parts are off: its part 4 would wait for a prediction
+    # before drawing the weights the learned W give (the learning page itself asks none)
+    at.session_state["questions_on"] = False
     at.session_state["learn_section"] = section
     for key, value in values.items():
         at.session_state[key] = value
@@ -71,6 +74,17 @@ def series(at: AppTest, key: str) -> dict[str, np.ndarray]:
 
 def preset_picker(at: AppTest):
     return next(w for w in at.segmented_control if w.key.startswith("learn_preset_"))
+
+
+def go_to_the_walkthrough(at: AppTest) -> AppTest:
+    """Follow the send tab's link to the walkthrough: it opens part 4 (the attention weights)."""
+    links = [link.proto for link in at.main.get("page_link") if link.proto.page == "walkthrough"]
+    assert [link.query_string for link in links] == ["step=4"]
+    at.query_params["step"] = "4"  # what following the link does (AppTest cannot click a link)
+    at.switch_page("pages/walkthrough.py").run()
+    assert no_exception(at)
+    assert at.session_state["step"] == 4
+    return at
 
 
 def text(at: AppTest) -> str:
@@ -143,9 +157,7 @@ def test_a_preset_trained_with_the_buttons_reaches_its_target_and_goes_to_the_wa
     assert scenario.tokens == s.tokens and np.array_equal(scenario.x, s.x)
     np.testing.assert_array_equal(scenario.w_q, expected.w_q)
     np.testing.assert_array_equal(scenario.w_k, expected.w_k)
-    at.query_params["step"] = "4"
-    at.switch_page("pages/walkthrough.py").run()
-    assert no_exception(at)
+    go_to_the_walkthrough(at)
     shown = heatmap(at, "walk_w4")
     np.testing.assert_allclose(shown, scenario.run().weights, rtol=1e-12)
     np.testing.assert_allclose(shown, expected.weights[-1], rtol=1e-12)
@@ -171,8 +183,7 @@ def test_the_sentence_learns_tiene_looks_at_perro_and_sends_its_tokens_too():
     np.testing.assert_array_equal(scenario.x, vectors.x)
     np.testing.assert_array_equal(scenario.w_q, expected.w_q)
     assert (scenario.scale, scenario.causal, scenario.temperature) == (Scale.SQRT, False, 1.0)
-    at.query_params["step"] = "4"
-    at.switch_page("pages/walkthrough.py").run()
+    go_to_the_walkthrough(at)
     np.testing.assert_allclose(heatmap(at, "walk_w4"), expected.weights[-1], rtol=1e-12)
 
 

@@ -76,9 +76,11 @@ def chart(at, key: str) -> dict:
 
 
 def panels(at, key: str) -> list[np.ndarray]:
-    """Each heatmap trace's values (NaN where a cell is masked)."""
+    """Each heatmap trace's values (NaN where a cell is masked); a figure's text layer is no panel."""
     return [
-        np.array([[np.nan if v is None else v for v in row] for row in trace["z"]]) for trace in chart(at, key)["data"]
+        np.array([[np.nan if v is None else v for v in row] for row in trace["z"]])
+        for trace in chart(at, key)["data"]
+        if trace["type"] == "heatmap"
     ]
 
 
@@ -412,8 +414,7 @@ def test_the_walkthroughs_last_part_links_here():
 def test_the_choices_survive_a_language_switch():
     at = open_with("es", source="sentence", preset="random")
     at.selectbox(key="mh_head_4_es").set_value(3).run()
-    at.session_state["lang"] = "en"
-    at.run()
+    at.sidebar.radio(key="lang").set_value("en").run()  # the sidebar's language radio (the URL's ?lang= follows)
     assert no_exception(at)
     assert at.selectbox(key="mh_source_en").value == "sentence"
     assert at.selectbox(key="mh_preset_sentence_en").value == "random"

@@ -6,8 +6,17 @@ from tests.app.helpers import ROOT, charts, no_exception, open_page
 from ui.i18n import LANGUAGES
 from ui.pages import PAGES
 
-TITLE_KEYS = {"home": "home.title", "walkthrough": "walk.title"}  # the others: "<page>.title"
+# each page's title string (its strings module's prefix; the others' is "<page>.title")
+TITLE_KEYS = {
+    "home": "home.title",
+    "walkthrough": "walk.title",
+    "multihead": "mh.title",
+    "learning": "learn.title",
+    "real_model": "real.title",
+}
 PRESENTATION_CSS = '[data-testid="stMain"] { font-size: 22px; }'  # a line of ui/layout.py's presentation style
+# the values written in a figure, in px: at least 20 px for a room (a 1280 × 720 projector), 14 px on a screen
+PRESENTATION_VALUE_PX, NORMAL_VALUE_PX = 20, 14
 
 
 def title_key(spec) -> str:
@@ -40,6 +49,17 @@ def test_each_page_opens_under_the_app_shell_in_each_language(spec, lang):
     assert at.sidebar.toggle(key="present").label == LANGUAGES[lang]["sidebar.presentation"]
 
 
+def value_font_sizes(chart) -> set:
+    """The font sizes of the values a figure writes: a heatmap's text layer (or its own cell texts in a grid of
+    panels), a bar's value, a point's label."""
+    return {trace["textfont"]["size"] for trace in chart.spec["data"] if "textfont" in trace}
+
+
+def heatmap_value_sizes(at) -> set:
+    """The font sizes of the values written in the page's heatmaps' cells."""
+    return set().union(*(value_font_sizes(c) for c in charts(at) if c.trace.get("type") == "heatmap"))
+
+
 def presentation_css(at) -> bool:
     return any(PRESENTATION_CSS in element.proto.body for element in at.get("html"))
 
@@ -48,11 +68,13 @@ def presentation_css(at) -> bool:
 def test_presentation_mode_enlarges_each_page_and_can_be_left(spec):
     at = open_page(spec.path, "en")
     assert not presentation_css(at) and not [b for b in at.button if b.key == "exit_presentation"]
+    normal = heatmap_value_sizes(at)
+    assert normal <= {NORMAL_VALUE_PX}
     at.toggle(key="present").set_value(True).run()
     assert no_exception(at)
     assert presentation_css(at)
-    # figures at presentation size: the values in the heatmaps' cells at 22 px (14 px otherwise)
-    assert {c.trace["textfont"]["size"] for c in charts(at) if c.trace.get("type") == "heatmap"} <= {22}
+    # figures at presentation size: the values in the heatmaps' cells at 20 px (14 px otherwise)
+    assert heatmap_value_sizes(at) == ({PRESENTATION_VALUE_PX} if normal else set())
     at.button(key="exit_presentation").click().run()
     assert not presentation_css(at)
     assert at.toggle(key="present").value is False
@@ -60,6 +82,7 @@ def test_presentation_mode_enlarges_each_page_and_can_be_left(spec):
 
 def test_presentation_mode_enlarges_the_figures():
     at = open_page("pages/walkthrough.py", "en")
-    normal = {c.trace["textfont"]["size"] for c in charts(at)}
+    normal = set().union(*(value_font_sizes(c) for c in charts(at)))
     at.toggle(key="present").set_value(True).run()
-    assert normal == {14} and {c.trace["textfont"]["size"] for c in charts(at)} == {22}
+    presented = set().union(*(value_font_sizes(c) for c in charts(at)))
+    assert normal == {NORMAL_VALUE_PX} and presented == {PRESENTATION_VALUE_PX}
