@@ -30,6 +30,7 @@ from engine import (
 from engine.attention import Scale
 from tests.app.derivation_check import check_block, number
 from tests.app.helpers import no_exception, open_page, page_text
+from ui.figures import MASKED_FILL
 from ui.i18n import LANGUAGES, translate
 from ui.sections import multihead as mh
 
@@ -76,11 +77,12 @@ def chart(at, key: str) -> dict:
 
 
 def panels(at, key: str) -> list[np.ndarray]:
-    """Each heatmap trace's values (NaN where a cell is masked); a figure's text layer is no panel."""
+    """Each panel's values (NaN where a cell is masked): the heatmap traces; a figure's text layer and the grey
+    layer of its masked cells are no panels."""
     return [
         np.array([[np.nan if v is None else v for v in row] for row in trace["z"]])
         for trace in chart(at, key)["data"]
-        if trace["type"] == "heatmap"
+        if trace["type"] == "heatmap" and (trace.get("colorscale") or [[0, ""]])[0][1] != MASKED_FILL
     ]
 
 

@@ -6,21 +6,13 @@ from tests.app.helpers import ROOT, charts, no_exception, open_page
 from ui.i18n import LANGUAGES
 from ui.pages import PAGES
 
-# each page's title string (its strings module's prefix; the others' is "<page>.title")
-TITLE_KEYS = {
-    "home": "home.title",
-    "walkthrough": "walk.title",
-    "multihead": "mh.title",
-    "learning": "learn.title",
-    "real_model": "real.title",
-}
 PRESENTATION_CSS = '[data-testid="stMain"] { font-size: 22px; }'  # a line of ui/layout.py's presentation style
 # the values written in a figure, in px: at least 20 px for a room (a 1280 × 720 projector), 14 px on a screen
 PRESENTATION_VALUE_PX, NORMAL_VALUE_PX = 20, 14
 
 
 def title_key(spec) -> str:
-    return TITLE_KEYS.get(spec.key, f"{spec.key}.title")
+    return spec.title_key  # each page's heading, "<its strings' prefix>.title"
 
 
 def test_every_registered_page_file_exists():
