@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from ui import shell
+from ui import questions, shell
 from ui.i18n import t
 from ui.layout import page_header
 from ui.sections import multihead as mh
@@ -19,12 +19,17 @@ def heads_onward_ui(source: mh.Source) -> None:
     draws only the open tab."""
     st.header(t("mh.h.title"))
     h, preset, seed = mh.heads_controls_ui(source)
-    mh.cost_ui(source, h)
     heads = mh.build_heads(source, h, preset, seed)
     result = mh.run_or_stop(source, heads)
+    view = mh.question_view(source, result)
+    if not questions.gate_ui("multihead.sizes", view):
+        return  # the heads' widths and everything after them wait for a prediction
+    mh.cost_ui(source, h)
     part, tab = mh.part_ui()
     with tab:
-        if part == "heads":
+        if part != "compare" and not questions.gate_ui(f"multihead.{part}", view):
+            pass  # the part waits for a prediction
+        elif part == "heads":
             mh.heads_ui(source, heads, result)
             mh.head_detail_ui(source, heads, result)
         elif part == "concat":

@@ -4,7 +4,7 @@ Importing this package registers every template (one module per page family); a 
 that registers its own with `@template(...)` and is imported here.
 """
 
-from engine.questions import pipeline, scaling, softmax, walkthrough
+from engine.questions import learning, multihead, pipeline, scaling, softmax, walkthrough
 from engine.questions.core import (
     CHANGE_KEYS,
     LINE_KEYS,
@@ -24,6 +24,8 @@ from engine.questions.core import (
     template,
     templates_for,
 )
+from engine.questions.learning import LearningView
+from engine.questions.multihead import MultiHeadView
 from engine.questions.scaling import ScalingSetup
 from engine.questions.softmax import SoftmaxRow
 
@@ -33,6 +35,8 @@ __all__ = [
     "TEMPLATES",
     "Grade",
     "Kind",
+    "LearningView",
+    "MultiHeadView",
     "OptionKind",
     "Outcome",
     "Params",
@@ -43,6 +47,8 @@ __all__ = [
     "default_tolerance",
     "generate",
     "grade",
+    "learning",
+    "multihead",
     "pipeline",
     "questions_for",
     "scaling",

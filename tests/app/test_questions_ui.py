@@ -23,15 +23,24 @@ from streamlit.testing.v1 import AppTest
 
 from engine import EngineInputError, Scale, attend, lesson_scenario, random_scenario, sentence_vectors
 from engine import questions as engine_questions
-from engine.questions import Kind, Outcome, ScalingSetup, SoftmaxRow, grade
+from engine.questions import Kind, LearningView, MultiHeadView, Outcome, ScalingSetup, SoftmaxRow, grade
 from tests.app.helpers import APP, button, derivation_lines, no_exception, page_text
+from tests.engine.question_contexts import learning_view, lesson_learning_view, lesson_multihead_view, multihead_view
 from ui import numbers, questions, state
 from ui.i18n import LANGUAGES, translate
 
 LANGS = sorted(LANGUAGES)
 WALK_GATES = [(f"walk.{part}", "pages/walkthrough.py") for part in range(1, 6)]
 SCALING_GATES = [(f"scaling.{name}", "pages/scaling.py") for name in questions.SCALING_GATES]
-GATES = [*WALK_GATES, ("softmax", "pages/softmax.py"), *SCALING_GATES, ("pipeline", "pages/pipeline.py")]
+MULTIHEAD_GATES = [(f"multihead.{part}", "pages/multihead.py") for part in ("sizes", "heads", "concat", "residual")]
+GATES = [
+    *WALK_GATES,
+    ("softmax", "pages/softmax.py"),
+    *SCALING_GATES,
+    ("pipeline", "pages/pipeline.py"),
+    *MULTIHEAD_GATES,
+    ("learning.train", "pages/learning.py"),
+]
 
 
 # --- reading what the page shows, in a language ---
@@ -79,6 +88,10 @@ def open_gate(gate: str, page: str, lang: str, *, questions_on: bool = True, see
     at.session_state["questions_on"] = questions_on
     if gate.startswith("scaling."):
         at.session_state["scaling_section"] = gate.split(".")[1]
+    if gate.startswith("multihead.") and gate != "multihead.sizes":
+        at.session_state["mh_part"] = gate.split(".")[1]
+    if gate.startswith("learning."):
+        at.session_state["learn_section"] = "train"
     for key, value in state.items():
         at.session_state[key] = value
     if gate.startswith("walk."):
@@ -86,6 +99,11 @@ def open_gate(gate: str, page: str, lang: str, *, questions_on: bool = True, see
     at.run()
     at.switch_page(page).run()
     assert no_exception(at), [e.value for e in at.exception]
+    if gate.startswith("multihead.") and gate != "multihead.sizes":
+        # the heads' widths are asked first, above the parts: shown, so the part's own question is the one left
+        button(at, translate(lang, "quiz.show_me")).click().run()
+        assert no_exception(at), [e.value for e in at.exception]
+        assert revealed(at, "multihead.sizes", lang)
     return at
 
 
@@ -121,7 +139,13 @@ def revealed(at: AppTest, gate: str, lang: str) -> bool:
             "walk.5": numbers.signed(n["output"][1, 0], lang=lang),  # output_perro[0]
         }[gate]
         return any(marker in line for line in derivation_lines(at))
+    if gate == "learning.train":  # the prediction comes before the Train button
+        return any(b.label == translate(lang, "learn.train") for b in at.button)
     title = {
+        "multihead.sizes": "mh.cost.body",
+        "multihead.heads": "mh.heads.body",
+        "multihead.concat": "mh.concat.body",
+        "multihead.residual": "mh.residual.body",
         "softmax": "softmax.steps.title",
         "scaling.walk": "scaling.walk.title",
         "scaling.experiment": "scaling.experiment.title",
@@ -448,6 +472,22 @@ def contexts_for(template) -> list:
         ]
     if template.context is ScalingSetup:
         return [ScalingSetup(d_k=d, walk_steps=w) for d, w in ((1024, 200), (4, 1000), (64, 10))]
+    if template.context is MultiHeadView:
+        sentence = sentence_vectors("el perro come carne porque tiene hambre", 8)
+        scenario = replace(random_scenario(5, sentence.tokens, d_model=8, d_k=2), x=sentence.x)
+        return [
+            lesson_multihead_view(),
+            multihead_view(lesson_scenario(), 1, "scenario", 0, "random"),
+            multihead_view(scenario, 4),
+            multihead_view(replace(scenario, causal=True), 2, "random", 3, "random"),
+        ]
+    if template.context is LearningView:
+        base = random_scenario(3, ("a", "b", "c", "d"), d_model=4, d_k=2)
+        return [
+            lesson_learning_view(),
+            learning_view(lesson_scenario(), "subject", scale="none"),
+            learning_view(replace(base, causal=True), "identity", "random", 2, "dk"),
+        ]
     if template.id.startswith("walk."):
         base = random_scenario(3, ("a", "b", "c", "d"), d_model=4, d_k=2)
         return [

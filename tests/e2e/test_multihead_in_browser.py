@@ -35,7 +35,7 @@ def act(page: Page, action) -> None:
 
 
 def open_multihead(page: Page, app_url: str, lang: str = "es") -> None:
-    page.goto(f"{app_url}/multihead")
+    page.goto(f"{app_url}/multihead?questions_on=false")  # the content, not the questions asked before it
     wait_for_app(page, 0, PATIENCE_MS)
     if lang != "es":
         sidebar = page.locator("[data-testid=stSidebar]")

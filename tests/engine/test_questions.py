@@ -19,13 +19,38 @@ from engine import questions as q
 from engine.limits import MAX_OPTIONS
 from engine.pipeline import sentence_vectors
 from engine.presets import LESSON_TOKENS
-from engine.questions import Kind, OptionKind, Outcome, ScalingSetup, SoftmaxRow, generate, grade
+from engine.questions import (
+    Kind,
+    LearningView,
+    MultiHeadView,
+    OptionKind,
+    Outcome,
+    ScalingSetup,
+    SoftmaxRow,
+    generate,
+    grade,
+)
 from engine.scenario import Scenario
+from tests.engine.question_contexts import lesson_learning_view, lesson_multihead_view
 
 FAST = settings(max_examples=25, deadline=None, database=None)
 SEEDS = range(6)
 EL, PERRO, COME = 0, 1, 2
-SECTIONS = ("softmax", "walk.1", "walk.2", "walk.3", "walk.4", "walk.5", "scaling", "pipeline")
+SECTIONS = (
+    "softmax",
+    "walk.1",
+    "walk.2",
+    "walk.3",
+    "walk.4",
+    "walk.5",
+    "scaling",
+    "pipeline",
+    "multihead.sizes",
+    "multihead.heads",
+    "multihead.concat",
+    "multihead.residual",
+    "learning.train",
+)
 SENTENCES = ("el perro come", "El perro come. ¿Y el gato?", "a", "uno dos, tres; cuatro!", "x " * 70)
 
 
@@ -37,6 +62,10 @@ def lesson_context(template: q.Template):
         return SoftmaxRow((2.0, 5.0, 1.0))
     if template.context is ScalingSetup:
         return ScalingSetup(d_k=1024, walk_steps=200)
+    if template.context is MultiHeadView:
+        return lesson_multihead_view()
+    if template.context is LearningView:
+        return lesson_learning_view()
     return attend(sentence_vectors("el perro come"))
 
 

@@ -38,8 +38,9 @@ from engine import (
     weight_gradient,
 )
 from engine.limits import MAX_TRAINING_STEPS, OUTPUT_WEIGHT_RANGE, SEED_RANGE
+from engine.questions import LearningView
 from engine.targets import TARGET_PRESETS, subject_index
-from ui import charts, editors, figures, numbers, state
+from ui import charts, editors, figures, numbers, questions, state
 from ui.editing import apply_matrix_edits, column_name
 from ui.editors import errors_ui
 from ui.figures import Heatmap
@@ -822,13 +823,14 @@ def train_ui() -> None:
     except EngineInputError as error:
         st.error(error_text(error))
         return
-    st.button(
-        t("learn.train"),
-        icon=":material/model_training:",
-        on_click=_on_train,
-        key="learn_go",
-        type="primary",
-    )
+    if questions.gate_ui("learning.train", LearningView(case.tokens, first)):  # predict before training
+        st.button(
+            t("learn.train"),
+            icon=":material/model_training:",
+            on_click=_on_train,
+            key="learn_go",
+            type="primary",
+        )
     if training is None:
         st.markdown(t("learn.before"))
         pair_ui(case, target, first.weights[0], t("learn.attention_start"))

@@ -44,6 +44,7 @@ from engine.designed_heads import DESIGNED_D_MODEL, DESIGNED_TOP_WEIGHT, SUBJECT
 from engine.limits import SEED_RANGE
 from engine.multihead import FOCUS_WEIGHT, LAYER_NORM_EPS, HeadWeights
 from engine.presets import random_weights
+from engine.questions import MultiHeadView
 from ui import charts, editors, numbers, state
 from ui.derivation import BLANK, Row, division_row, dot_rows, show, softmax_rows, sub, token_text, vector_row
 from ui.editing import apply_matrix_edits, column_name
@@ -227,14 +228,13 @@ def heads_controls_ui(source: Source) -> tuple[int, str, int]:
                 persist_state="session",
             )
         )
-    d_k = source.d_model // h
-    st.markdown(t("mh.h.sizes", h=numbers.count(h), d_model=numbers.count(source.d_model), d_k=numbers.count(d_k)))
     return int(h), preset, seed
 
 
 def cost_ui(source: Source, h: int) -> None:
-    """Why h heads cost what one big head costs: the engine's multiply-add counts, side by side."""
+    """Each head's width, and why h heads cost what one big head costs: the engine's multiply-add counts."""
     n, d_model = source.n, source.d_model
+    st.markdown(t("mh.h.sizes", h=numbers.count(h), d_model=numbers.count(d_model), d_k=numbers.count(d_model // h)))
     one, many = attention_cost(n, d_model, 1), attention_cost(n, d_model, h)
     st.markdown(t("mh.cost.body"))
     st.latex(r"h \cdot n^2 \cdot \frac{d_{model}}{h} \;=\; n^2 \cdot d_{model}")
@@ -437,6 +437,11 @@ def run_or_stop(source: Source, heads: Heads) -> MultiHeadResult:
         st.warning(t("mh.error", code=error.code))
         st.stop()
         raise
+
+
+def question_view(source: Source, result: MultiHeadResult) -> MultiHeadView:
+    """What this page's questions are about: its tokens and the heads' result, as the page shows them."""
+    return MultiHeadView(source.tokens, result)
 
 
 def head_name(k: int) -> str:

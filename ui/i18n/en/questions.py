@@ -433,4 +433,87 @@ STRINGS: dict[str, str] = {
     "quiz.mistake.zero_weight": (
         "That row has an exact 0: e^x is never 0, so without a mask no softmax weight is exactly 0."
     ),
+    # --- multi-head ---
+    "q.multihead.head_width": (
+        "With d_model = {d_model} shared among h = {h} equal heads, how many columns (d_k) does each head's W_Q have?"
+    ),
+    "q.multihead.most_attended": "In head {head}: which token does “{token}” (position {position}) pay the most attention to?",
+    "q.multihead.concat_width": (
+        "Each of the h = {h} heads gives each token an output of d_v = {d_v} numbers. How many numbers does each "
+        "token have in Concat(head 1, …, head h)?"
+    ),
+    "q.multihead.residual": (
+        "After the {h} heads, Concat and W_O, the residual connection gives each token's new vector. Which is it?"
+    ),
+    "quiz.option.x_plus_multihead": "x + MultiHead(x), with MultiHead(x) = Concat · W_O",
+    "quiz.option.x_plus_concat": "x + Concat, without going through W_O",
+    "quiz.option.x_plus_head": "x + head 1's output",
+    "quiz.option.multihead_only": "MultiHead(x) alone: x is no longer needed",
+    "quiz.option.x_times_multihead": "x · MultiHead(x), entry by entry",
+    "quiz.mistake.heads_multiply": (
+        "You multiplied: d_model × h = {d_model} × {h}. The heads share the d_model = {d_model} columns: each one "
+        "gets d_model / h."
+    ),
+    "quiz.mistake.full_width_per_head": (
+        "That would give every head the whole width, d_model = {d_model}. The h = {h} heads share those columns, "
+        "d_model / h each: that is why they cost what one big head costs."
+    ),
+    "quiz.mistake.heads_as_width": (
+        "That is the number of heads, h = {h}, not their width: each head gets d_model / h columns."
+    ),
+    "quiz.mistake.heads_alike": (
+        "That is where “{token}” looks in another head. Each head has its own W_Q and W_K, and so its own "
+        "softmax: they need not look at the same place."
+    ),
+    "quiz.mistake.transposed.multihead.most_attended": (
+        "You read “{token}”'s column in head {head}: that is the token that pays “{token}” the most attention, "
+        "not the one “{token}” looks at most. Each row is a token looking."
+    ),
+    "quiz.mistake.one_head_only": (
+        "That is the width of one head, d_v = {d_v}: Concat puts the outputs of the h = {h} heads side by side."
+    ),
+    "quiz.mistake.one_per_head": "That would be one number per head: each head brings its d_v = {d_v} numbers, not one.",
+    "quiz.mistake.whole_matrix": (
+        "That is every number of the Concat matrix, for the {n} tokens: the question is per token, one row."
+    ),
+    "quiz.mistake.w_o_skipped": ("You skipped W_O: the heads' output is Concat · W_O, and that is what is added to x."),
+    "quiz.mistake.one_head_added": (
+        "That uses one head only: what is added is what they all give together, Concat(head 1, …, head {h}) · W_O."
+    ),
+    "quiz.mistake.residual_forgotten": (
+        "That drops x: the residual connection adds the input, x + MultiHead(x), so each token keeps what it was."
+    ),
+    "quiz.mistake.residual_multiplied": "The residual connection adds, it does not multiply: x + MultiHead(x).",
+    # --- what is learned ---
+    "q.learning.trained_top": (
+        "If you train W_Q and W_K toward the target matrix, which token will “{token}” (position {position}) look "
+        "at most in the end?"
+    ),
+    "q.learning.start_loss": (
+        "Before training (step 0): what is the loss L = −(1/n) Σᵢ Σⱼ T_ij · log A_ij of the starting weights A "
+        "against the target T? (n = {rows} rows, natural log; A comes from the scores divided by {divisor})"
+    ),
+    "quiz.mistake.start_top": (
+        "That is where “{token}” looks now, before training. Training lowers the loss, which is smallest when "
+        "each row of weights equals its target row."
+    ),
+    "quiz.mistake.transposed.learning.trained_top": (
+        "You read “{token}”'s column of the target: who should look at “{token}”. “{token}”'s row says whom it "
+        "should look at."
+    ),
+    "quiz.mistake.always_self.learning.trained_top": (
+        "Training does not favour a token's own column: it pulls “{token}”'s row toward its target row."
+    ),
+    "quiz.mistake.unscaled_softmax.learning.start_loss": (
+        "That is the loss with the softmax of the undivided scores: the weights A come from the scores divided "
+        "by {divisor}."
+    ),
+    "quiz.mistake.transposed.learning.start_loss": (
+        "You crossed the rows: you used T_ji instead of T_ij. Each row of T goes with the same row of A, that of "
+        "the token looking."
+    ),
+    "quiz.mistake.sum_not_mean": (
+        "You added the terms of the {rows} rows without dividing by {rows}: the loss is their mean."
+    ),
+    "quiz.mistake.log10": "You used the base-10 log: the loss uses the natural log, ln.",
 }

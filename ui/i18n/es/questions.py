@@ -446,4 +446,93 @@ STRINGS: dict[str, str] = {
     "quiz.mistake.zero_weight": (
         "Esa fila tiene un 0 exacto: e^x nunca es 0, así que sin máscara ningún peso de un softmax es exactamente 0."
     ),
+    # --- varias cabezas ---
+    "q.multihead.head_width": (
+        "Con d_model = {d_model} repartido entre h = {h} cabezas iguales, ¿cuántas columnas (d_k) tiene la W_Q "
+        "de cada cabeza?"
+    ),
+    "q.multihead.most_attended": "En la cabeza {head}: ¿a qué token le presta más atención «{token}» (posición {position})?",
+    "q.multihead.concat_width": (
+        "Cada una de las h = {h} cabezas le da a cada token una salida de d_v = {d_v} números. ¿Cuántos números "
+        "tiene cada token en Concat(cabeza 1, …, cabeza h)?"
+    ),
+    "q.multihead.residual": (
+        "Después de las {h} cabezas, Concat y W_O, la conexión residual da el vector nuevo de cada token. ¿Cuál es?"
+    ),
+    "quiz.option.x_plus_multihead": "x + MultiHead(x), con MultiHead(x) = Concat · W_O",
+    "quiz.option.x_plus_concat": "x + Concat, sin pasar por W_O",
+    "quiz.option.x_plus_head": "x + la salida de la cabeza 1",
+    "quiz.option.multihead_only": "MultiHead(x) solo: x ya no hace falta",
+    "quiz.option.x_times_multihead": "x · MultiHead(x), casilla por casilla",
+    "quiz.mistake.heads_multiply": (
+        "Multiplicaste: d_model × h = {d_model} × {h}. Las cabezas se reparten las d_model = {d_model} columnas: "
+        "cada una recibe d_model / h."
+    ),
+    "quiz.mistake.full_width_per_head": (
+        "Eso sería darle a cada cabeza todo el ancho, d_model = {d_model}. Las h = {h} cabezas se reparten esas "
+        "columnas, d_model / h cada una: por eso cuestan lo mismo que una cabeza grande."
+    ),
+    "quiz.mistake.heads_as_width": (
+        "Ese es el número de cabezas, h = {h}, no su ancho: cada cabeza recibe d_model / h columnas."
+    ),
+    "quiz.mistake.heads_alike": (
+        "Ahí mira «{token}» en otra cabeza. Cada cabeza tiene sus propias W_Q y W_K, y por eso su propio "
+        "softmax: no tienen por qué mirar al mismo lugar."
+    ),
+    "quiz.mistake.transposed.multihead.most_attended": (
+        "Miraste la columna de «{token}» en la cabeza {head}: ese es el token que más atención le presta a "
+        "«{token}», no al que «{token}» mira más. Cada fila es un token que mira."
+    ),
+    "quiz.mistake.one_head_only": (
+        "Ese es el ancho de una sola cabeza, d_v = {d_v}: Concat pone lado a lado las salidas de las h = {h} cabezas."
+    ),
+    "quiz.mistake.one_per_head": (
+        "Eso sería un número por cabeza: cada cabeza aporta sus d_v = {d_v} números, no uno."
+    ),
+    "quiz.mistake.whole_matrix": (
+        "Esos son los números de toda la matriz Concat, los de los {n} tokens: la pregunta es por token, una fila."
+    ),
+    "quiz.mistake.w_o_skipped": (
+        "Te salteaste W_O: la salida de las cabezas es Concat · W_O, y eso es lo que se suma a x."
+    ),
+    "quiz.mistake.one_head_added": (
+        "Eso usa una sola cabeza: se suma lo que dan todas juntas, Concat(cabeza 1, …, cabeza {h}) · W_O."
+    ),
+    "quiz.mistake.residual_forgotten": (
+        "Eso tira x: la conexión residual suma la entrada, x + MultiHead(x), y así cada token conserva lo que ya era."
+    ),
+    "quiz.mistake.residual_multiplied": "La conexión residual suma, no multiplica: x + MultiHead(x).",
+    # --- qué se aprende ---
+    "q.learning.trained_top": (
+        "Si entrenás W_Q y W_K hacia la matriz objetivo, ¿a qué token va a mirar más «{token}» (posición "
+        "{position}) al final?"
+    ),
+    "q.learning.start_loss": (
+        "Antes de entrenar (paso 0): ¿cuánto vale la pérdida L = −(1/n) Σᵢ Σⱼ T_ij · log A_ij de los pesos "
+        "iniciales A contra el objetivo T? (n = {rows} filas, logaritmo natural; A sale de los scores divididos "
+        "por {divisor})"
+    ),
+    "quiz.mistake.start_top": (
+        "Ahí mira «{token}» ahora, antes de entrenar. El entrenamiento baja la pérdida, que es mínima cuando cada "
+        "fila de pesos es igual a su fila objetivo."
+    ),
+    "quiz.mistake.transposed.learning.trained_top": (
+        "Miraste la columna de «{token}» en el objetivo: quién debería mirar a «{token}». La fila de «{token}» "
+        "dice a quién debe mirar él."
+    ),
+    "quiz.mistake.always_self.learning.trained_top": (
+        "El entrenamiento no favorece la propia columna: lleva la fila de «{token}» hacia su fila objetivo."
+    ),
+    "quiz.mistake.unscaled_softmax.learning.start_loss": (
+        "Esa es la pérdida con el softmax de los scores sin dividir: los pesos A salen de los scores divididos "
+        "por {divisor}."
+    ),
+    "quiz.mistake.transposed.learning.start_loss": (
+        "Cruzaste las filas: usaste T_ji en vez de T_ij. Cada fila de T va con la misma fila de A, la del token "
+        "que mira."
+    ),
+    "quiz.mistake.sum_not_mean": (
+        "Sumaste los términos de las {rows} filas sin dividir por {rows}: la pérdida es su promedio."
+    ),
+    "quiz.mistake.log10": "Usaste logaritmo en base 10: la pérdida usa el logaritmo natural, ln.",
 }
