@@ -40,6 +40,7 @@ import streamlit as st
 
 from engine import EngineInputError, Scale, Scenario, divisor_for
 from engine import questions as engine_questions
+from engine.limits import MAX_NUMBER_CHARS
 from engine.questions import Grade, Kind, OptionKind, Outcome, Question, ScalingSetup, SoftmaxRow
 from engine.scenario import parse_number
 from ui import numbers, state
@@ -564,6 +565,7 @@ def _student_ui(question: Question, gate: str, ident: str, page: str, context: o
                     st.text_input(
                         t("quiz.your_answer"),
                         key=widget_key(gate, ident, "number"),
+                        max_chars=MAX_NUMBER_CHARS,  # a longer number is refused anyway: the box says so first
                         placeholder=t("quiz.placeholder"),
                         help=t("quiz.number_help"),
                     )

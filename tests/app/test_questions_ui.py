@@ -663,3 +663,12 @@ def test_the_stated_tolerance_never_exceeds_the_accepted_one(tolerance):
     with reading("en"):
         stated = float(questions.stated_tolerance(tolerance).replace(",", ""))
     assert 0.89 * tolerance <= stated <= tolerance
+
+
+def test_a_numeric_answer_box_takes_no_more_characters_than_a_number_may_have():
+    from engine.limits import MAX_NUMBER_CHARS
+    from tests.app.helpers import open_page
+
+    at = open_page("pages/walkthrough.py", "en", questions=True)  # part 1 asks a number first
+    boxes = [box for box in at.text_input if (box.key or "").startswith("quiz_")]
+    assert len(boxes) == 1 and boxes[0].proto.max_chars == MAX_NUMBER_CHARS == 40
