@@ -667,8 +667,8 @@ def test_the_stated_tolerance_never_exceeds_the_accepted_one(tolerance):
 
 def test_a_numeric_answer_box_takes_no_more_characters_than_a_number_may_have():
     from engine.limits import MAX_NUMBER_CHARS
-    from tests.app.helpers import open_page
 
-    at = open_page("pages/walkthrough.py", "en", questions=True)  # part 1 asks a number first
+    at = open_gate("multihead.sizes", "pages/multihead.py", "en")  # its one template asks a number
+    assert asked(at, "multihead.sizes").kind == Kind.NUMERIC
     boxes = [box for box in at.text_input if (box.key or "").startswith("quiz_")]
     assert len(boxes) == 1 and boxes[0].proto.max_chars == MAX_NUMBER_CHARS == 40
