@@ -93,7 +93,9 @@ def test_a_figure_is_readable_in_the_theme_the_system_prefers(app_url, scheme, r
     assert_healthy(page)
 
 
-FONT_SIZES = """plot => Object.fromEntries(['.hm text', '.xtick text', '.ytick text'].map(
+# the values written on the cells are a text layer over the heatmap (ui.figures): plotly's .textpoint texts
+CELLS = ".textpoint text"
+FONT_SIZES = """plot => Object.fromEntries(['.textpoint text', '.xtick text', '.ytick text'].map(
   selector => [selector, [...plot.querySelectorAll(selector)].map(t => parseFloat(getComputedStyle(t).fontSize))]))"""
 
 
@@ -106,15 +108,15 @@ def cell_font_sizes(page: Page, url: str) -> dict[str, list[float]]:
 
 def test_presentation_mode_writes_the_cells_large_enough_for_a_room(projector, app_url):
     sizes = cell_font_sizes(projector, f"{app_url}/walkthrough?step=4&present=true")
-    assert len(sizes[".hm text"]) == 9  # the 3 × 3 weights, written in their cells
-    assert min(sizes[".hm text"]) >= MIN_READABLE_PX, sizes
+    assert len(sizes[CELLS]) == 9  # the 3 × 3 weights, written in their cells
+    assert min(sizes[CELLS]) >= MIN_READABLE_PX, sizes
     assert_healthy(projector)
 
 
 def test_outside_presentation_mode_the_cells_are_smaller(page, app_url):
     # the presentation check above can fail: the same cells are below 20 px on a desk
     sizes = cell_font_sizes(page, f"{app_url}/walkthrough?step=4")
-    assert len(sizes[".hm text"]) == 9 and max(sizes[".hm text"]) < MIN_READABLE_PX
+    assert len(sizes[CELLS]) == 9 and max(sizes[CELLS]) < MIN_READABLE_PX
 
 
 def test_presentation_mode_writes_the_token_names_on_the_axes_large_enough(projector, app_url):
