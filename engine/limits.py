@@ -26,6 +26,7 @@ MAX_NUMBER_CHARS = 40  # a number written with more characters than this (a 400-
 
 # --- a real model's page ---
 MAX_MODEL_TOKENS = 64  # pieces (special tokens included) a sentence may have for the real model; more is refused
+HUB_TIMEOUT_SECONDS = 5.0  # the hub's answer about one file; offline, a download click is told so within seconds
 
 # --- questions asked before a step reveals its numbers ---
 QUESTION_DECIMALS = 3  # answers and rows of weights are shown to 3 decimals, as the lesson prints them

@@ -31,7 +31,7 @@ from engine.encoder import (
     with_bias_rows,
 )
 from engine.errors import EngineInputError
-from engine.limits import MAX_MODEL_TOKENS, MAX_SENTENCE_CHARS
+from engine.limits import HUB_TIMEOUT_SECONDS, MAX_MODEL_TOKENS, MAX_SENTENCE_CHARS
 
 MODEL_REPO = "sentence-transformers/paraphrase-multilingual-MiniLM-L12-v2"  # Apache-2.0
 # A commit of MODEL_REPO whose tree has model.safetensors (a revision other projects pin with that file); a
@@ -379,45 +379,75 @@ def model_directory(directory: str | Path | None = None, *, cache_dir: str | Pat
     return download_model(cache_dir)
 
 
-def download_model(cache_dir: str | Path | None = None) -> Path:
-    """MODEL_FILES of MODEL_REPO at MODEL_REVISION, from the local Hugging Face cache or else from the hub.
+def download_model(cache_dir: str | Path | None = None, *, endpoint: str | None = None) -> Path:
+    """MODEL_FILES of MODEL_REPO at MODEL_REVISION, from the local Hugging Face cache or else from the hub (`endpoint`:
+    the hub's address, None for huggingface_hub's own, HF_ENDPOINT).
 
-    Offline with nothing cached this raises EngineInputError("model_offline") after huggingface_hub's own
-    retries (about 25 s): call it away from the code that serves other pages."""
-    from huggingface_hub import snapshot_download
-    from huggingface_hub.errors import LocalEntryNotFoundError
+    Offline (no answer from the hub, or HF_HUB_OFFLINE set) this raises EngineInputError("model_offline") within
+    about HUB_TIMEOUT_SECONDS: one request asks the hub first, once, with that timeout. Left to itself the hub
+    client would retry for minutes (huggingface_hub 2.4: five retries with a 60 s timeout after a failed request
+    for a file's metadata; and snapshot_download lists the repository through a client with no timeout at all,
+    which is why the files are fetched one by one)."""
+    from huggingface_hub import get_hf_file_metadata, hf_hub_download, hf_hub_url, snapshot_download
+    from huggingface_hub.errors import EntryNotFoundError, HfHubHTTPError, LocalEntryNotFoundError
 
-    request: dict[str, Any] = {
-        "repo_id": MODEL_REPO,
-        "revision": MODEL_REVISION,
-        "allow_patterns": list(MODEL_FILES),
-        "cache_dir": cache_dir,
-    }
     try:  # a copy downloaded before: no network at all
-        cached = Path(snapshot_download(**request, local_files_only=True))
+        cached = Path(
+            snapshot_download(
+                repo_id=MODEL_REPO,
+                revision=MODEL_REVISION,
+                allow_patterns=list(MODEL_FILES),
+                cache_dir=cache_dir,
+                local_files_only=True,
+            )
+        )
         if not missing_files(cached):
             return cached
     except LocalEntryNotFoundError:
         pass
+    offline = EngineInputError(
+        "model_offline", f"the model hub cannot be reached and no copy of {MODEL_REPO} is cached", repo=MODEL_REPO
+    )
     try:
-        directory = Path(snapshot_download(**request))
-    except LocalEntryNotFoundError:  # what huggingface_hub raises when the hub cannot be reached
-        raise EngineInputError(
-            "model_offline", f"the model hub cannot be reached and no copy of {MODEL_REPO} is cached", repo=MODEL_REPO
-        ) from None
-    except Exception as error:  # HTTP errors, a full disk, ...: said as they are
-        raise EngineInputError(
-            "model_download_failed",
-            f"downloading {MODEL_REPO} failed: {type(error).__name__}: {error}",
-            repo=MODEL_REPO,
-            reason=f"{type(error).__name__}: {error}"[:300],
-        ) from None
-    missing = missing_files(directory)
+        url = hf_hub_url(MODEL_REPO, MODEL_FILES[0], revision=MODEL_REVISION, endpoint=endpoint)
+        get_hf_file_metadata(url, timeout=HUB_TIMEOUT_SECONDS)
+    except HfHubHTTPError:
+        pass  # the hub answered (an error, but it is there): the download below says what it answered
+    except Exception:  # no answer: no network, no name resolution, a hub that never replies, HF_HUB_OFFLINE
+        raise offline from None
+    directory: Path | None = None
+    missing: list[str] = []
+    for name in MODEL_FILES:
+        try:
+            path = hf_hub_download(
+                repo_id=MODEL_REPO,
+                filename=name,
+                revision=MODEL_REVISION,
+                cache_dir=cache_dir,
+                etag_timeout=HUB_TIMEOUT_SECONDS,
+                endpoint=endpoint,
+            )
+        except LocalEntryNotFoundError:  # what huggingface_hub raises when the hub cannot be reached
+            raise offline from None
+        except EntryNotFoundError:  # the hub answered: this revision has no such file
+            missing.append(name)
+            continue
+        except Exception as error:  # HTTP errors, a full disk, ...: said as they are
+            raise EngineInputError(
+                "model_download_failed",
+                f"downloading {MODEL_REPO} failed: {type(error).__name__}: {error}",
+                repo=MODEL_REPO,
+                reason=f"{type(error).__name__}: {error}"[:300],
+            ) from None
+        directory = Path(str(path)).parent  # every file lands in the same snapshot folder of the cache
+    if directory is not None:
+        missing = missing_files(directory)
     if missing:
         raise EngineInputError(
             "model_missing_files",
             f"{MODEL_REPO} at {MODEL_REVISION} has no {', '.join(missing)}",
-            directory=str(directory),
+            directory=str(directory or MODEL_REPO),
             missing=", ".join(missing),
         )
+    assert directory is not None
     return directory

@@ -6,8 +6,9 @@ local cache, without the network), else none: the page says so and offers the do
 
 The download (`engine.model_files.download_model`, about 470 MB) starts only on a reader's click, runs in a
 background thread, and is one per server: every session watches the same one. No script run ever waits for it,
-so neither another page nor this page's first paint depends on the network (offline, the hub client retries for
-about 25 s before it gives up, in that thread).
+so neither another page nor this page's first paint depends on the network. Offline, the download gives up within
+about HUB_TIMEOUT_SECONDS (it asks the hub once, with that timeout, before anything else) and the page says what to
+do; with the hub client's offline mode on (HF_HUB_OFFLINE) no download is offered at all.
 
 Everything cached here is shared by all sessions and never changed: the model's arrays are read-only, results
 are frozen dataclasses.
@@ -28,6 +29,7 @@ import streamlit as st
 from engine import model_files
 from engine.encoder import EncoderResult, HeadMeasures, Tokens, encode, head_measures, word_attention
 from engine.errors import EngineInputError
+from engine.limits import HUB_TIMEOUT_SECONDS
 from engine.model_files import MODEL_DIR_VARIABLE, MODEL_FILES, MODEL_REPO, MODEL_REVISION, Model
 from ui import numbers
 from ui.i18n import t, tm
@@ -76,6 +78,13 @@ def configured_source() -> Source | None:
 
 
 # --- the hub ---
+
+
+def hub_offline() -> bool:
+    """Whether the hub client's offline mode is on (HF_HUB_OFFLINE, read when huggingface_hub is imported)."""
+    from huggingface_hub import constants
+
+    return bool(constants.HF_HUB_OFFLINE)
 
 
 def hub_cache() -> Path:
@@ -147,7 +156,6 @@ class Download:
             self._started = time.monotonic()
             self._thread = threading.Thread(target=self._run, name="model-download", daemon=True)
             self._thread.start()
-            self._thread.join()
 
     def _run(self) -> None:
         try:
@@ -297,7 +305,7 @@ def download_progress_ui() -> None:
             seconds=numbers.count(round(status.seconds)),
         ),
     )
-    st.caption(t("real.download.running_note"))
+    st.caption(t("real.download.running_note", seconds=numbers.short(HUB_TIMEOUT_SECONDS)))
 
 
 def missing_model_ui(status: DownloadStatus) -> None:
@@ -310,6 +318,10 @@ def missing_model_ui(status: DownloadStatus) -> None:
         st.warning(error_message(status.error))
         what_to_do_ui()
         download_button_ui("real.download.retry")
+        return
+    if hub_offline():  # a download could never succeed: what to do, and no button
+        st.warning(t("real.source.offline_mode", variable=MODEL_DIR_VARIABLE))
+        what_to_do_ui()
         return
     st.info(t("real.source.none", variable=MODEL_DIR_VARIABLE))
     download_button_ui("real.download.button")

@@ -36,6 +36,7 @@ PAGE = "pages/real_model.py"
 ROOT = Path(__file__).resolve().parents[2]
 LANGS = ("es", "en")
 PIECES_TABLE = 0  # the first static table on the page
+REAL_DOWNLOAD = model_files.download_model  # before tests/app/conftest.py puts its offline stand-in there
 
 
 @pytest.fixture(autouse=True)
@@ -103,14 +104,25 @@ def code_blocks(at: AppTest) -> list[str]:
     return [str(block.value) for block in at.code]
 
 
-def run_until(at: AppTest, done, runs: int = 40) -> AppTest:
-    """Rerun the page (as the page's own polling does) until `done(at)`, for at most `runs` runs."""
-    for _ in range(runs):
+def run_until(at: AppTest, done, seconds: float = 30) -> AppTest:
+    """Rerun the page (as the page's own polling does) until `done(at)`, for at most `seconds`."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
         if done(at):
             return at
         time.sleep(0.05)
         at.run()
-    raise AssertionError("the page never got there")
+    raise AssertionError(f"the page never got there in {seconds} s")
+
+
+def click_download(at: AppTest, seconds: float = 20) -> AppTest:
+    """Click the download button and run the page, failing (not hanging) when that run waits on the download: a
+    script blocked in a callback cannot be stopped, and AppTest's own timeout then waits for it forever."""
+    clicked = threading.Thread(target=lambda: at.button(key="real_download").click().run(), daemon=True)
+    clicked.start()
+    clicked.join(seconds)
+    assert not clicked.is_alive(), f"the click still waits on the download after {seconds} s"
+    return at
 
 
 # --- a local model: the pieces, every head, the picked head ---
@@ -128,9 +140,10 @@ def test_the_page_shows_the_pieces_the_model_reads(local_model, lang):
     special = LANGUAGES[lang]["real.pieces.special"]
     words = ["el", "perro", "perro", "come", "carne", "porque", "tiene", "hambre", "hambre"]
     assert rows[2][1:] == [md_literal(special), *words, md_literal(special)]
-    text = page_text(at)
+    text = page_text(at)  # as the reader sees it: the markdown's escapes removed
     # the words cut into several pieces are named with their pieces
-    assert "per \\+ \\#\\#ro" in text and "ham \\+ \\#\\#bre" in text
+    for word, pieces in (("perro", "per + ##ro"), ("hambre", "ham + ##bre")):
+        assert translate(lang, "real.pieces.split_one", word=word, n="2", pieces=pieces) in text
 
 
 def test_the_small_multiples_figure_has_one_panel_per_head_with_the_engines_weights(local_model):
@@ -429,7 +442,7 @@ def test_offline_without_a_copy_the_page_says_what_to_do_and_never_waits(monkeyp
     assert [i.value for i in at.info] == [translate(lang, "real.source.none", variable=model_files.MODEL_DIR_VARIABLE)]
     download = at.button(key="real_download")
     assert download.label == translate(lang, "real.download.button", size="470")
-    download.click().run()
+    click_download(at)
     assert not at.exception
     run_until(at, lambda at: len(at.warning) > 0)
     assert called.is_set()
@@ -438,6 +451,52 @@ def test_offline_without_a_copy_the_page_says_what_to_do_and_never_waits(monkeyp
     assert "`ATTENTION_MODEL_DIR`" in text and "config.json\nmodel.safetensors\ntokenizer.json" in text
     assert at.button(key="real_download").label == translate(lang, "real.download.retry", size="470")
     assert not at.get("plotly_chart")
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_hub_that_never_answers_gets_what_to_do_within_seconds(monkeypatch, lang):
+    """The real download (the hub client itself) against a server that accepts connections and never replies, as a
+    hub behind a firewall that drops packets looks: the page says the hub cannot be reached, and what to do."""
+    import socket
+
+    silent = socket.create_server(("127.0.0.1", 0))
+    endpoint = f"http://127.0.0.1:{silent.getsockname()[1]}"
+    monkeypatch.setattr(
+        model_files, "download_model", lambda cache_dir=None: REAL_DOWNLOAD(cache_dir, endpoint=endpoint)
+    )
+    try:
+        at = open_page(PAGE, lang, timeout=10)
+        click_download(at)
+        assert not at.exception
+        assert LANGUAGES[lang]["real.source.downloading"] in [i.value for i in at.info]
+        seconds = translate(lang, "real.download.running_note", seconds="5")
+        assert seconds in [c.value for c in at.caption]  # what the reader is told to expect
+        # HUB_TIMEOUT_SECONDS is 5; the hub client left to itself retried for minutes (no answer, no timeout)
+        run_until(at, lambda at: len(at.warning) > 0, seconds=30)
+    finally:
+        silent.close()
+    assert [w.value for w in at.warning] == [LANGUAGES[lang]["real.error.model_offline"]]
+    text = page_text(at)
+    assert "`ATTENTION_MODEL_DIR`" in text and "config.json\nmodel.safetensors\ntokenizer.json" in text
+    assert at.button(key="real_download").label == translate(lang, "real.download.retry", size="470")
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_with_the_hubs_offline_mode_on_the_page_says_what_to_do_and_offers_no_download(monkeypatch, lang):
+    from huggingface_hub import constants
+
+    called = threading.Event()
+    monkeypatch.setattr(constants, "HF_HUB_OFFLINE", True)
+    monkeypatch.setattr(model_files, "download_model", lambda cache_dir=None: called.set())
+    at = open_page(PAGE, lang, timeout=10)
+    assert not at.exception
+    expected = translate(lang, "real.source.offline_mode", variable=model_files.MODEL_DIR_VARIABLE)
+    assert [w.value for w in at.warning] == [expected]
+    assert "HF_HUB_OFFLINE" in expected
+    text = page_text(at)
+    assert "`ATTENTION_MODEL_DIR`" in text and "config.json\nmodel.safetensors\ntokenizer.json" in text
+    assert not [b for b in at.button if b.key == "real_download"]  # a download that could never succeed
+    assert not called.is_set() and not at.get("plotly_chart")
 
 
 def test_another_page_is_served_while_a_download_is_running(monkeypatch, tiny_dir):
@@ -450,7 +509,7 @@ def test_another_page_is_served_while_a_download_is_running(monkeypatch, tiny_di
     monkeypatch.setattr(model_files, "download_model", slow_download)
     try:
         at = open_page(PAGE, "en", timeout=10)
-        at.button(key="real_download").click().run()
+        click_download(at)
         assert not at.exception
         assert LANGUAGES["en"]["real.source.downloading"] in [i.value for i in at.info]
         assert at.get("progress")  # the progress bar of the running download

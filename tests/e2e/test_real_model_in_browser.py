@@ -2,8 +2,9 @@
 
 Each server is started here with its own environment (the shared `app_url` server has no model directory): one
 with ATTENTION_MODEL_DIR naming a tiny model written in the real file formats, one with no directory and the hub
-client in offline mode (HF_HUB_OFFLINE=1), so a click on the download fails at once, as it would without network,
-and never downloads anything where the network is there.
+client pointed at a local port nobody listens on (HF_ENDPOINT), so a click on the download fails at once, as it
+would without network, and never downloads anything where the network is there. (With HF_HUB_OFFLINE=1 the page
+offers no download at all: tests/app/test_real_model_page.py checks that.)
 """
 
 from __future__ import annotations
@@ -68,7 +69,8 @@ def model_url(browser, tmp_path_factory):
 @pytest.fixture(scope="module")
 def offline_url(browser, tmp_path_factory):
     cache = tmp_path_factory.mktemp("empty-hub-cache")
-    yield from app_with(browser, {"ATTENTION_MODEL_DIR": "", "HF_HUB_OFFLINE": "1", "HF_HUB_CACHE": str(cache)})
+    nowhere = "http://127.0.0.1:9"  # the discard port: nothing listens there, the connection is refused at once
+    yield from app_with(browser, {"ATTENTION_MODEL_DIR": "", "HF_ENDPOINT": nowhere, "HF_HUB_CACHE": str(cache)})
 
 
 def opened(page: Page, url: str) -> None:
@@ -178,7 +180,7 @@ def test_offline_without_a_copy_the_page_says_what_to_do_and_the_app_works(page,
     expect(download).to_be_visible()
     expect(main(page)).to_contain_text("ATTENTION_MODEL_DIR")
     acted(page, lambda: download.click())
-    # the hub client fails at once in offline mode; the page's own polling redraws it with the reason
+    # the refused connection fails the download at once; the page's own polling redraws it with the reason
     expect(main(page)).to_contain_text(es["real.error.model_offline"])
     expect(page.get_by_role("button", name=es["real.download.retry"].format(size="470"))).to_be_visible()
     assert_healthy(page)

@@ -594,22 +594,39 @@ def test_encoder_config_checks_its_own_fields():
 
 @pytest.fixture
 def hub(monkeypatch):
-    """huggingface_hub.snapshot_download replaced: `hub.answers` says what each call does, `hub.calls` records."""
+    """The hub client's three calls replaced: `hub.local` answers the cache look-up (snapshot_download with
+    local_files_only), `hub.probe` the first question to the hub (None: it answers), `hub.files` each file's
+    hf_hub_download (a path or an exception); `hub.calls` records (function, arguments) in order."""
     import huggingface_hub
 
     class Hub:
-        calls: ClassVar[list[dict]] = []
-        answers: ClassVar[list] = []
+        calls: ClassVar[list[tuple[str, dict]]] = []
+        local: ClassVar[object] = None
+        probe: ClassVar[BaseException | None] = None
+        files: ClassVar[dict[str, object]] = {}
+
+    def answer(value):
+        if isinstance(value, BaseException):
+            raise value
+        return str(value)
 
     def fake_snapshot_download(**kwargs):
-        Hub.calls.append(kwargs)
-        answer = Hub.answers.pop(0)
-        if isinstance(answer, BaseException):
-            raise answer
-        return str(answer)
+        Hub.calls.append(("snapshot_download", kwargs))
+        return answer(Hub.local)
 
-    Hub.calls, Hub.answers = [], []
+    def fake_metadata(url, **kwargs):
+        Hub.calls.append(("get_hf_file_metadata", {"url": url, **kwargs}))
+        if Hub.probe is not None:
+            raise Hub.probe
+
+    def fake_hf_hub_download(**kwargs):
+        Hub.calls.append(("hf_hub_download", kwargs))
+        return answer(Hub.files[kwargs["filename"]])
+
+    Hub.calls, Hub.local, Hub.probe, Hub.files = [], _not_cached(), None, {}
     monkeypatch.setattr(huggingface_hub, "snapshot_download", fake_snapshot_download)
+    monkeypatch.setattr(huggingface_hub, "get_hf_file_metadata", fake_metadata)
+    monkeypatch.setattr(huggingface_hub, "hf_hub_download", fake_hf_hub_download)
     monkeypatch.delenv(model_files.MODEL_DIR_VARIABLE, raising=False)
     return Hub
 
@@ -620,24 +637,44 @@ def _not_cached():
     return LocalEntryNotFoundError("not in the cache")
 
 
+def _from(directory: Path) -> dict[str, Path]:
+    """Each model file's hf_hub_download answer: its path in `directory` (as in the cache's snapshot folder)."""
+    return {name: directory / name for name in model_files.MODEL_FILES}
+
+
 def test_a_cached_copy_is_used_without_the_network(hub, tmp_path):
     write_model(tmp_path)
-    hub.answers = [tmp_path]
+    hub.local = tmp_path
     assert model_directory() == tmp_path
-    assert len(hub.calls) == 1 and hub.calls[0]["local_files_only"] is True
+    assert [name for name, _ in hub.calls] == ["snapshot_download"]
+    assert hub.calls[0][1]["local_files_only"] is True
 
 
 def test_the_download_asks_for_the_pinned_revision_and_the_three_files_only(hub, tmp_path):
+    from engine.limits import HUB_TIMEOUT_SECONDS
+
     write_model(tmp_path)
-    hub.answers = [_not_cached(), tmp_path]
+    hub.files = _from(tmp_path)
     assert model_files.download_model(cache_dir=tmp_path / "cache") == tmp_path
-    request = hub.calls[1]
-    assert request == {
-        "repo_id": "sentence-transformers/paraphrase-multilingual-MiniLM-L12-v2",
-        "revision": model_files.MODEL_REVISION,
-        "allow_patterns": ["config.json", "model.safetensors", "tokenizer.json"],
-        "cache_dir": tmp_path / "cache",
+    assert [name for name, _ in hub.calls] == ["snapshot_download", "get_hf_file_metadata", *["hf_hub_download"] * 3]
+    repo, revision = "sentence-transformers/paraphrase-multilingual-MiniLM-L12-v2", model_files.MODEL_REVISION
+    # the hub is asked first, once, with a short timeout: offline, the reader is told within seconds
+    assert hub.calls[1][1] == {
+        "url": f"https://huggingface.co/{repo}/resolve/{revision}/config.json",
+        "timeout": HUB_TIMEOUT_SECONDS,
     }
+    assert HUB_TIMEOUT_SECONDS <= 10
+    assert [request for _, request in hub.calls[2:]] == [
+        {
+            "repo_id": repo,
+            "filename": name,
+            "revision": revision,
+            "cache_dir": tmp_path / "cache",
+            "etag_timeout": HUB_TIMEOUT_SECONDS,
+            "endpoint": None,
+        }
+        for name in ("config.json", "model.safetensors", "tokenizer.json")
+    ]
     assert len(model_files.MODEL_REVISION) == 40 and int(model_files.MODEL_REVISION, 16) >= 0
 
 
@@ -646,20 +683,28 @@ def test_a_partial_cached_copy_is_completed_from_the_hub(hub, tmp_path):
     partial.mkdir()
     (partial / "config.json").write_text("{}")
     complete = write_model(tmp_path / "complete")
-    hub.answers = [partial, complete]
+    hub.local, hub.files = partial, _from(complete)
     assert model_files.download_model() == complete
-    assert "local_files_only" not in hub.calls[1]
+    assert [name for name, _ in hub.calls].count("hf_hub_download") == 3
+    assert all("local_files_only" not in request for name, request in hub.calls[1:])
 
 
-def test_offline_without_a_copy_says_model_offline(hub):
-    hub.answers = [_not_cached(), _not_cached()]
+@pytest.mark.parametrize("no_answer", ["probe", "download"])
+def test_offline_without_a_copy_says_model_offline(hub, no_answer):
+    from huggingface_hub.errors import OfflineModeIsEnabled
+
+    if no_answer == "probe":  # no answer to the first question (HF_HUB_OFFLINE, no network, a hub that hangs)
+        hub.probe = OfflineModeIsEnabled("offline mode is enabled")
+    else:  # the hub answered the first question, then went away: the hub client's own offline error
+        hub.files = {name: _not_cached() for name in model_files.MODEL_FILES}
     with pytest.raises(EngineInputError) as caught:
         model_files.download_model()
     assert caught.value.code == "model_offline"
+    assert [name for name, _ in hub.calls].count("hf_hub_download") == (0 if no_answer == "probe" else 1)
 
 
-def test_any_other_download_failure_says_model_download_failed_and_why(hub):
-    hub.answers = [_not_cached(), OSError("No space left on device")]
+def test_any_other_download_failure_says_model_download_failed_and_why(hub, tmp_path):
+    hub.files = {**_from(write_model(tmp_path)), "model.safetensors": OSError("No space left on device")}
     with pytest.raises(EngineInputError) as caught:
         model_files.download_model()
     assert caught.value.code == "model_download_failed"
@@ -667,12 +712,43 @@ def test_any_other_download_failure_says_model_download_failed_and_why(hub):
 
 
 def test_a_download_without_the_weights_says_which_files_are_missing(hub, tmp_path):
+    from huggingface_hub.errors import EntryNotFoundError
+
     (tmp_path / "config.json").write_text("{}")
     (tmp_path / "tokenizer.json").write_text("{}")
-    hub.answers = [_not_cached(), tmp_path]
+    hub.files = {**_from(tmp_path), "model.safetensors": EntryNotFoundError("no model.safetensors at this revision")}
     with pytest.raises(EngineInputError) as caught:
         model_files.download_model()
     assert (caught.value.code, caught.value.params["missing"]) == ("model_missing_files", "model.safetensors")
+
+
+def test_a_hub_that_never_answers_is_given_up_on_within_seconds(monkeypatch, tmp_path):
+    """The real hub client against a server that accepts connections and never replies (what a firewall that drops
+    packets looks like): the download says model_offline instead of hanging. Left to the client, the tree listing
+    has no timeout and a file's metadata is retried for minutes."""
+    import socket
+    import threading
+
+    monkeypatch.delenv(model_files.MODEL_DIR_VARIABLE, raising=False)
+    silent = socket.create_server(("127.0.0.1", 0))
+    endpoint = f"http://127.0.0.1:{silent.getsockname()[1]}"
+    outcome: list[BaseException | Path] = []
+
+    def download() -> None:
+        try:
+            outcome.append(model_files.download_model(tmp_path / "cache", endpoint=endpoint))
+        except BaseException as error:
+            outcome.append(error)
+
+    worker = threading.Thread(target=download, daemon=True)
+    try:
+        worker.start()
+        worker.join(60)  # the bound checked here is generous (HUB_TIMEOUT_SECONDS is 5): a hang fails, never waits
+        assert not worker.is_alive(), "the download still waits on a hub that never answers"
+    finally:
+        silent.close()
+    (error,) = outcome
+    assert isinstance(error, EngineInputError) and error.code == "model_offline"
 
 
 def test_the_environment_variable_names_a_local_directory_and_nothing_is_downloaded(hub, monkeypatch, tmp_path):
