@@ -40,8 +40,10 @@ def test_softmax_of_the_lesson_scores_shows_the_lessons_figures(lang):
     assert vector(weights, sign=False) == "[0.047, 0.936, 0.017]"
     text = page_text(at)
     assert written("[0.047, 0.936, 0.017]", lang) in text
-    assert written("[+0.250, +0.625, +0.125]", lang) in text
-    assert strings["softmax.check"].format(total=written("1.000", lang)) in text
+    # the naive shares 2/8, 5/8, 1/8 are shares, written without plus signs like the softmax weights
+    assert written("[0.250, 0.625, 0.125]", lang) in text
+    # the check states the sum as the exact number it is: 1, without trailing zeros
+    assert strings["softmax.check"].format(total="1") in text
     # the written arithmetic: e^2 = 7.38906, e^5 = 148.41316, e^1 = 2.71828, to four decimals, and their sum
     lines = derivation_lines(at)
     for line in (
@@ -53,9 +55,16 @@ def test_softmax_of_the_lesson_scores_shows_the_lessons_figures(lang):
         "Σ = 0.047 + 0.936 + 0.017 = 1.000",
     ):
         assert written(line, lang) in lines, line
-    # the naive shares keep the 5 : 1 ratio of the scores; softmax makes it e^(5−1) = 54.598
-    assert round(math.exp(4), 3) == 54.598
-    assert strings["softmax.naive.ok_wider"].format(naive="5", soft=written("54.598", lang)) in text
+    # the naive shares keep the 5 : 1 ratio of the scores; softmax makes it e^(5−1) = 54.598, a ratio written to
+    # one decimal (54.6 times), in words true for these scores: softmax widens the gap
+    assert round(math.exp(4), 1) == 54.6
+    times = strings["softmax.times.ratio"]
+    assert (
+        strings["softmax.naive.ok_wider"].format(
+            naive=times.format(n="5"), soft=times.format(n=written("54.6", lang)), gap="4", power="4"
+        )
+        in text
+    )
     bars = chart(at, "softmax_chart").spec["data"]
     assert [bar["text"] for bar in bars] == [
         [number(w, lang=lang) for w in weights],
@@ -65,7 +74,8 @@ def test_softmax_of_the_lesson_scores_shows_the_lessons_figures(lang):
 
 def test_huge_scores_are_worked_out_with_the_shift_and_do_not_overflow():
     at = open_page(SOFTMAX)
-    by_label(at.button, LANGUAGES["es"]["softmax.preset.huge"]).click().run()
+    # the button names its scores, one thousand and one thousand and one as Spanish writes them
+    by_label(at.button, LANGUAGES["es"]["softmax.preset.huge"].format(scores="[1.000; 1.001]")).click().run()
     assert no_exception(at)
     assert "Puntajes: [1.000; 1.001]" in page_text(at)  # one thousand, written as Spanish writes it
     assert any("se desborda" in shown(w.value) for w in at.warning)
@@ -77,7 +87,7 @@ def test_huge_scores_are_worked_out_with_the_shift_and_do_not_overflow():
 
 def test_negative_scores_break_the_naive_division_and_say_why():
     at = open_page(SOFTMAX, "en")
-    by_label(at.button, LANGUAGES["en"]["softmax.preset.negative"]).click().run()
+    by_label(at.button, LANGUAGES["en"]["softmax.preset.negative"].format(scores="[2, −1, −3]")).click().run()
     assert no_exception(at)
     # [2, −1, −3]: negative entries, and a negative sum (−2)
     errors = {e.value for e in at.error}

@@ -23,7 +23,14 @@ from streamlit.testing.v1 import AppTest
 from engine import errors as engine_errors
 from engine import lesson_scenario, parse_number, random_scenario
 from engine.errors import EngineInputError
-from engine.limits import MAX_SCENARIO_TOKENS, MAX_SENTENCE_CHARS, MAX_TOKEN_CHARS, MAX_TOKENS
+from engine.limits import (
+    MAX_ABS_VALUE,
+    MAX_NUMBER_CHARS,
+    MAX_SCENARIO_TOKENS,
+    MAX_SENTENCE_CHARS,
+    MAX_TOKEN_CHARS,
+    MAX_TOKENS,
+)
 from engine.scenario_io import encode_scenario, scenario_to_json
 from tests.app.helpers import APP, page_text
 from ui import editing
@@ -353,24 +360,40 @@ def test_names_are_escaped_in_every_markdown_text_of_the_walkthrough():
 
 # --- 7. numbers typed in either locale ---
 
+# The editors read numbers in the reader's convention (ui.editors: parse_number with the reader's decimal
+# separator). A number with one separator that is not followed by exactly three digits reads the same in either
+# language; with three digits after it, the reader's decimal separator is decimal ("1,250" is one and a quarter for
+# a Spanish reader, as the app writes it) and the reader's thousands separator is refused as ambiguous ("1.250"
+# could be twelve hundred and fifty for that reader): nothing is ever read as a thousands group.
 NUMBERS = {"1.5": 1.5, "1,5": 1.5, "1e-3": 0.001, "-2,5E4": -25000.0, "−0.25": -0.25}
 AMBIGUOUS = {"es": "es ambiguo", "en": "is ambiguous"}
+DECIMAL = {"es": ",", "en": "."}
+THOUSANDS = {"es": ".", "en": ","}
+
+
+def edit_x(at: AppTest, typed: str) -> AppTest:
+    """Type `typed` into the x editor's cell (row 1, column 0), as the browser sends it."""
+    return forge(at, "x", {"edited_rows": {"1": {"0": typed}}, "added_rows": [], "deleted_rows": []})
 
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_numbers_typed_in_either_locale_are_read_the_same(lang):
     at = open_app(lang)
     for typed, value in NUMBERS.items():
-        forge(at, "x", {"edited_rows": {"1": {"0": typed}}, "added_rows": [], "deleted_rows": []})
+        edit_x(at, typed)
         assert at.session_state["scenario"].x[1, 0] == value, typed
         assert warnings(at) == []
-    # the reader's thousands separator before three digits is refused as ambiguous (1.000 in Spanish, 1,000 in
-    # English); their decimal separator there is read as decimal, as the app writes numbers
-    ambiguous = {"es": "1.000", "en": "1,000"}[lang]
-    forge(at, "x", {"edited_rows": {"1": {"0": ambiguous}}, "added_rows": [], "deleted_rows": []})
-    assert at.session_state["scenario"].x[1, 0] == -0.25
+    # three digits after the reader's decimal separator: a decimal, as the app itself writes numbers
+    decimal = f"1{DECIMAL[lang]}250"
+    edit_x(at, decimal)
+    assert at.session_state["scenario"].x[1, 0] == 1.25, decimal
+    assert warnings(at) == []
+    # three digits after the reader's thousands separator: refused as ambiguous, the value kept, the text named
+    grouped = f"1{THOUSANDS[lang]}250"
+    edit_x(at, grouped)
+    assert at.session_state["scenario"].x[1, 0] == 1.25, grouped
     shown = warnings(at)
-    assert len(shown) == 1 and AMBIGUOUS[lang] in shown[0] and ambiguous in shown[0]
+    assert len(shown) == 1 and AMBIGUOUS[lang] in shown[0] and grouped in shown[0], shown
 
 
 HELP_ACCEPTS = {
@@ -381,12 +404,28 @@ HELP_REFUSES = {
     "es": {"1.000,5": "ambiguous_number", "1,2,3": "ambiguous_number", "1.250": "ambiguous_number"},
     "en": {"1.000,5": "ambiguous_number", "1,2,3": "ambiguous_number", "1,250": "ambiguous_number"},
 }
-DECIMAL = {"es": ",", "en": "."}
+# the limits as the help writes them, in the reader's numbers (MAX_NUMBER_CHARS = 40, MAX_ABS_VALUE = 10**6)
+HELP_LIMITS = {"es": ("40", "−1.000.000", "1.000.000"), "en": ("40", "−1,000,000", "1,000,000")}
+
+
+def number_helps(at: AppTest, editor: str) -> list[str]:
+    """The help of every number column of an editor (its text columns but the token names; the row index is no
+    column of values), as the page sends it to the browser: hovering a column's header shows it."""
+    editor_id = widget_id(at, f"editor_{editor}_")
+    proto = next(node.proto for node in at._tree if getattr(getattr(node, "proto", None), "id", "") == editor_id)
+    columns = json.loads(proto.columns)
+    texts = {name: column for name, column in columns.items() if column.get("type_config", {}).get("type") == "text"}
+    return [column.get("help", "") for name, column in texts.items() if name != editing.TOKEN_COLUMN]
 
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_the_number_help_states_the_engines_grammar(lang):
-    text = LANGUAGES[lang]["editor.number_help"]
+    builder = open_app(lang)
+    helps = number_helps(builder, "x") + number_helps(builder, "w_q")
+    helps += number_helps(open_app(lang, "pages/softmax.py"), "softmax_scores")
+    assert len(helps) == 4 + 4 + 1 and len(set(helps)) == 1, helps  # x and W_Q: 4 columns each; the scores: 1
+    text = helps[0]
+    # every example the help gives is read, or refused, as it says, by the reader's convention
     for example, value in HELP_ACCEPTS[lang].items():
         assert example in text, example
         assert parse_number(example, decimal=DECIMAL[lang]) == value, example
@@ -395,7 +434,9 @@ def test_the_number_help_states_the_engines_grammar(lang):
         with pytest.raises(EngineInputError) as refused:
             parse_number(example, decimal=DECIMAL[lang])
         assert refused.value.code == code
-    assert {"chars", "limit"} <= set(re.findall(r"{(\w+)}", text))
+    assert MAX_NUMBER_CHARS == 40 and MAX_ABS_VALUE == 10**6
+    chars, low, high = HELP_LIMITS[lang]
+    assert re.search(rf"\b{chars}\b", text) and low in text and high in text, text
 
 
 # --- 8. forged editor messages ---

@@ -8,7 +8,7 @@ from streamlit.testing.v1 import AppTest
 
 from engine import lesson_scenario, random_scenario
 from engine.scenario_io import encode_scenario, scenario_to_json
-from tests.app.helpers import APP, HOME, button, by_label, chart, no_exception, open_page
+from tests.app.helpers import APP, HOME, button, by_label, chart, no_exception, open_page, shown
 from ui.i18n import LANGUAGES
 
 BUILDER, WALKTHROUGH = "pages/builder.py", "pages/walkthrough.py"
@@ -128,13 +128,23 @@ def test_uploading_a_downloaded_scenario_restores_it():
     assert np.allclose(chart(at, "b_v").trace["z"], scenario.x @ scenario.w_v, rtol=0, atol=1e-9)
 
 
-def test_uploading_a_broken_file_keeps_the_scenario_and_names_the_problem():
-    at = open_page(BUILDER, "en")
+# how each language names the token names, written here by hand (the part a file with two tokens "a" breaks)
+TOKEN_NAMES = {"en": "the token names", "es": "los nombres de los tokens"}
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_uploading_a_broken_file_keeps_the_scenario_and_names_the_problem(lang):
+    at = open_page(BUILDER, lang)
     before = figures_of(at)
-    upload(at, b'{"version": 1, "tokens": ["a", "a"]}')
+    upload(at, b'{"version": 1, "tokens": ["a", "a"]}')  # two tokens with the same name
     assert no_exception(at)
-    errors = [e.value for e in at.error]
-    assert len(errors) == 1 and "tokens" in errors[0]
+    errors = [shown(e.value) for e in at.error]
+    # one message, from the errors strings: the file cannot be read, the part it breaks (the token names, with
+    # what they must be: 1 to 16 different names of up to 32 characters), and the scenario did not change
+    strings = LANGUAGES[lang]
+    problem = strings["share.field.tokens"].format(count="16", chars="32")
+    assert errors == [strings["share.bad_file"].format(problem=problem)]
+    assert TOKEN_NAMES[lang] in errors[0] and "16" in errors[0] and "32" in errors[0]
     assert figures_of(at) == before
 
 

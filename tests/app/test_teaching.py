@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from tests.app.helpers import page_text
+from tests.app.helpers import open_page, page_text
 from ui.i18n import LANGUAGES, translate
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -40,14 +40,9 @@ def loop_softmax(scores, temperature: float = 1.0) -> list[float]:
 
 
 def open_at(page: str, lang: str, **state) -> AppTest:
-    """The app on `page` in `lang`, with `state` set in the session before the first run."""
-    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=90)
-    at.session_state["lang"] = lang
-    for key, value in state.items():
-        at.session_state[key] = value
-    at.run()
-    if page != "app.py":
-        at.switch_page(page).run()
+    """The app on `page` in `lang`, with `state` set in the session before the first run, and the questions
+    asked before each step off (these tests read the steps' content)."""
+    at = open_page(page, lang, timeout=90, **state)
     assert not at.exception, [e.value for e in at.exception]
     return at
 
