@@ -9,7 +9,7 @@ STRINGS: dict[str, str] = {
     # un número escrito en una celda (engine.scenario.parse_number)
     "error.empty_or_nan": "La celda quedó vacía o dice NaN.",
     "error.not_a_number": "No es un número: se escribe con cifras, un solo separador decimal (1,5 o 1.5) y, si hace falta, un exponente (1e-3).",
-    "error.ambiguous_number": "«{value}» es ambiguo: tiene más de un separador, o uno seguido de tres cifras que podría separar miles (1,000 es mil en inglés y uno en español). Escribilo con un solo separador decimal y ninguno de miles: 1000, 1 o 1,5.",
+    "error.ambiguous_number": "«{value}» es ambiguo: tiene más de un separador, o un punto seguido de tres cifras que podría separar miles (1.000 es mil para vos y uno en inglés). Escribilo con coma decimal y sin separador de miles: 1000, 1 o 1,5.",
     "error.number_too_long": "Un número tiene como máximo {limit} caracteres; este tiene {length}.",
     "error.infinite": "«{value}» es infinito; acá hacen falta números finitos.",
     "error.too_large": "{value} es demasiado grande: los números van de −{limit} a {limit}.",
