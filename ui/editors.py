@@ -5,8 +5,10 @@ rebuilt from the canonical arrays (never from its own output).
 
 Number cells are text cells that the engine parses (`engine.scenario.parse_number`): a browser's number cell
 reads "1,5" as 15 in an English browser and "1.5" as 15 in a Spanish one, silently. Here both "1.5" and "1,5"
-mean one and a half in any browser, and anything else is refused with a message; the cells show the numbers
-in the reader's language.
+mean one and a half in any browser; a separator before exactly three digits is read as the reader's decimal
+separator when it is one ("1,250" is 1.25 for a Spanish reader) and refused as ambiguous when it is the
+reader's thousands separator ("1.250"); anything else is refused with a message. The cells show the numbers
+in the reader's language, and every number cell's help (`number_column`) says this.
 """
 
 from __future__ import annotations
