@@ -711,27 +711,22 @@ def tally_ui() -> None:
     st.caption(
         t("quiz.tally", answered=numbers.count(answered), right=numbers.count(right), first=numbers.count(first))
     )
-    csv_col, json_col = st.columns(2)
-    csv_col.download_button(
-        "CSV",
-        data=export_csv(current),
-        file_name=t("quiz.export.file") + ".csv",
-        mime="text/csv",
-        on_click="ignore",
-        icon=":material/download:",
-        key="quiz_download_csv",
-        help=t("quiz.export.help"),
-    )
-    json_col.download_button(
-        "JSON",
-        data=export_json(current),
-        file_name=t("quiz.export.file") + ".json",
-        mime="application/json",
-        on_click="ignore",
-        icon=":material/download:",
-        key="quiz_download_json",
-        help=t("quiz.export.help"),
-    )
+    columns = st.columns(2)
+    for column, (kind, data, mime) in zip(
+        columns,
+        (("csv", export_csv(current), "text/csv"), ("json", export_json(current), "application/json")),
+        strict=True,
+    ):
+        column.download_button(
+            kind.upper(),
+            data=data,
+            file_name=f"{t('quiz.export.file')}.{kind}",
+            mime=mime,
+            on_click="ignore",
+            icon=":material/download:",
+            key=f"quiz_download_{kind}",
+            help=t("quiz.export.help"),
+        )
 
 
 def page_title(page: str) -> str:

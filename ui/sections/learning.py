@@ -461,20 +461,34 @@ def controls_ui(case: Case, disabled: bool, container) -> Options:
         return _controls(case, disabled)
 
 
+def _one_of(column, prefix: str, options: list, key: str, disabled: bool, default=None, **extra):
+    """A required segmented control labelled "<prefix>", its options named "<prefix>.<option>", kept per session;
+    the first option by default."""
+    return column.segmented_control(
+        t(prefix),
+        options,
+        format_func=labels(prefix),
+        default=options[0] if default is None else default,
+        required=True,
+        key=key,
+        disabled=disabled,
+        persist_state="session",
+        **extra,
+    )
+
+
 def _controls(case: Case, disabled: bool) -> Options:
     _default(RATE_KEY, DEFAULT_RATE[Optimiser.ADAM])
     first, second, third = st.columns(3)
-    optimiser = first.segmented_control(
-        t("learn.optimiser"),
+    optimiser = _one_of(
+        first,
+        "learn.optimiser",
         list(Optimiser),
-        format_func=labels("learn.optimiser"),
+        OPTIMISER_KEY,
+        disabled,
         default=Optimiser.ADAM,
-        required=True,
-        key=OPTIMISER_KEY,
         on_change=_on_optimiser,
         help=t("learn.optimiser_help"),
-        disabled=disabled,
-        persist_state="session",
     )
     rate = second.select_slider(
         t("learn.rate"),
@@ -495,27 +509,9 @@ def _controls(case: Case, disabled: bool) -> Options:
         persist_state="session",
     )
     first, second, third = st.columns(3)
-    scale = first.segmented_control(
-        t("scenario.scale"),
-        list(Scale),
-        format_func=labels("scenario.scale"),
-        default=Scale.SQRT,
-        required=True,
-        key=SCALE_KEY,
-        disabled=disabled,
-        persist_state="session",
-    )
+    scale = _one_of(first, "scenario.scale", list(Scale), SCALE_KEY, disabled, default=Scale.SQRT)
     choices = start_choices(case)
-    start = second.segmented_control(
-        t("learn.start"),
-        choices,
-        format_func=labels("learn.start"),
-        default=choices[0],
-        required=True,
-        key=start_key(case),
-        disabled=disabled,
-        persist_state="session",
-    )
+    start = _one_of(second, "learn.start", choices, start_key(case), disabled)
     start = start if start in choices else choices[0]
     seed = third.number_input(
         t("learn.seed"),
