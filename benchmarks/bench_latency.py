@@ -377,7 +377,8 @@ def cases(app: Server, floors: dict[str, Server], keys: list[str]) -> dict[str, 
     found = {name: Case(name, f"{server.url}/", FLOOR_INTERACTION, slider_step()) for name, server in floors.items()}
     for key in keys:
         description, interact, prepare = INTERACTIONS[key]
-        found[key] = Case(key, page_url(app.url, specs[key]), description, interact, prepare)
+        # questions off: a page that waits for a prediction shows no controls to time (?questions_on=false)
+        found[key] = Case(key, f"{page_url(app.url, specs[key])}?questions_on=false", description, interact, prepare)
     return found
 
 
