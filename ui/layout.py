@@ -19,6 +19,8 @@ from ui.share import link_errors_ui
 #   colour, light or dark (Streamlit's chart theme draws them grey: 3.7 : 1 on white); values on heatmap cells
 #   keep their own black or white (ui.figures); every axis of a figure of several panels too (plotly names the
 #   second one's ticks "x2tick", its title "x2title");
+# - a link to a page in the main area (the home page's map, "see also" links) wraps its long label instead of
+#   cutting it at the edge of a phone or a projector;
 # - a derivation (monospace text) scrolls sideways inside its box rather than widening the page; a formula's
 #   box holds its last glyph's overhang (else it scrolls by 2 px).
 _BASE_CSS = """
@@ -29,6 +31,9 @@ _BASE_CSS = """
 .st-key-walk_part { scroll-margin-top: 4rem; }
 [data-testid="stMain"] [data-testid="stCode"] pre { max-width: 100%; }
 .katex-display .katex { padding: 0 0.15em; }
+[data-testid="stMain"] [data-testid="stPageLink-NavLink"] { height: auto; }
+[data-testid="stMain"] [data-testid="stPageLink-NavLink"] :is(span, p)
+  { white-space: normal !important; overflow: visible !important; text-overflow: clip !important; }
 [data-testid="stPlotlyChart"] :is([class$="tick"] > text, text[class$="title"], .colorbar text, .legendtext,
   .bartext, .annotation-text, .trace.scatter:has(.point) .textpoint text)
   { fill: currentColor !important; fill-opacity: 1 !important; }

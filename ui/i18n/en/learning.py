@@ -23,7 +23,7 @@ STRINGS: dict[str, str] = {
     "learn.preset.tiene_perro": "“tiene” looks at “perro”",
     "learn.preset.identity": "Each at itself",
     "learn.subject_note": "The subject is the first token that is not an article: “{token}”.",
-    "learn.tiene_perro_missing": "“tiene” looks at “perro” needs those two words: choose the sentence.",
+    "learn.tiene_perro_missing": "For “tiene” to look at “perro”, the tokens need both words: choose the sentence.",
     "learn.target.title": "Target T",
     "learn.target.is.previous": "**Each token looks at the previous one**; the first, having none, looks at itself.",
     "learn.target.is.subject": "**Everyone looks at the subject**, the subject itself included.",

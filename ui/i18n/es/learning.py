@@ -23,7 +23,7 @@ STRINGS: dict[str, str] = {
     "learn.preset.tiene_perro": "«tiene» mira a «perro»",
     "learn.preset.identity": "Cada uno a sí mismo",
     "learn.subject_note": "El sujeto es el primer token que no es un artículo: «{token}».",
-    "learn.tiene_perro_missing": "«tiene» mira a «perro» necesita esas dos palabras: elegí la frase.",
+    "learn.tiene_perro_missing": "Para que «tiene» mire a «perro» hacen falta esas dos palabras: elegí la frase.",
     "learn.target.title": "Objetivo T",
     "learn.target.is.previous": "**Cada token mira al anterior**; el primero, que no tiene anterior, se mira a sí mismo.",
     "learn.target.is.subject": "**Todos miran al sujeto**, incluido el sujeto mismo.",
