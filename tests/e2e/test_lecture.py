@@ -40,6 +40,7 @@ from tests.e2e.lecture_helpers import (
 from tests.e2e.shared import act, wait_for_app
 from ui.i18n import LANGUAGES
 from ui.pages import PAGE_BY_KEY, PAGES, page_url
+from ui.questions import REVEAL_SHORTCUT
 
 pytestmark = pytest.mark.e2e
 
@@ -147,8 +148,10 @@ def test_every_section_of_the_scaling_page_on_the_projector(browser, app_url, vi
 
 @pytest.mark.parametrize("view", [v for v in VIEWS if v.presentation], ids=lambda view: view.name)
 def test_each_walkthrough_part_fits_the_projector(browser, app_url, view):
+    """With the questions off (the sidebar's switch, bound to ?questions_on=): each part as the lecturer shows it
+    once its question is answered or when no question is asked; the questions' own layout is theirs to test."""
     page = new_page(browser, view)
-    open_view(page, f"{app_url}/walkthrough" + query(view, step=1), view)
+    open_view(page, f"{app_url}/walkthrough" + query(view, step=1, questions_on="false"), view)
     keys_ready(page)
     height = view.height
     for part in range(1, 6):
@@ -200,13 +203,17 @@ def test_every_clicker_key_steps_every_press_from_any_focus(browser, app_url):
     press(page, "Space", 1)
     expect_part(page, 3)
     # with the focus on the presentation switch, and on the page's text
-    page.locator("[data-testid=stSidebar]").get_by_role("switch").focus()
+    sidebar = page.locator("[data-testid=stSidebar]")
+    sidebar.get_by_role("switch", name=LANGUAGES["es"]["sidebar.presentation"], exact=True).focus()
     press(page, "PageDown", 1)
     expect_part(page, 4)
     page.locator("[data-testid=stMain] h1").click()
     press(page, "ArrowLeft", 3)
     expect_part(page, 1)
-    # typing is typing: arrows in the token picker's search box do not step
+    # typing is typing: arrows in the token picker's search box do not step (the picker is part 1's, shown once
+    # the lecturer reveals the answer to its question, with the reveal key)
+    act(page, lambda: page.keyboard.press(REVEAL_SHORTCUT.lower()))
+    expect_part(page, 1)
     page.locator(".st-key-walk_main input").first.focus()
     page.keyboard.press("ArrowRight")
     page.wait_for_timeout(1500)
@@ -295,6 +302,12 @@ def test_the_first_request_to_a_fresh_server_is_a_share_link_to_part_3(browser):
         expect_part(page, 3)
         main = page.locator("[data-testid=stMain]")
         expect(main).to_contain_text(LANGUAGES["en"]["scenario.edited"])
+        # questions are on for a visitor, also one who came by a link: the part waits for a prediction; shown
+        # its answer, the part is the shared scenario's
+        expect(page.locator(".st-key-quiz_box_walk_3")).to_contain_text(LANGUAGES["en"]["quiz.title"])
+        act(page, lambda: page.get_by_role("button", name=LANGUAGES["en"]["quiz.show_me"]).click())
+        settle(page)
+        expect_part(page, 3)
         expect(main.locator("[data-testid=stCode]").first).to_contain_text("score'(gata → duerme)")
         # an immediate switch of language, in this first session, takes effect and keeps the rest
         act(page, lambda: page.locator("[data-testid=stSidebar]").get_by_text("Español", exact=True).click())
@@ -431,7 +444,7 @@ def test_an_uploaded_scenario_says_it_worked_and_downloads_are_named_in_the_lang
         page.get_by_role("button", name=LANGUAGES["en"]["share.json"]).click()
     assert download.value.suggested_filename == LANGUAGES["en"]["share.json_file"] == "scenario.json"
     act(page, lambda: page.locator("[data-testid=stFileUploaderDropzoneInput]").set_input_files(str(upload)))
-    expect(page.locator("[data-testid=stToast]")).to_contain_text(LANGUAGES["en"]["share.uploaded"].format(tokens=3))
+    expect(page.locator("[data-testid=stToast]")).to_contain_text(LANGUAGES["en"]["share.uploaded.other"].format(n=3))
     expect(page.locator("[data-testid=stMain]")).to_contain_text(LANGUAGES["en"]["scenario.edited"])
     assert page.console_errors == [], page.console_errors
     page.context.close()
