@@ -145,8 +145,10 @@ def causal_toggle(page: Page, i: int) -> None:
 
 
 def train_first(page: Page) -> None:
-    """The learning page's step slider works once a run has trained: press Train, wait until it is enabled."""
-    page.get_by_role("button", name=STRINGS["learn.train"]).click()
+    """The learning page's step slider works once a run has trained: open the Train tab, press Train, wait until
+    the slider is enabled."""
+    open_tab(STRINGS["learn.tab.train"])(page)
+    page.get_by_role("button", name=STRINGS["learn.train"], exact=True).click()
     slider = page.locator("[data-testid=stSlider]").filter(has_text=STRINGS["learn.step"])
     expect(slider.locator("input[type=range]")).to_be_enabled(timeout=TIMEOUT_MS)
 
