@@ -89,8 +89,14 @@ KEY_SUFFIX = re.compile(r"_(\d+|es|en)$")  # a scenario revision or a language a
 # draws the same widgets at every gate, for every question: to the walk they are one control per name and page
 # (quiz_number, quiz_choice, quiz_show, ...), or each question drawn would be a new control to wait for, only
 # reachable again through the right part, mode and unsettled question.
-QUESTION_KEY = re.compile(r"^quiz_\w+?_[0-9a-f]{16}_(\w+)$")
+QUESTION_KEY = re.compile(r"^quiz_\w+?_([0-9a-f]{16})_(\w+)$")
 KEYED_CONTAINERS = ("popover", "expander", "tab_container")  # opened and closed through their key
+
+
+def question_of(key: str | None) -> str | None:
+    """The identity of the question a widget key belongs to (None for a widget of no question)."""
+    found = QUESTION_KEY.match(KEY_SUFFIX.sub("", key or ""))
+    return found.group(1) if found else None
 
 
 def identity(control) -> str:
@@ -100,7 +106,7 @@ def identity(control) -> str:
     if control.key:
         # a form's submit button is keyed by its form and its (translated) label: named by its form alone
         key = f"{control.form_id}_submit" if control.key.startswith("FormSubmitter:") else control.key
-        key = QUESTION_KEY.sub(r"quiz_\1", KEY_SUFFIX.sub("", key))
+        key = QUESTION_KEY.sub(r"quiz_\2", KEY_SUFFIX.sub("", key))
         return f"{kind}:{key}"
     label = getattr(control, "label", "")
     return f"{kind}:{STRING_KEYS.get(label, label)}"
@@ -219,14 +225,15 @@ def value_taken(at: AppTest, key: str | None, name: str, value) -> bool:
     """Whether the control driven (keyed `key`, named `name`), if the page still shows it, now holds `value`.
 
     The control is found by its key; when that is gone (a new scenario revision, language or part rebuilt it),
-    by its name, except for a question's widgets: those belong to their question (a new one starts empty)."""
+    by its name; a question's widget only among its own question's (a new question starts empty)."""
     kind = name.split(":", 1)[0]
     if kind in ("Button", "DownloadButton", "FileUploader", *KEYED_CONTAINERS):
         return True
     now = controls(at)
     same = [control for control in now if key and control.key == key]
-    if not same and not (key and QUESTION_KEY.match(key)):
-        same = [control for control in now if identity(control) == name]
+    if not same:
+        asked = question_of(key)
+        same = [control for control in now if identity(control) == name and question_of(control.key) == asked]
     for control in same:
         if kind == "Selectbox":
             return control.index == value
