@@ -155,7 +155,7 @@ class Download:
             self._error = None
             self._started = time.monotonic()
             self._thread = threading.Thread(target=self._run, name="model-download", daemon=True)
-            self._thread.start()
+            self._thread.start()  # never joined here: _run takes the lock this holds, and no run waits for it
 
     def _run(self) -> None:
         try:

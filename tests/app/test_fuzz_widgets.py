@@ -5,6 +5,10 @@ the value must take: a control fed a value it ignores would make the walk prove 
 walk meets only later (a part's own widgets, a tab's, an opened popover's) are driven too: the walk goes on
 until every control it has seen was driven at least once.
 
+The real-model page is walked once without a model (seed 0: the download, which fails offline, see
+tests/app/conftest.py) and once with the tiny model of tests/fixtures/tiny_model.py in a local directory (seed 1: the
+sentence, layer, head, measure and cell pickers), each time on a fresh server (no model loaded or download kept).
+
 Not driven: the data editors. AppTest can seed a keyed editor's edit state but does not run its `on_change`
 callback, which is where the app applies edits (tests/app/test_editing.py calls those callbacks, and
 tests/e2e/test_hostile_input_in_browser.py types into the real editors).
@@ -21,12 +25,18 @@ from dataclasses import replace
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from engine import Scale, lesson_scenario, random_scenario
+from engine import TARGET_PRESETS, Scale, lesson_scenario, model_files, random_scenario
 from engine.scenario_io import encode_scenario, scenario_to_json
+from engine.training import Optimiser
 from tests.app.helpers import APP, HOME
-from ui.i18n import LANGUAGE_NAMES, LANGUAGES
+from tests.fixtures.tiny_model import TINY_CONFIG, random_bert_tensors, write_model
+from ui.i18n import LANGUAGES
 from ui.pages import PAGES
+from ui.questions import ANSWERS, Book
+from ui.sections.learning import LEARNING_RATES, SOURCES, STARTS
+from ui.sections.real_model import MEASURES
 from ui.sections.scaling import DK_OPTIONS
+from ui.sections.walkthrough import PARTS, ROLES
 
 HOSTILE_TEXT = [
     "",
@@ -44,15 +54,24 @@ HOSTILE_TEXT = [
     "\x00\x1b[31m",
 ]
 HOSTILE_TOKENS = ("<b>x</b>", "$x$", "🐶", "**y**", "{0}", "\\")
-# Widgets whose values AppTest shows only as their labels: the values behind them, by key (without the
-# scenario revision or language a key may end with).
+# Widgets whose values AppTest shows only as their labels: the values behind them, by the start of their name (a
+# key without the scenario revision, language, source or part it may end with). Only the values whose labels the
+# control offers now are picked (a preset a sentence has no token for is not offered, for one).
 CHOICES = {
     "lang": ["es", "en"],
     "pipeline_weights": ["lesson", "random"],
-    "step": [1, 2, 3, 4, 5],
-    "walk_role": ["Q", "K", "V"],
+    "walk_role": list(ROLES),
+    "walk_picker": list(range(1, PARTS + 1)),
     "opt_scale": list(Scale),
     "scaling_dks": list(DK_OPTIONS),
+    "learn_source": list(SOURCES),
+    "learn_preset": list(TARGET_PRESETS),
+    "learn_optimiser": list(Optimiser),
+    "learn_rate": list(LEARNING_RATES),
+    "learn_scale": list(Scale),
+    "learn_start": list(STARTS),
+    "learn_grad_when": ["start", "end"],
+    "real_sort": list(MEASURES),
 }
 UPLOADS = [
     ("scenario.json", scenario_to_json(random_scenario(3)).encode()),
@@ -66,7 +85,18 @@ MAX_INTERACTIONS = 120
 SEEDS = (0, 1)
 STRING_KEYS = {text: key for strings in LANGUAGES.values() for key, text in strings.items()}
 KEY_SUFFIX = re.compile(r"_(\d+|es|en)$")  # a scenario revision or a language at the end of a widget key
+# A question's widgets are keyed quiz_<gate>_<question identity>_<name> (ui.questions.widget_key). ui.questions
+# draws the same widgets at every gate, for every question: to the walk they are one control per name and page
+# (quiz_number, quiz_choice, quiz_show, ...), or each question drawn would be a new control to wait for, only
+# reachable again through the right part, mode and unsettled question.
+QUESTION_KEY = re.compile(r"^quiz_\w+?_([0-9a-f]{16})_(\w+)$")
 KEYED_CONTAINERS = ("popover", "expander", "tab_container")  # opened and closed through their key
+
+
+def question_of(key: str | None) -> str | None:
+    """The identity of the question a widget key belongs to (None for a widget of no question)."""
+    found = QUESTION_KEY.match(KEY_SUFFIX.sub("", key or ""))
+    return found.group(1) if found else None
 
 
 def identity(control) -> str:
@@ -74,7 +104,10 @@ def identity(control) -> str:
     revision or language, or the strings key of its label."""
     kind = type(control).__name__ if control.type not in KEYED_CONTAINERS else control.type
     if control.key:
-        return f"{kind}:{KEY_SUFFIX.sub('', control.key)}"
+        # a form's submit button is keyed by its form and its (translated) label: named by its form alone
+        key = f"{control.form_id}_submit" if control.key.startswith("FormSubmitter:") else control.key
+        key = QUESTION_KEY.sub(r"quiz_\2", KEY_SUFFIX.sub("", key))
+        return f"{kind}:{key}"
     label = getattr(control, "label", "")
     return f"{kind}:{STRING_KEYS.get(label, label)}"
 
@@ -88,6 +121,7 @@ def controls(at: AppTest) -> list:
         at.number_input,
         at.selectbox,
         at.radio,
+        at.select_slider,
         at.multiselect,
         at.toggle,
         at.checkbox,
@@ -109,13 +143,31 @@ def on_step(low, high, step, rng: random.Random):
     return type(low)(round(value, 6)) if isinstance(low, float) else int(value)
 
 
+def offered_choices(control, name: str) -> list | None:
+    """The values behind the labels `control` offers now, or None for a control CHOICES does not know."""
+    if name.startswith("quiz_") and name.endswith("_choice"):  # a question's options: their indices
+        return list(range(len(control.options)))
+    pool = next((CHOICES[start] for start in sorted(CHOICES, key=len, reverse=True) if name.startswith(start)), None)
+    if pool is None:
+        return None
+    labels = set(control.options)
+    offered = [value for value in pool if str(control.format_func(value)) in labels]
+    assert offered, f"{name} offers none of the values this test knows: {control.options}"
+    return offered
+
+
 def choose(control, rng: random.Random):
     """A value valid for `control` (an AssertionError for a control this test does not know yet)."""
     kind, name = identity(control).split(":", 1)
-    if name in CHOICES:
-        return rng.choice(CHOICES[name]) if kind != "Multiselect" else rng.sample(CHOICES[name], rng.randint(0, 3))
-    if kind == "TextInput":
-        return rng.choice(HOSTILE_TEXT)
+    if kind in ("Radio", "ButtonGroup", "SelectSlider", "Multiselect"):
+        values = offered_choices(control, name)
+        if values is None:
+            raise AssertionError(f"no valid values for {identity(control)}: add them to CHOICES")
+        if kind == "Multiselect" or isinstance(control.value, list):
+            return rng.sample(values, rng.randint(0, min(3, len(values))))
+        return rng.choice(values)
+    if kind == "TextInput":  # pasted in: the browser keeps what fits in the input's max_chars
+        return rng.choice(HOSTILE_TEXT)[: control.max_chars or None]
     if kind in ("Slider", "NumberInput"):
         return on_step(control.min, control.max, control.step, rng)
     if kind == "Selectbox":
@@ -131,42 +183,74 @@ def choose(control, rng: random.Random):
     raise AssertionError(f"no valid values for {identity(control)}: add them to this test")
 
 
+def option_value(control, index: int):
+    """The value behind a select box's option `index`. AppTest's select_index sets the option's label, which only
+    finds its option again when the box's format_func raises on it: one that maps values through a dict's get (the
+    real-model page's pickers) answers None. The value is the label itself, the index (range options) or one of
+    CHOICES, whichever the box writes as that label."""
+    label = control.options[index]
+    name = identity(control).split(":", 1)[1]
+    for value in (label, index, *(offered_choices(control, name) or [])):
+        try:
+            if str(control.format_func(value)) == label:
+                return value
+        except Exception:  # a format_func for other values: AppTest then takes the label as written
+            continue
+    return label
+
+
 def drive(at: AppTest, control, value) -> None:
     kind = identity(control).split(":", 1)[0]
     if kind in ("Button", "DownloadButton"):
         control.click()
     elif kind == "Selectbox":
-        control.select_index(value)
+        control.set_value(option_value(control, value))
     elif kind == "FileUploader":
         control.set_value((value[0], value[1], "application/json"))
     elif kind in KEYED_CONTAINERS:
         at.session_state[control.key] = value  # AppTest has no click for these: their state, by key
     else:
         control.set_value(value)
+    if kind != "Button" and form_of(control):  # a form's field commits with its form: fill it in, then submit
+        next(button for button in at.button if form_of(button) == form_of(control)).click()
     at.run()
 
 
-def value_taken(at: AppTest, name: str, value) -> bool:
-    """Whether the control named `name`, if the page still shows it, now holds `value`."""
+def form_of(control) -> str:
+    """The form a control is in ("" outside forms)."""
+    return getattr(control, "form_id", "") or ""
+
+
+def value_taken(at: AppTest, key: str | None, name: str, value) -> bool:
+    """Whether the control driven (keyed `key`, named `name`), if the page still shows it, now holds `value`.
+
+    The control is found by its key; when that is gone (a new scenario revision, language or part rebuilt it),
+    by its name; a question's widget only among its own question's (a new question starts empty)."""
     kind = name.split(":", 1)[0]
     if kind in ("Button", "DownloadButton", "FileUploader", *KEYED_CONTAINERS):
         return True
-    for control in controls(at):
-        if identity(control) == name:
-            if kind == "Selectbox":
-                return control.index == value
-            if kind == "Multiselect":
-                return sorted(control.value) == sorted(value)
-            if kind == "TextInput":  # a text input's value is what was typed (None when empty)
-                return (control.value or "") == value
-            return control.value == value
+    now = controls(at)
+    same = [control for control in now if key and control.key == key]
+    if not same:
+        asked = question_of(key)
+        same = [control for control in now if identity(control) == name and question_of(control.key) == asked]
+    for control in same:
+        if kind == "Selectbox":
+            return control.index == value
+        if kind == "Multiselect":
+            return sorted(control.value) == sorted(value)
+        if kind == "TextInput":  # a text input's value is what was typed (None when empty)
+            return (control.value or "") == value
+        return control.value == value
     return True  # the control is gone (a part or tab changed): nothing to check
 
 
 def open_app(spec, rng: random.Random) -> AppTest:
     """The page in a random language, half the time with hostile token names arriving through a shared link."""
     at = AppTest.from_file(APP, default_timeout=60)
-    at.query_params["lang"] = LANGUAGE_NAMES[rng.choice(["es", "en"])]  # as the language radio writes it
+    at.query_params["lang"] = rng.choice(["es", "en"])  # as the language radio writes it
+    # the questions' session seed is random in the app: seeded here, so that a failure replays exactly
+    at.session_state[ANSWERS] = Book(seed=rng.getrandbits(32))
     if rng.random() < 0.5:
         hostile = replace(lesson_scenario(), tokens=tuple(rng.sample(HOSTILE_TOKENS, 3)))
         at.query_params["s"] = encode_scenario(hostile)
@@ -175,10 +259,26 @@ def open_app(spec, rng: random.Random) -> AppTest:
     return at.run()
 
 
+@pytest.fixture
+def fresh_server(monkeypatch, tmp_path):
+    """No model loaded, no download kept, an empty hub cache and no model directory named (unless a test names one)."""
+    import streamlit as st
+    from huggingface_hub import constants
+
+    st.cache_resource.clear()
+    monkeypatch.delenv(model_files.MODEL_DIR_VARIABLE, raising=False)
+    monkeypatch.setattr(constants, "HF_HUB_CACHE", str(tmp_path / "hub-cache"))
+    yield
+    st.cache_resource.clear()
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("seed", SEEDS)
 @pytest.mark.parametrize("spec", PAGES, ids=lambda spec: spec.key)
-def test_random_and_hostile_widget_values_never_break_a_page(spec, seed):
+def test_random_and_hostile_widget_values_never_break_a_page(spec, seed, fresh_server, monkeypatch, tmp_path):
+    if spec.key == "real_model" and seed % 2:  # the page with a model: a tiny one, in a local directory
+        directory = write_model(tmp_path / "tiny", tensors=random_bert_tensors(TINY_CONFIG, seed=seed))
+        monkeypatch.setenv(model_files.MODEL_DIR_VARIABLE, str(directory))
     rng = random.Random(f"{seed}-{spec.key}")
     at = open_app(spec, rng)
     assert not at.exception, at.exception[0].value
@@ -192,12 +292,13 @@ def test_random_and_hostile_widget_values_never_break_a_page(spec, seed):
         seen |= offered.keys()
         waiting = sorted(offered.keys() - driven)
         name = rng.choice(waiting or sorted(offered))
-        value = choose(offered[name], rng)
-        history.append(f"{name}={value!r:.40}")
-        drive(at, offered[name], value)
+        control = offered[name]
+        value = choose(control, rng)
+        history.append(f"{name}{f'[{control.key}]' if control.key else ''}={value!r:.40}")
+        drive(at, control, value)
         driven.add(name)
         context = f"seed={seed} page={spec.key} step={step}: {history[-5:]}"
         assert not at.exception, f"{context}\n{at.exception[0].value}"
-        assert value_taken(at, name, value), f"{context}: the value did not take"
+        assert value_taken(at, control.key, name, value), f"{context}: the value did not take"
         step += 1
     assert driven, "the page offered no control to drive"
