@@ -51,3 +51,19 @@ def formats_in_the_apps_language(monkeypatch):
 
     monkeypatch.setattr(AppTest, "run", run)
     monkeypatch.setattr(state, "current_language", current_language)
+
+
+@pytest.fixture
+def fresh_server(monkeypatch, tmp_path):
+    """A fresh server for the real-model page: no model loaded, no download kept, an empty hub cache and no model
+    directory named (unless the test names one)."""
+    import streamlit as st
+    from huggingface_hub import constants
+
+    from engine import model_files
+
+    st.cache_resource.clear()
+    monkeypatch.delenv(model_files.MODEL_DIR_VARIABLE, raising=False)
+    monkeypatch.setattr(constants, "HF_HUB_CACHE", str(tmp_path / "hub-cache"))
+    yield
+    st.cache_resource.clear()

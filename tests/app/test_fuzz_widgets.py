@@ -259,19 +259,6 @@ def open_app(spec, rng: random.Random) -> AppTest:
     return at.run()
 
 
-@pytest.fixture
-def fresh_server(monkeypatch, tmp_path):
-    """No model loaded, no download kept, an empty hub cache and no model directory named (unless a test names one)."""
-    import streamlit as st
-    from huggingface_hub import constants
-
-    st.cache_resource.clear()
-    monkeypatch.delenv(model_files.MODEL_DIR_VARIABLE, raising=False)
-    monkeypatch.setattr(constants, "HF_HUB_CACHE", str(tmp_path / "hub-cache"))
-    yield
-    st.cache_resource.clear()
-
-
 @pytest.mark.slow
 @pytest.mark.parametrize("seed", SEEDS)
 @pytest.mark.parametrize("spec", PAGES, ids=lambda spec: spec.key)

@@ -16,7 +16,6 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-import streamlit as st
 from streamlit.testing.v1 import AppTest
 
 from engine import model_files
@@ -40,15 +39,8 @@ REAL_DOWNLOAD = model_files.download_model  # before tests/app/conftest.py puts 
 
 
 @pytest.fixture(autouse=True)
-def fresh_server(monkeypatch, tmp_path):
-    """Each test is a fresh server: no model loaded, no download, an empty hub cache, no model directory named."""
-    from huggingface_hub import constants
-
-    st.cache_resource.clear()
-    monkeypatch.delenv(model_files.MODEL_DIR_VARIABLE, raising=False)
-    monkeypatch.setattr(constants, "HF_HUB_CACHE", str(tmp_path / "hub-cache"))
-    yield
-    st.cache_resource.clear()
+def each_test_a_fresh_server(fresh_server):
+    """Each test is a fresh server (tests/app/conftest.py)."""
 
 
 @pytest.fixture(scope="module")
