@@ -147,16 +147,10 @@ def dims(count: int) -> list[str]:
 def projection_specs(tokens: Sequence[str], result: AttentionResult) -> list[Heatmap]:
     """Q, K and V, on one signed colour scale (compared side by side)."""
     shared = figures.signed_range(result.q, result.k, result.v)
-    common: dict[str, Any] = {
-        "rows": list(tokens),
-        "row_title": t("matrix.rows_token"),
-        "col_title": t("matrix.cols_dim"),
-        "zrange": shared,
-    }
     return [
-        Heatmap(result.q, cols=dims(result.q.shape[1]), title=t("matrix.q"), **common, show_scale=False),
-        Heatmap(result.k, cols=dims(result.k.shape[1]), title=t("matrix.k"), **common, show_scale=False),
-        Heatmap(result.v, cols=dims(result.v.shape[1]), title=t("matrix.v"), **common),
+        token_map(result.q, tokens, t("matrix.q"), zrange=shared, show_scale=False),
+        token_map(result.k, tokens, t("matrix.k"), zrange=shared, show_scale=False),
+        token_map(result.v, tokens, t("matrix.v"), zrange=shared),
     ]
 
 
@@ -216,29 +210,25 @@ def attention_specs(tokens: Sequence[str], result: AttentionResult, panels=("sco
     return [specs[name] for name in panels]
 
 
+def token_map(values: np.ndarray, tokens: Sequence[str], title: str, **extra: Any) -> Heatmap:
+    """A matrix with one row per token and one column per dimension (x, Q, K, V, an output), both axes named."""
+    return Heatmap(
+        values,
+        list(tokens),
+        dims(values.shape[1]),
+        title,
+        row_title=t("matrix.rows_token"),
+        col_title=t("matrix.cols_dim"),
+        **extra,
+    )
+
+
 def vectors_specs(tokens: Sequence[str], x: np.ndarray, output: np.ndarray) -> list[Heatmap]:
     """X and the output on one signed scale, so that their colours compare."""
     shared = figures.signed_range(x, output)
     return [
-        Heatmap(
-            x,
-            tokens,
-            dims(x.shape[1]),
-            t("matrix.x"),
-            row_title=t("matrix.rows_token"),
-            col_title=t("matrix.cols_dim"),
-            zrange=shared,
-            show_scale=False,
-        ),
-        Heatmap(
-            output,
-            tokens,
-            dims(output.shape[1]),
-            t("matrix.output"),
-            row_title=t("matrix.rows_token"),
-            col_title=t("matrix.cols_dim"),
-            zrange=shared,
-        ),
+        token_map(x, tokens, t("matrix.x"), zrange=shared, show_scale=False),
+        token_map(output, tokens, t("matrix.output"), zrange=shared),
     ]
 
 

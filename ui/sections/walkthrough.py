@@ -169,16 +169,7 @@ def inputs_ui(scenario: Scenario) -> None:
     inputs = st.expander(t("walk.inputs"), key="walk_inputs_open", on_change="rerun")
     if inputs.open:
         with inputs:
-            charts.show_heatmap(
-                Heatmap(
-                    scenario.x,
-                    scenario.tokens,
-                    charts.dims(scenario.d_model),
-                    t("matrix.x"),
-                    row_title=t("matrix.rows_token"),
-                    col_title=t("matrix.cols_dim"),
-                )
-            )
+            charts.show_heatmap(charts.token_map(scenario.x, scenario.tokens, t("matrix.x")))
 
 
 def code_ui(part: int, scenario: Scenario) -> None:
