@@ -13,6 +13,7 @@ from engine import Scale
 from engine.limits import SEED_RANGE, TEMPERATURE_RANGE, TEMPERATURE_STEP
 from ui import state
 from ui.i18n import t
+from ui.sliders import number_slider
 
 
 def presets_ui() -> None:
@@ -58,12 +59,13 @@ def options_ui() -> None:
         on_change=_on_option,
         args=("scale", f"opt_scale_{rev}"),
     )
-    temp_col.slider(
+    number_slider(
         t("scenario.temperature"),
-        min_value=TEMPERATURE_RANGE[0],
-        max_value=TEMPERATURE_RANGE[1],
-        step=TEMPERATURE_STEP,
-        value=float(scenario.temperature),
+        *TEMPERATURE_RANGE,
+        TEMPERATURE_STEP,
+        float(scenario.temperature),
+        decimals=1,
+        where=temp_col,
         help=t("scenario.temperature_help"),
         key=f"opt_temperature_{rev}",
         on_change=_on_option,

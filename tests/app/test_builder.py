@@ -88,10 +88,10 @@ def test_random_then_reset_restores_the_lessons_example():
 
 def test_reset_also_resets_the_option_widgets():
     at = open_page(PAGE, "en")
-    by_label(at.slider, EN["scenario.temperature"]).set_value(3.0).run()
+    by_label(at.select_slider, EN["scenario.temperature"]).set_value(3.0).run()
     assert chart(at, "b_weights").cell_texts[PERRO][PERRO] != "0.380"
     button(at, EN["scenario.reset"]).click().run()
-    assert by_label(at.slider, EN["scenario.temperature"]).value == 1.0
+    assert by_label(at.select_slider, EN["scenario.temperature"]).value == 1.0
     # and the weights are the lesson's at T = 1 again: perro → perro 0.37954
     assert chart(at, "b_weights").cell_texts[PERRO][PERRO] == "0.380"
 
@@ -126,7 +126,7 @@ def test_growing_d_model_and_d_k_pads_with_zeros():
 
 def test_the_heatmaps_follow_the_temperature_slider():
     at = open_page(PAGE, "en")
-    by_label(at.slider, EN["scenario.temperature"]).set_value(2.0).run()
+    by_label(at.select_slider, EN["scenario.temperature"]).set_value(2.0).run()
     assert no_exception(at)
     cold, hot = lesson.attention()["weights"], lesson.attention(temperature=2.0)["weights"]
     cells = chart(at, "b_weights").cell_texts

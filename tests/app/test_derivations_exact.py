@@ -72,7 +72,7 @@ def test_every_builder_line_follows_from_its_written_operands(name, lang):
 def test_every_softmax_page_line_follows_from_its_written_operands(preset, temperature, lang):
     at = open_page("pages/softmax.py", lang)
     at.button(key=f"preset_{preset}").click().run()
-    at.slider(key="softmax_temperature").set_value(temperature).run()
+    at.select_slider(key="softmax_temperature").set_value(temperature).run()
     assert no_exception(at)
     problems, checked = checked_blocks(at, lang)
     assert problems == [] and checked >= 6, problems

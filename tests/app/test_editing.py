@@ -148,12 +148,12 @@ def test_an_option_change_does_not_rebuild_the_editors_and_a_resize_does():
     strings = LANGUAGES["en"]
     before = editor_keys(at)
     assert before == ["editor_x_0", "editor_w_q_0", "editor_w_k_0", "editor_w_v_0"]
-    by_label(at.slider, strings["scenario.temperature"]).set_value(2.0).run()
+    by_label(at.select_slider, strings["scenario.temperature"]).set_value(2.0).run()
     by_label(at.toggle, strings["scenario.causal"]).set_value(True).run()
     assert editor_keys(at) == before  # the same editors: an option step does not rebuild them
-    assert by_label(at.slider, strings["scenario.temperature"]).key == "opt_temperature_0"
+    assert by_label(at.select_slider, strings["scenario.temperature"]).key == "opt_temperature_0"
     by_label(at.number_input, strings["editor.d_k"]).set_value(3).run()
     assert editor_keys(at) == ["editor_x_1", "editor_w_q_1", "editor_w_k_1", "editor_w_v_1"]
     # the options survive the rebuild: their widgets are drawn from the scenario
-    assert by_label(at.slider, strings["scenario.temperature"]).value == 2.0
+    assert by_label(at.select_slider, strings["scenario.temperature"]).value == 2.0
     assert by_label(at.toggle, strings["scenario.causal"]).value is True

@@ -26,6 +26,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from engine import TARGET_PRESETS, Scale, lesson_scenario, model_files, random_scenario
+from engine.limits import MAX_TRAINING_STEPS, OUTPUT_WEIGHT_RANGE, TEMPERATURE_RANGE, TEMPERATURE_STEP
 from engine.scenario_io import encode_scenario, scenario_to_json
 from engine.training import Optimiser
 from tests.app.helpers import APP, HOME
@@ -37,6 +38,7 @@ from ui.sections.learning import LEARNING_RATES, SOURCES, STARTS
 from ui.sections.real_model import MEASURES
 from ui.sections.scaling import DK_OPTIONS
 from ui.sections.walkthrough import PARTS, ROLES
+from ui.sliders import grid
 
 HOSTILE_TEXT = [
     "",
@@ -72,6 +74,14 @@ CHOICES = {
     "learn_start": list(STARTS),
     "learn_grad_when": ["start", "end"],
     "real_sort": list(MEASURES),
+    # number sliders (st.select_slider, so their numbers are written in the reader's language): their grids
+    "opt_temperature": grid(*TEMPERATURE_RANGE, TEMPERATURE_STEP, 1),
+    "softmax_temperature": grid(*TEMPERATURE_RANGE, TEMPERATURE_STEP, 1),
+    "walk_scalar_come": grid(0.0, 1.0, 0.05, 2),
+    "learn_lambda": grid(0.1, OUTPUT_WEIGHT_RANGE[1], 0.1, 1),
+    "learn_steps": grid(10, MAX_TRAINING_STEPS, 10, 0),
+    "scaling_walks": grid(100, 5000, 100, 0),
+    "scaling_steps": grid(10, 1000, 10, 0),
 }
 UPLOADS = [
     ("scenario.json", scenario_to_json(random_scenario(3)).encode()),

@@ -97,7 +97,7 @@ def test_negative_scores_break_the_naive_division_and_say_why():
 def test_the_temperature_slider_changes_the_weights():
     at = open_page(SOFTMAX, "en")
     assert "[0.047, 0.936, 0.017]" in page_text(at)
-    at.slider(key="softmax_temperature").set_value(5.0).run()
+    at.select_slider(key="softmax_temperature").set_value(5.0).run()
     assert no_exception(at)
     after = page_text(at)
     # softmax([2, 5, 1] / 5) = softmax([0.4, 1.0, 0.2]) = [0.2747, 0.5005, 0.2249]
@@ -109,8 +109,8 @@ def test_the_temperature_slider_changes_the_weights():
 
 def test_the_temperature_survives_a_trip_to_another_page():
     at = open_page(SOFTMAX)
-    at.slider(key="softmax_temperature").set_value(2.5).run()
+    at.select_slider(key="softmax_temperature").set_value(2.5).run()
     at.switch_page(HOME).run()
     at.switch_page(SOFTMAX).run()
-    assert at.slider(key="softmax_temperature").value == 2.5
+    assert at.select_slider(key="softmax_temperature").value == 2.5
     assert vector(softmax([2, 5, 1], 2.5), sign=False, lang="es") in page_text(at)

@@ -109,7 +109,7 @@ def train_with_buttons(at: AppTest, lang: str) -> AppTest:
     """Open the training tab, set the rate and the steps, press Train, and let the run finish chunk by chunk."""
     open_tab(at, "train", lang)
     at.select_slider(key="learn_rate").set_value(RATE).run()
-    at.slider(key="learn_steps").set_value(STEPS).run()
+    at.select_slider(key="learn_steps").set_value(STEPS).run()
     at.button(key="learn_go").click().run()
     assert no_exception(at), [e.value for e in at.exception]
     assert at.session_state["train"].run.steps == learning.chunk_size(STEPS)  # the first chunk, at once
@@ -275,7 +275,7 @@ def test_the_stall_section_measures_both_losses(lang):
 def test_presentation_mode_folds_the_controls_and_still_trains():
     at = open_learning("es", section="train", present=True, learn_rate=RATE, learn_steps=STEPS)
     assert no_exception(at)
-    assert not [s for s in at.slider if s.key == "learn_steps"]  # folded away
+    assert not [s for s in at.select_slider if s.key == "learn_steps"]  # folded away
     at.button(key="learn_go").click().run()
     training = finish_training(at).session_state["train"]
     assert (training.status, training.run.steps, training.run.learning_rate) == ("done", STEPS, RATE)

@@ -107,7 +107,7 @@ def test_every_choice_survives_a_tour_of_all_pages_in_two_orders():
     # options live in the shared scenario
     at.session_state["scenario"] = replace(at.session_state["scenario"], temperature=2.5)
     visit(at, "softmax")
-    at.slider(key="softmax_temperature").set_value(0.5).run()
+    at.select_slider(key="softmax_temperature").set_value(0.5).run()
     visit(at, "scaling")
     at.session_state["scaling_section"] = "walk"  # what choosing the random-walk tab does (its callback)
     at.run()
@@ -123,7 +123,7 @@ def test_every_choice_survives_a_tour_of_all_pages_in_two_orders():
         assert selectbox(at, STRINGS["scenario.key_token"]).value == "perro"
         assert at.session_state["scenario"].temperature == 2.5
         visit(at, "softmax")
-        assert at.slider(key="softmax_temperature").value == 0.5
+        assert at.select_slider(key="softmax_temperature").value == 0.5
         visit(at, "scaling")
         assert STRINGS["scaling.walk.title"] in [h.value for h in at.header]
         visit(at, "pipeline")

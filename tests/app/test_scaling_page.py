@@ -46,7 +46,7 @@ def number(cell: str, lang: str) -> float:
 def rendered_text(at: AppTest) -> list[str]:
     kinds = ("title", "header", "subheader", "markdown", "caption", "info", "latex")
     texts = [e.value for kind in kinds for e in getattr(at, kind)]
-    widgets = ("slider", "selectbox", "multiselect", "number_input")
+    widgets = ("slider", "select_slider", "selectbox", "multiselect", "number_input")
     return texts + [w.label for kind in widgets for w in getattr(at, kind)]
 
 
@@ -79,13 +79,13 @@ def test_no_string_shows_up_as_its_bare_key(lang):
 
 def test_only_the_open_section_runs_and_the_choice_is_kept():
     at = open_scaling("es", "walk")
-    assert at.slider(key="scaling_walks")  # the walk section's widgets are there
+    assert at.select_slider(key="scaling_walks")  # the walk section's widgets are there
     assert not at.table  # the experiment's and the three divisors' tables are not computed
     at.switch_page(HOME).run()
     at.radio(key="lang").set_value("en").run()  # the tab labels change with the language; the open section not
     at.switch_page(PAGE).run().run()  # (a second run: AppTest's first after a switch has the old language)
     assert not at.exception
-    assert at.slider(key="scaling_walks").label == translate("en", "scaling.walk.walks")
+    assert at.select_slider(key="scaling_walks").label == translate("en", "scaling.walk.walks")
     assert not at.table
 
 
@@ -132,7 +132,7 @@ def test_the_average_table_has_one_row_per_dk_and_divisor():
 
 def test_settings_survive_a_trip_to_another_page_and_to_another_section():
     at = open_scaling(section="walk")
-    at.slider(key="scaling_steps").set_value(500).run()
+    at.select_slider(key="scaling_steps").set_value(500).run()
     open_section(at, "row")
     at.selectbox(key="scaling_row_dk").select(4096).run()
     at.switch_page(HOME).run()
@@ -144,4 +144,4 @@ def test_settings_survive_a_trip_to_another_page_and_to_another_section():
         "es", "scaling.divisor.sqrt", relation="=", value="64"
     )
     open_section(at, "walk")
-    assert at.slider(key="scaling_steps").value == 500
+    assert at.select_slider(key="scaling_steps").value == 500

@@ -78,7 +78,7 @@ def test_the_builders_share_link_round_trips_to_the_same_view():
     at = open_page(BUILDER, "en")
     by_label(at.number_input, LANGUAGES["en"]["scenario.seed"]).set_value(7).run()
     button(at, LANGUAGES["en"]["scenario.random"]).click().run()
-    by_label(at.slider, LANGUAGES["en"]["scenario.temperature"]).set_value(1.5).run()
+    by_label(at.select_slider, LANGUAGES["en"]["scenario.temperature"]).set_value(1.5).run()
     before = figures_of(at)
     assert before["b_x"] != lesson_scenario().x.tolist()  # a fallback to the lesson's example would show
     params = link_params(shared_link(open_share_box(at)))
@@ -86,7 +86,7 @@ def test_the_builders_share_link_round_trips_to_the_same_view():
     assert no_exception(opened)
     assert figures_of(opened) == before
     # the option too (the language: see the test above)
-    assert by_label(opened.slider, LANGUAGES[opened.session_state["lang"]]["scenario.temperature"]).value == 1.5
+    assert by_label(opened.select_slider, LANGUAGES[opened.session_state["lang"]]["scenario.temperature"]).value == 1.5
 
 
 def test_the_walkthrough_link_carries_the_part():

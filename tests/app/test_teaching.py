@@ -137,7 +137,7 @@ def test_the_lessons_perro_row_at_t_equal_sqrt_dk_gives_part_4s_weights(lang):
     """÷√d_k is a temperature: the unscaled scores of "perro" at T = 2 = √4 give the scaled row's weights."""
     at = open_at("pages/softmax.py", lang)
     at.button(key="preset_perro").click().run()
-    at.slider(key="softmax_temperature").set_value(2.0).run()
+    at.select_slider(key="softmax_temperature").set_value(2.0).run()
     assert not at.exception
     expected = weights_text(loop_softmax(LESSON_SCORES_PERRO, 2.0), lang)  # [0.289, 0.380, 0.332]
     assert expected == weights_text([0.289, 0.380, 0.332], lang)

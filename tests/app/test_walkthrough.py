@@ -143,7 +143,7 @@ def test_the_chosen_token_and_the_options_survive_page_and_language_switches():
     at = open_page(PAGE, "es")
     by_label(at.selectbox, LANGUAGES["es"]["scenario.query_token"]).set_value("come").run()
     at.switch_page("pages/builder.py").run()
-    by_label(at.slider, LANGUAGES["es"]["scenario.temperature"]).set_value(2.0).run()
+    by_label(at.select_slider, LANGUAGES["es"]["scenario.temperature"]).set_value(2.0).run()
     at.radio(key="lang").set_value("en").run()
     # AppTest's first run after switch_page does not see the URL-bound language yet (a browser's does, in one
     # run: tests/e2e/test_pages_in_browser.py), so the page is run once more
@@ -181,7 +181,7 @@ def test_the_scalar_mixing_example_follows_its_slider():
     # the lesson's weights: 0.3·10 + 0.4·20 + 0.3·30 = 3 + 8 + 9 = 20
     assert "= (+3) + (+8) + (+9)" in derivation_lines(at)
     assert "the blend is 20." in page_text(at)
-    by_label(at.slider, LANGUAGES["en"]["walk.5.scalar_slider"]).set_value(1.0).run()
+    by_label(at.select_slider, LANGUAGES["en"]["walk.5.scalar_slider"]).set_value(1.0).run()
     # all the weight on "come": 0·10 + 0·20 + 1·30 = 30
     assert "the blend is 30." in page_text(at)
     assert "10·α_el + 20·α_perro + 30·α_come = (+0)(+10) + (+0)(+20) + (+1)(+30)" in derivation_lines(at)

@@ -45,6 +45,7 @@ from ui.editing import apply_matrix_edits, column_name
 from ui.editors import errors_ui
 from ui.figures import Heatmap
 from ui.i18n import LANGUAGES, plural, t, tm, translate
+from ui.sliders import number_slider
 from ui.tables import table_ui
 from ui.text import md_literal
 
@@ -499,11 +500,13 @@ def _controls(case: Case, disabled: bool) -> Options:
         disabled=disabled,
         persist_state="session",
     )
-    steps = third.slider(
+    steps = number_slider(
         t("learn.steps"),
         *STEPS_RANGE,
-        value=DEFAULT_STEPS,
-        step=10,
+        10,
+        DEFAULT_STEPS,
+        decimals=0,
+        where=third,
         key=STEPS_KEY,
         disabled=disabled,
         persist_state="session",
@@ -537,12 +540,14 @@ def _controls(case: Case, disabled: bool) -> Options:
     )
     output_weight = 1.0
     if learn_w_v and fits:
-        output_weight = weight_col.slider(
+        output_weight = number_slider(
             t("learn.lambda"),
             0.1,
             OUTPUT_WEIGHT_RANGE[1],
-            value=1.0,
-            step=0.1,
+            0.1,
+            1.0,
+            decimals=1,
+            where=weight_col,
             key=LAMBDA_KEY,
             disabled=disabled,
             persist_state="session",

@@ -24,6 +24,7 @@ from engine.peakedness import FLAT_EFFECTIVE_SHARE, SATURATED_MAX_WEIGHT, effect
 from ui import charts, numbers, questions, state
 from ui.derivation import BLANK, Row, show
 from ui.i18n import plural, t
+from ui.sliders import number_slider
 from ui.tables import table_ui
 
 DK_OPTIONS = (4, 16, 64, 256, 512, 1024, 4096)  # 512: the lesson's "vectores grandes (d=512)"
@@ -91,15 +92,25 @@ def idea_ui() -> None:
 def random_walk_ui() -> None:
     """Many ±1 walks: after n steps they are typically √n from the start, not n."""
     walks_col, steps_col = st.columns(2)
-    walks = walks_col.slider(
-        t("scaling.walk.walks"), 100, 5000, step=100, value=1000, key="scaling_walks", persist_state="session"
+    walks = number_slider(
+        t("scaling.walk.walks"),
+        100,
+        5000,
+        100,
+        1000,
+        decimals=0,
+        where=walks_col,
+        key="scaling_walks",
+        persist_state="session",
     )
-    steps = steps_col.slider(
+    steps = number_slider(
         t("scaling.walk.steps"),
         10,
         1000,
-        step=10,
-        value=WALK_STEPS_DEFAULT,
+        10,
+        WALK_STEPS_DEFAULT,
+        decimals=0,
+        where=steps_col,
         key="scaling_steps",
         persist_state="session",
     )

@@ -13,6 +13,7 @@ from ui import charts, numbers, state
 from ui.derivation import show, softmax_rows
 from ui.editors import errors_ui, number_list_editor_ui
 from ui.i18n import t
+from ui.sliders import number_slider
 
 SCORES = "softmax_scores"
 LESSON_QUERY = "perro"  # the lesson's worked row: its scores, before ÷√d_k
@@ -143,13 +144,13 @@ def results_ui(scores: np.ndarray) -> None:
     naive = naive_normalize(scores)
     slider_col, chart_col = st.columns([1, 2])
     with slider_col:
-        temperature = st.slider(
+        temperature = number_slider(
             t("softmax.temperature"),
-            min_value=TEMPERATURE_RANGE[0],
-            max_value=TEMPERATURE_RANGE[1],
-            step=TEMPERATURE_STEP,
+            *TEMPERATURE_RANGE,
+            TEMPERATURE_STEP,
+            1.0,
+            decimals=1,
             help=t("scenario.temperature_help"),
-            value=1.0,
             key="softmax_temperature",
             persist_state="session",
         )

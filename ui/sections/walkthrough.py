@@ -21,6 +21,7 @@ from ui.figures import Heatmap
 from ui.i18n import plural, t, tm
 from ui.keys import part_keys_ui
 from ui.scenario_controls import token_select_ui
+from ui.sliders import number_slider
 
 PARTS = 5
 ROLES = ("Q", "K", "V")
@@ -475,7 +476,8 @@ def quoted_list(names) -> str:
 
 def scalar_example_ui(columns: int | None = None) -> None:
     """The lesson's one-number example, with the weight of the last value movable: the blend follows the weights."""
-    come = st.slider(t("walk.5.scalar_slider"), 0.0, 1.0, SCALAR_WEIGHTS[2], step=0.05, key="walk_scalar_come")
+    label = t("walk.5.scalar_slider")
+    come = number_slider(label, 0.0, 1.0, 0.05, SCALAR_WEIGHTS[2], decimals=2, key="walk_scalar_come")
     rest = 1.0 - come
     weights = (rest * 3 / 7, rest * 4 / 7, come)  # "el" and "perro" keep the lesson's 3 : 4
     written = derivation.dot(weights, SCALAR_VALUES)

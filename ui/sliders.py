@@ -1,0 +1,42 @@
+"""Sliders whose numbers are written in the reader's language.
+
+`st.slider` writes its value and its ends the same way in every language ("1.00", "5000"); a Spanish reader reads
+"1.00" as one and "5000" without its thousands point. These sliders offer the same grid through `st.select_slider`,
+each value written by `ui.numbers` ("1,0" / "1.0", "5.000" / "5,000"). A value off the grid (from a shared link or a
+file) is offered as it is, never silently rounded to the nearest step.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import streamlit as st
+
+from ui import numbers, state
+
+
+def grid(low: float, high: float, step: float, decimals: int) -> list:
+    """low, low + step, … high, as the reader sees them: ints when `decimals` is 0, floats rounded to `decimals`."""
+    n = round((high - low) / step)
+    values = [round(low + i * step, decimals) for i in range(n + 1)]
+    return [int(v) for v in values] if decimals == 0 else values
+
+
+def _writer(decimals: int, lang: str):
+    def write(value) -> str:
+        needed = -int(Decimal(repr(value)).normalize().as_tuple().exponent)  # 0.37 → 2; 5000 → -3
+        return numbers.fixed(value, max(decimals, needed), lang=lang)
+
+    return write
+
+
+def number_slider(label: str, low: float, high: float, step: float, value, *, decimals: int, where=None, **kwargs):
+    """A slider over low…high in steps of `step`, values with `decimals` decimals (more only for a value off the
+    grid), written in the session's language. `where` is a column or container (the page by default); `kwargs`
+    go to `st.select_slider` (key, help, on_change, args, disabled, persist_state…)."""
+    options = grid(low, high, step, decimals)
+    if value not in options:
+        options = sorted([*options, value])
+    return (where or st).select_slider(
+        label, options=options, value=value, format_func=_writer(decimals, state.current_language()), **kwargs
+    )
