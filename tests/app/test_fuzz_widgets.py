@@ -30,6 +30,7 @@ from engine.limits import MAX_TRAINING_STEPS, OUTPUT_WEIGHT_RANGE, TEMPERATURE_R
 from engine.scenario_io import encode_scenario, scenario_to_json
 from engine.training import Optimiser
 from tests.app.helpers import APP, HOME
+from tests.app.test_hostile_ui import as_link, as_upload, fixture_names
 from tests.fixtures.tiny_model import TINY_CONFIG, random_bert_tensors, write_model
 from ui.i18n import LANGUAGES
 from ui.pages import PAGES
@@ -89,6 +90,8 @@ UPLOADS = [
     ("broken.json", b'{"version": 1, "tokens": ["a", "a"]}'),
     ("binary.json", bytes(range(256))),
     ("huge.json", b"[" + b"0," * 100_000 + b"0]"),
+    # and every crafted link and file of tests/fixtures/hostile/, as the JSON file it carries
+    *((f"{name}.json", as_upload(name)) for name in fixture_names()),
 ]
 MIN_INTERACTIONS = 40  # per page and seed; more while some control seen has not been driven yet
 MAX_INTERACTIONS = 200  # the learning page, with its tabs, its editors and its question, needs the most
@@ -256,14 +259,18 @@ def value_taken(at: AppTest, key: str | None, name: str, value) -> bool:
 
 
 def open_app(spec, rng: random.Random) -> AppTest:
-    """The page in a random language, half the time with hostile token names arriving through a shared link."""
+    """The page in a random language, opened a third of the time through a shared link with hostile token names,
+    a third through one of the crafted links of tests/fixtures/hostile/ (which the page refuses with a message)."""
     at = AppTest.from_file(APP, default_timeout=60)
     at.query_params["lang"] = rng.choice(["es", "en"])  # as the language radio writes it
     # the questions' session seed is random in the app: seeded here, so that a failure replays exactly
     at.session_state[ANSWERS] = Book(seed=rng.getrandbits(32))
-    if rng.random() < 0.5:
+    link = rng.randrange(3)
+    if link == 1:
         hostile = replace(lesson_scenario(), tokens=tuple(rng.sample(HOSTILE_TOKENS, 3)))
         at.query_params["s"] = encode_scenario(hostile)
+    elif link == 2:
+        at.query_params["s"] = as_link(rng.choice(fixture_names()))
     if spec.path != HOME:
         at.switch_page(spec.path)
     return at.run()
@@ -303,3 +310,4 @@ def test_random_and_hostile_widget_values_never_break_a_page(spec, seed, fresh_s
         assert value_taken(at, control.key, name, value), f"{context}: the value did not take"
         step += 1
     assert driven, "the page offered no control to drive"
+    print(f"fuzz: seed={seed} page={spec.key}: {step} interactions, {len(driven)} controls")  # README's count
