@@ -1,0 +1,109 @@
+"""What the walkthrough says about its numbers (issue 13, parts 5 and 6): Q·K is not symmetric, ÷√d_k links to its
+experiment, the lesson's wrong row is named with the right one, the outputs' collapse is said, and the code each
+part folds away is the code that computes it. Expected numbers come from tests/app/lesson.py (plain numpy from the
+lesson's inputs), never from the engine."""
+
+from dataclasses import replace
+
+import numpy as np
+import pytest
+
+from engine import Scale, lesson_scenario, random_scenario
+from engine.scenario_io import encode_scenario
+from tests.app import lesson
+from tests.app.helpers import go_to_part, no_exception, open_page, shown
+from tests.app.lesson import COME, PERRO
+from tests.app.test_share import open_link
+from ui.i18n import LANGUAGES, translate
+from ui.numbers import fixed, signed, vector
+
+PAGE = "pages/walkthrough.py"
+LANGS = ("es", "en")
+REF = lesson.attention()
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_part_2_says_the_scores_are_not_symmetric_with_both_numbers(lang):
+    forward, backward = REF["scores"][PERRO, COME], REF["scores"][COME, PERRO]
+    assert (round(forward, 3), round(backward, 3)) == (0.954, 1.357)  # the numbers issue 13 quotes
+    at = go_to_part(open_page(PAGE, lang), 2)
+    assert no_exception(at)
+    expected = translate(
+        lang,
+        "walk.2.asymmetry",
+        q="perro",
+        k="come",
+        forward=signed(forward, lang=lang),
+        backward=signed(backward, lang=lang),
+    )
+    assert expected in [shown(m.value) for m in at.markdown]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_part_3_links_to_the_sqrt_dk_experiment(lang):
+    at = go_to_part(open_page(PAGE, lang), 3)
+    links = [link for link in at.get("page_link") if link.proto.label == LANGUAGES[lang]["walk.3.link"]]
+    assert len(links) == 1
+    assert links[0].proto.page.endswith("scaling.py") or "scaling" in links[0].proto.page
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_part_4_names_the_lessons_wrong_row_and_gives_the_right_one(lang):
+    unscaled = lesson.softmax_rows(REF["scores"])[PERRO]  # softmax without ÷ 2, from the lesson's inputs
+    right = vector(unscaled, sign=False, lang=lang)
+    assert right == vector([0.247, 0.427, 0.326], sign=False, lang=lang)
+    at = go_to_part(open_page(PAGE, lang), 4)
+    body = next(m.value for m in at.markdown if m.value == LANGUAGES[lang]["walk.errata.body"])
+    assert right.replace("[", "**[").replace("]", "]**") in body or right in body
+    assert LANGUAGES[lang]["walk.errata.title"] in [m.value for m in at.markdown]
+    # the errata are about the lesson's numbers: another scenario does not show them
+    other = open_link(
+        {"s": encode_scenario(random_scenario(3)), "lang": lang, "step": "4", "questions_on": "false"}, PAGE
+    )
+    assert no_exception(other)
+    assert LANGUAGES[lang]["walk.errata.title"] not in [m.value for m in other.markdown]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_part_5_says_the_lessons_outputs_collapse_with_their_lowest_cosine(lang):
+    output = REF["output"]
+    unit = output / np.linalg.norm(output, axis=1, keepdims=True)
+    lowest = min(float(unit[i] @ unit[j]) for i in range(3) for j in range(i + 1, 3))
+    assert round(lowest, 3) == 0.999  # 0.99889: the three outputs point almost the same way
+    at = go_to_part(open_page(PAGE, lang), 5)
+    assert [w.value for w in at.warning] == [translate(lang, "walk.5.collapse", cosine=fixed(lowest, 3, lang=lang))]
+    assert not at.success
+    # outputs that differ are not called collapsed: one-hot-like weights (a large W_Q, W_K) keep them apart
+    sharp = replace(lesson_scenario(), w_q=lesson.W_Q * 20, w_k=lesson.W_K * 20)
+    apart = open_link({"s": encode_scenario(sharp), "lang": lang, "step": "5", "questions_on": "false"}, PAGE)
+    assert no_exception(apart)
+    assert not apart.warning
+    assert len(apart.success) == 1
+
+
+@pytest.mark.parametrize("scale", list(Scale))
+def test_the_folded_code_of_every_part_computes_the_pages_numbers(scale):
+    """The lines each part folds away ("the code"), run one after another on the lesson's inputs, give the
+    lesson's numbers (softmax written as its comment says)."""
+    at = open_page(PAGE, "en")
+    code = []
+    for part in range(1, 6):
+        if part > 1:
+            go_to_part(at, part)
+        if part == 3 and scale != Scale.SQRT:
+            at.session_state["scenario"] = replace(at.session_state["scenario"], scale=scale)
+            at.run()
+        blocks = [c.value for c in at.code if c.language == "python"]
+        assert len(blocks) == 1, (part, blocks)
+        code.append(blocks[0])
+    assert ("/ np.sqrt(d_k)" in code[2]) == (scale == Scale.SQRT)
+
+    def softmax(z, axis=-1):
+        e = np.exp(z - z.max(axis=axis, keepdims=True))
+        return e / e.sum(axis=axis, keepdims=True)
+
+    names = {"np": np, "x": lesson.X, "w_q": lesson.W_Q, "w_k": lesson.W_K, "w_v": lesson.W_V, "d_k": 4, "T": 1.0}
+    names |= {"allowed": np.ones((3, 3), bool), "softmax": softmax}
+    exec("\n".join(code), names)
+    divisor = {Scale.NONE: 1.0, Scale.SQRT: 2.0, Scale.DK: 4.0}[scale]
+    np.testing.assert_allclose(names["output"], lesson.attention(divisor)["output"], atol=1e-12)
