@@ -102,6 +102,9 @@ def _on_upload(key: str) -> None:
     uploaded = state.widget_value(key)
     if uploaded is None:
         return
+    if not uploaded.name.lower().endswith(".json"):  # the picker offers .json files only; a forged upload is told
+        state.report_link_error("share.bad_file", "name")
+        return
     try:
         scenario = scenario_from_json(uploaded.getvalue())
     except EngineInputError as exc:
@@ -155,7 +158,9 @@ def share_ui(step: int | None = None) -> None:
         upload_key = f"upload_{state.scenario_rev()}"
         st.file_uploader(
             t("share.upload", limit=count(MAX_JSON_BYTES // 1000)),
-            type=["json"],
+            # the MIME type makes Streamlit leave the name to _on_upload (with extensions only, it raises on a
+            # forged name before any app code runs, and the forger's session shows an exception until a reload)
+            type=["json", "application/json"],
             key=upload_key,
             on_change=_on_upload,
             args=(upload_key,),

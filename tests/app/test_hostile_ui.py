@@ -93,6 +93,7 @@ PART_NAMES = {
         "file": "the file",
     },
 }
+UNCHANGED = {"es": "El escenario no cambió.", "en": "The scenario did not change."}
 CANNOT_READ = {
     "es": {"link": "Este enlace no se puede leer:", "file": "Este archivo no se puede leer:"},
     "en": {"link": "This link cannot be read:", "file": "This file cannot be read:"},
@@ -235,6 +236,27 @@ def test_every_hostile_fixture_as_an_upload_names_the_broken_part_and_keeps_the_
         assert same_scenario(at.session_state["scenario"], good), name
     at.run()
     assert errors(at) == [], "the message is shown once"
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_file_not_named_json_is_refused_by_name_and_the_scenario_kept(lang):
+    """The file picker offers .json files only; a forged upload under another name (a good scenario inside) gets
+    the app's own message, not Streamlit's exception."""
+    at = open_share_box(open_app(lang))
+    good = random_scenario(4)
+    at.file_uploader[0].set_value(("good.json", scenario_to_json(good).encode(), "application/json"))
+    at.run()
+    at = open_share_box(at)
+    for name in ("evil.txt", "evil.json.exe", "json", "evil"):
+        at.file_uploader[0].set_value((name, scenario_to_json(random_scenario(3)).encode(), "application/json"))
+        at.run()
+        assert_no_exception(at, name)
+        expected = {"es": "el nombre del archivo no termina en .json.", "en": "the file's name does not end in .json."}
+        assert errors(at) == [f"{CANNOT_READ[lang]['file']} {expected[lang]} {UNCHANGED[lang]}"], name
+        assert same_scenario(at.session_state["scenario"], good), name
+    at.file_uploader[0].set_value(("GOOD.JSON", scenario_to_json(good).encode(), "application/json"))
+    at.run()
+    assert errors(at) == []  # the extension in capitals is still .json
 
 
 def engine_fields() -> set[str]:
