@@ -155,13 +155,22 @@ def vector(values, decimals: int = 3, *, sign: bool = True, lang: str | None = N
     entries = [
         MASKED_ENTRY if off else fixed(v, decimals, sign=sign, lang=lang) for v, off in zip(flat, hidden, strict=True)
     ]
-    return "[" + VECTOR_SEPARATORS[lang].join(entries) + "]"
+    return _bracketed(entries, lang)
+
+
+def _bracketed(entries: list[str], lang: str) -> str:
+    """[a, b] in English, [a; b] in Spanish; in English also [a; b] when an entry has a thousands comma, so that
+    [1,000; 1,001] is not read as four numbers."""
+    separator = VECTOR_SEPARATORS[lang]
+    if any(separator.strip() in entry for entry in entries):
+        separator = "; "
+    return "[" + separator.join(entries) + "]"
 
 
 def short_vector(values, decimals: int = 3, *, lang: str | None = None) -> str:
     """[1; 2; 3] / [1, 2, 3]: a vector of short numbers (the lesson's [3.1, 4.1, 5.1] example)."""
     lang = _lang(lang)
-    return "[" + VECTOR_SEPARATORS[lang].join(short(v, decimals, lang=lang) for v in _flat(values)) + "]"
+    return _bracketed([short(v, decimals, lang=lang) for v in _flat(values)], lang)
 
 
 def _flat(values) -> list:

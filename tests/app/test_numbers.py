@@ -1,0 +1,33 @@
+"""Numbers as the reader reads them: vectors whose entries carry a thousands separator stay readable."""
+
+import pytest
+
+from tests.app.helpers import open_page, page_text
+from ui.numbers import short_vector, vector
+
+
+@pytest.mark.parametrize(
+    ("values", "lang", "expected"),
+    [
+        ([1, 2, 3], "en", "[1, 2, 3]"),
+        ([1, 2, 3], "es", "[1; 2; 3]"),
+        ([1000, 1001], "en", "[1,000; 1,001]"),  # not "[1,000, 1,001]": four numbers at a glance
+        ([1000, 1001], "es", "[1.000; 1.001]"),
+        ([0.5, 2.5], "es", "[0,5; 2,5]"),
+    ],
+)
+def test_a_short_vector_separates_its_entries_unambiguously(values, lang, expected):
+    assert short_vector(values, lang=lang) == expected
+
+
+def test_a_vector_with_a_thousands_comma_is_separated_by_semicolons_in_english():
+    assert vector([0.1, 2000.5], lang="en") == "[+0.100; +2,000.500]"
+    assert vector([0.1, 0.2], lang="en") == "[+0.100, +0.200]"
+
+
+@pytest.mark.parametrize(("lang", "huge"), [("en", "[1,000; 1,001]"), ("es", "[1.000; 1.001]")])
+def test_the_softmax_pages_huge_scores_read_as_two_numbers(lang, huge):
+    at = open_page("pages/softmax.py", lang)
+    assert huge in page_text(at) + " ".join(str(o) for box in at.selectbox for o in box.options) + " ".join(
+        str(o) for group in at.button_group for o in group.options
+    )
