@@ -4,7 +4,7 @@ Importing this package registers every template (one module per page family); a 
 that registers its own with `@template(...)` and is imported here.
 """
 
-from engine.questions import learning, multihead, pipeline, scaling, softmax, walkthrough
+from engine.questions import learning, multihead, pipeline, real_model, scaling, softmax, walkthrough
 from engine.questions.core import (
     CHANGE_KEYS,
     LINE_KEYS,
@@ -26,6 +26,7 @@ from engine.questions.core import (
 )
 from engine.questions.learning import LearningView
 from engine.questions.multihead import MultiHeadView
+from engine.questions.real_model import RealModelView
 from engine.questions.scaling import ScalingSetup
 from engine.questions.softmax import SoftmaxRow
 
@@ -41,6 +42,7 @@ __all__ = [
     "Outcome",
     "Params",
     "Question",
+    "RealModelView",
     "ScalingSetup",
     "SoftmaxRow",
     "Template",
@@ -51,6 +53,7 @@ __all__ = [
     "multihead",
     "pipeline",
     "questions_for",
+    "real_model",
     "scaling",
     "sections",
     "softmax",

@@ -21,11 +21,28 @@ from streamlit.runtime.memory_media_file_storage import MemoryMediaFileStorage
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 from streamlit.testing.v1 import AppTest
 
-from engine import EngineInputError, Scale, attend, lesson_scenario, random_scenario, sentence_vectors
+from engine import EngineInputError, Scale, attend, lesson_scenario, model_files, random_scenario, sentence_vectors
 from engine import questions as engine_questions
-from engine.questions import Kind, LearningView, MultiHeadView, Outcome, ScalingSetup, SoftmaxRow, grade
+from engine.questions import (
+    Kind,
+    LearningView,
+    MultiHeadView,
+    Outcome,
+    RealModelView,
+    ScalingSetup,
+    SoftmaxRow,
+    grade,
+)
 from tests.app.helpers import APP, button, derivation_lines, no_exception, page_text
-from tests.engine.question_contexts import learning_view, lesson_learning_view, lesson_multihead_view, multihead_view
+from tests.engine.question_contexts import (
+    learning_view,
+    lesson_learning_view,
+    lesson_multihead_view,
+    lesson_real_model_view,
+    multihead_view,
+    real_model_view,
+)
+from tests.fixtures.tiny_model import TINY_CONFIG, random_bert_tensors, write_model
 from ui import numbers, questions, state
 from ui.i18n import LANGUAGES, translate
 
@@ -33,6 +50,7 @@ LANGS = sorted(LANGUAGES)
 WALK_GATES = [(f"walk.{part}", "pages/walkthrough.py") for part in range(1, 6)]
 SCALING_GATES = [(f"scaling.{name}", "pages/scaling.py") for name in questions.SCALING_GATES]
 MULTIHEAD_GATES = [(f"multihead.{part}", "pages/multihead.py") for part in ("sizes", "heads", "concat", "residual")]
+REAL_MODEL_GATES = [(f"real_model.{part}", "pages/real_model.py") for part in ("head", "cell")]
 GATES = [
     *WALK_GATES,
     ("softmax", "pages/softmax.py"),
@@ -40,6 +58,7 @@ GATES = [
     ("pipeline", "pages/pipeline.py"),
     *MULTIHEAD_GATES,
     ("learning.train", "pages/learning.py"),
+    *REAL_MODEL_GATES,
 ]
 
 
@@ -60,6 +79,18 @@ def language_outside_runs(monkeypatch):
         return inside() if get_script_run_ctx(suppress_warning=True) else OUTSIDE_A_RUN["lang"]
 
     monkeypatch.setattr(state, "current_language", current_language)
+
+
+@pytest.fixture(scope="module")
+def tiny_model_dir(tmp_path_factory):
+    """The tiny BERT the real-model page tests use (tests/app/test_real_model_page.py), written once here."""
+    return write_model(tmp_path_factory.mktemp("tiny"), tensors=random_bert_tensors(TINY_CONFIG, seed=5))
+
+
+@pytest.fixture(autouse=True)
+def real_model_from_a_folder(monkeypatch, tiny_model_dir):
+    """The real-model page reads the tiny model from its folder (the hub is never reached; other pages ignore it)."""
+    monkeypatch.setenv(model_files.MODEL_DIR_VARIABLE, str(tiny_model_dir))
 
 
 @contextmanager
@@ -99,11 +130,12 @@ def open_gate(gate: str, page: str, lang: str, *, questions_on: bool = True, see
     at.run()
     at.switch_page(page).run()
     assert no_exception(at), [e.value for e in at.exception]
-    if gate.startswith("multihead.") and gate != "multihead.sizes":
-        # the heads' widths are asked first, above the parts: shown, so the part's own question is the one left
+    above = {"multihead": "multihead.sizes", "real_model": "real_model.head"}.get(gate.split(".")[0])
+    if above is not None and gate != above:
+        # the gate asked first, above this one on its page: shown, so this gate's own question is the one left
         button(at, translate(lang, "quiz.show_me")).click().run()
         assert no_exception(at), [e.value for e in at.exception]
-        assert revealed(at, "multihead.sizes", lang)
+        assert revealed(at, above, lang)
     return at
 
 
@@ -151,6 +183,8 @@ def revealed(at: AppTest, gate: str, lang: str) -> bool:
         "scaling.experiment": "scaling.experiment.title",
         "scaling.row": "scaling.row.title",
         "pipeline": "pipeline.effect.title",
+        "real_model.head": "real.head.hover",  # the caption under the picked head's large figure
+        "real_model.cell": "real.cell.divide",  # the line before the picked cell's division
     }[gate]
     return translate(lang, title) in page_text(at)
 
@@ -487,6 +521,12 @@ def contexts_for(template) -> list:
             lesson_learning_view(),
             learning_view(lesson_scenario(), "subject", scale="none"),
             learning_view(replace(base, causal=True), "identity", "random", 2, "dk"),
+        ]
+    if template.context is RealModelView:
+        return [
+            lesson_real_model_view(),
+            real_model_view("el perro come, el perro tiene hambre", 1, 1, (4, 0)),  # repeated pieces, a picked cell
+            real_model_view("el perro come, tiene hambre", 0, 1, tensor_seed=2, sentencepiece=True),  # <s> … </s>
         ]
     if template.id.startswith("walk."):
         base = random_scenario(3, ("a", "b", "c", "d"), d_model=4, d_k=2)

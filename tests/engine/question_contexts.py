@@ -1,9 +1,12 @@
-"""What the multi-head and learning pages hand their question gates, built here as the pages build it: on a fresh
-start (the lesson's scenario, the page's default controls) and from any inputs a student can set."""
+"""What the multi-head, learning and real-model pages hand their question gates, built here as the pages build it:
+on a fresh start (the lesson's scenario, the page's default controls) and from any inputs a student can set."""
 
 from __future__ import annotations
 
 import dataclasses
+import functools
+import tempfile
+from pathlib import Path
 
 import numpy as np
 
@@ -20,7 +23,10 @@ from engine import (
     start_training,
     target_preset,
 )
-from engine.questions import LearningView, MultiHeadView
+from engine.encoder import encode
+from engine.model_files import load_model, tokenize
+from engine.questions import LearningView, MultiHeadView, RealModelView
+from tests.fixtures.tiny_model import SENTENCE, TINY_CONFIG, random_bert_tensors, sentencepiece_tokenizer, write_model
 
 
 def multihead_view(
@@ -84,3 +90,33 @@ def divisors(d_model: int) -> list[int]:
 
 def as_array(rows) -> np.ndarray:
     return np.array(rows, dtype=float)
+
+
+@functools.cache
+def tiny_model(tensor_seed: int = 5, sentencepiece: bool = False):
+    """The tiny BERT of tests/fixtures/tiny_model.py, written to a temporary folder and loaded (once per seed); seed 5
+    is the real-model page tests' model. With `sentencepiece`, its tokenizer is XLM-R's kind (<s> … </s>)."""
+    folder = Path(tempfile.mkdtemp(prefix=f"tiny-{tensor_seed}-"))
+    tokenizer = sentencepiece_tokenizer() if sentencepiece else None
+    return load_model(
+        write_model(folder, tensors=random_bert_tensors(TINY_CONFIG, seed=tensor_seed), tokenizer=tokenizer)
+    )
+
+
+def real_model_view(
+    sentence: str = SENTENCE,
+    layer: int = 0,
+    head: int = 0,
+    cell: tuple[int, int] | None = None,
+    tensor_seed: int = 5,
+    sentencepiece: bool = False,
+) -> RealModelView:
+    """The real-model page on the tiny model: the sentence's pieces through the encoder, one head picked."""
+    model = tiny_model(tensor_seed, sentencepiece)
+    tokens = tokenize(model, sentence)
+    return RealModelView.of(tokens, encode(tokens.ids, model.weights, model.config), layer, head, cell)
+
+
+def lesson_real_model_view() -> RealModelView:
+    """The page's fresh start on the tiny model: its example sentence, layer 1, head 1, no cell picked yet."""
+    return real_model_view()

@@ -25,13 +25,14 @@ from engine.questions import (
     MultiHeadView,
     OptionKind,
     Outcome,
+    RealModelView,
     ScalingSetup,
     SoftmaxRow,
     generate,
     grade,
 )
 from engine.scenario import Scenario
-from tests.engine.question_contexts import lesson_learning_view, lesson_multihead_view
+from tests.engine.question_contexts import lesson_learning_view, lesson_multihead_view, lesson_real_model_view
 
 FAST = settings(max_examples=25, deadline=None, database=None)
 SEEDS = range(6)
@@ -50,6 +51,8 @@ SECTIONS = (
     "multihead.concat",
     "multihead.residual",
     "learning.train",
+    "real_model.head",
+    "real_model.cell",
 )
 SENTENCES = ("el perro come", "El perro come. ¿Y el gato?", "a", "uno dos, tres; cuatro!", "x " * 70)
 
@@ -66,6 +69,8 @@ def lesson_context(template: q.Template):
         return lesson_multihead_view()
     if template.context is LearningView:
         return lesson_learning_view()
+    if template.context is RealModelView:
+        return lesson_real_model_view()
     return attend(sentence_vectors("el perro come"))
 
 

@@ -21,7 +21,8 @@ from engine.encoder import HeadPreference, Tokens, cell_derivation, find_word, r
 from engine.errors import EngineInputError
 from engine.limits import MAX_MODEL_TOKENS, MAX_SENTENCE_CHARS
 from engine.model_files import MODEL_DIR_VARIABLE, MODEL_REPO, MODEL_REVISION
-from ui import charts, figures, model_source, numbers, state
+from engine.questions import RealModelView
+from ui import charts, figures, model_source, numbers, questions, state
 from ui.derivation import division_row, dot_rows, show, softmax_rows, token_text
 from ui.i18n import t, tm
 from ui.model_source import LoadedModel, Reading
@@ -175,6 +176,11 @@ def pieces_ui(loaded: LoadedModel, reading: Reading) -> None:
 
 
 # --- every head at once, and the one picked ---
+
+
+def question_view(reading: Reading, layer: int, head: int, cell: tuple[int, int] | None = None) -> RealModelView:
+    """What this page's questions are about: the pieces, the encoder's result, the picked head (and cell)."""
+    return RealModelView.of(reading.tokens, reading.result, layer, head, cell)
 
 
 def _pick(layer: int, head: int) -> None:
@@ -351,7 +357,8 @@ def default_cell(reading: Reading, found: Asked | None) -> tuple[int, int]:
 
 
 def cell_ui(reading: Reading, layer: int, head: int, found: Asked | None) -> None:
-    """Any weight of the picked head, from q·k (its d_head terms folded) through ÷√d_head and the row's softmax."""
+    """Any weight of the picked head, from q·k (its d_head terms folded) through ÷√d_head and the row's softmax;
+    what the softmax receives for the picked cell is asked first."""
     tokens, result = reading.tokens, reading.result
     n = len(tokens.pieces)
     attended = result.head(layer, head)
@@ -370,6 +377,8 @@ def cell_ui(reading: Reading, layer: int, head: int, found: Asked | None) -> Non
     j = key_col.selectbox(
         t("real.cell.key"), range(n), index=default_j, format_func=_label_of(labels), key=f"real_key_{n}"
     )
+    if not questions.gate_ui("real_model.cell", question_view(reading, layer, head, (int(i), int(j)))):
+        return  # the cell's arithmetic waits for a prediction of what the softmax receives
     cell = cell_derivation(result, layer, head, int(i), int(j))
     asking, looked_at = token_text(piece_label(tokens, cell.i)), token_text(piece_label(tokens, cell.j))
     st.markdown(

@@ -516,4 +516,30 @@ STRINGS: dict[str, str] = {
         "You added the terms of the {rows} rows without dividing by {rows}: the loss is their mean."
     ),
     "quiz.mistake.log10": "You used the base-10 log: the loss uses the natural log, ln.",
+    # --- a real model ---
+    "q.real_model.most_attended": (
+        "In layer {layer}, head {head}: which piece does “{token}” (position {position}) pay the most attention to? "
+        "Predict it, or find its row in that head's small square above."
+    ),
+    "q.real_model.scaled_score": (
+        "In layer {layer}, head {head}, the score q·k from “{token}” (position {position}) to “{other}” (position "
+        "{other_position}) is {score}. Each head works with d_k = {d_k} numbers (the whole model, with "
+        "d_model = {d_model}). What number does the softmax receive for that cell?"
+    ),
+    "quiz.mistake.transposed.real_model.most_attended": (
+        "You read “{token}”'s column in layer {layer}, head {head}: that is the piece that pays “{token}” the most "
+        "attention, not the one “{token}” looks at most. Each row is a piece looking."
+    ),
+    "quiz.mistake.special_sink": (
+        "Many heads of a real model park almost all their weight on [CLS]/[SEP] (or <s>/</s>), but not all of them "
+        "and not in every row: in this head, “{token}”'s row gives more to another piece."
+    ),
+    "quiz.mistake.heads_alike.real_model.most_attended": (
+        "That is where “{token}” looks in another head of layer {layer}. Each head has its own W_Q and W_K, hence "
+        "its own softmax: they need not look at the same place."
+    ),
+    "quiz.mistake.divided_by_d_model": (
+        "That is what dividing by d_model = {d_model}, the width of the whole model, gives; here you should {rule}, "
+        "the root of one head's width."
+    ),
 }

@@ -535,4 +535,30 @@ STRINGS: dict[str, str] = {
         "Sumaste los términos de las {rows} filas sin dividir por {rows}: la pérdida es su promedio."
     ),
     "quiz.mistake.log10": "Usaste logaritmo en base 10: la pérdida usa el logaritmo natural, ln.",
+    # --- un modelo real ---
+    "q.real_model.most_attended": (
+        "En la capa {layer}, cabeza {head}: ¿a qué pieza le presta más atención «{token}» (posición {position})? "
+        "Predecilo, o buscá su fila en el cuadrito de esa cabeza, arriba."
+    ),
+    "q.real_model.scaled_score": (
+        "En la capa {layer}, cabeza {head}, el score q·k de «{token}» (posición {position}) a «{other}» (posición "
+        "{other_position}) es {score}. Cada cabeza trabaja con d_k = {d_k} números (el modelo entero, con "
+        "d_model = {d_model}). ¿Qué número recibe el softmax para esa celda?"
+    ),
+    "quiz.mistake.transposed.real_model.most_attended": (
+        "Miraste la columna de «{token}» en la capa {layer}, cabeza {head}: esa es la pieza que más atención le "
+        "presta a «{token}», no a la que «{token}» mira más. Cada fila es una pieza que mira."
+    ),
+    "quiz.mistake.special_sink": (
+        "Muchas cabezas de un modelo real descargan casi todo el peso en [CLS]/[SEP] (o <s>/</s>), pero no todas "
+        "ni en todas las filas: en esta cabeza, la fila de «{token}» le da más a otra pieza."
+    ),
+    "quiz.mistake.heads_alike.real_model.most_attended": (
+        "Ahí mira «{token}» en otra cabeza de la capa {layer}. Cada cabeza tiene sus propias W_Q y W_K, y por eso "
+        "su propio softmax: no tienen por qué mirar al mismo lugar."
+    ),
+    "quiz.mistake.divided_by_d_model": (
+        "Eso da dividir por d_model = {d_model}, el ancho del modelo entero; acá corresponde {rule}, la raíz del "
+        "ancho de una cabeza."
+    ),
 }
