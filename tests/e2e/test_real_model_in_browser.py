@@ -74,9 +74,10 @@ def offline_url(browser, tmp_path_factory):
 
 
 def opened(page: Page, url: str) -> None:
-    """Load a page and wait until its first run is drawn; the page's actions wait as long as a run may take."""
+    """Load a page and wait until its first run is drawn; the page's actions wait as long as a run may take. The
+    questions the page asks before its head and its cell are off (these tests look at what they reveal)."""
     page.set_default_timeout(SLOW_MS)
-    page.goto(url)
+    page.goto(url + ("&" if "?" in url else "?") + "questions_on=false")
     wait_for_app(page, timeout=SLOW_MS)
 
 
