@@ -13,6 +13,8 @@ in the reader's language, and every number cell's help (`number_column`) says th
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import replace
 
 import numpy as np
@@ -31,8 +33,23 @@ from ui.editing import (
 )
 from ui.i18n import t
 from ui.numbers import count, short
+from ui.tables import written
 
 EDIT_DECIMALS = 6  # a cell shows its number to this many decimals at most (trailing zeros dropped)
+
+
+@contextmanager
+def presented(frame: pd.DataFrame, labels: dict[str, str]) -> Iterator[None]:
+    """The editor drawn inside this block, as it is; in presentation mode, `frame` first as a static table at the
+    room's type size and the editor folded under it: a data editor draws its cells on a canvas at 13 px whatever
+    the page's type size, too small for the back of a lecture hall. `labels`: the editor's column labels. (The
+    builder folds all its editors in presentation mode: its figures show the same numbers large.)"""
+    if not state.presentation_mode():
+        yield
+        return
+    st.table(written(frame.rename(columns=labels), 0), hide_index=True)
+    with st.expander(t("editor.edit_folded"), icon=":material/edit:"):
+        yield
 
 
 def _cells(matrix: np.ndarray) -> pd.DataFrame:
@@ -152,14 +169,16 @@ def number_list_editor_ui(name: str, default, column_label: str, max_len: int = 
     """An editable column of numbers kept under `name`; returns the current values."""
     values = state.get_list(name, default)
     key = f"editor_{name}_{state.list_rev(name)}"
-    st.data_editor(
-        _cells(np.asarray(values).reshape(-1, 1)),
-        key=key,
-        num_rows="dynamic",
-        hide_index=True,
-        column_config={column_name(0): number_column(column_label)},
-        on_change=_on_list_edit,
-        args=(key, name, max_len),
-        width="stretch",
-    )
+    frame = _cells(np.asarray(values).reshape(-1, 1))
+    with presented(frame, {column_name(0): column_label}):
+        st.data_editor(
+            frame,
+            key=key,
+            num_rows="dynamic",
+            hide_index=True,
+            column_config={column_name(0): number_column(column_label)},
+            on_change=_on_list_edit,
+            args=(key, name, max_len),
+            width="stretch",
+        )
     return values

@@ -44,6 +44,7 @@ STRINGS: dict[str, str] = {
     "share.figures": "Every figure has a download button (top right when you hover it): a high-resolution PNG, ready for your slides.",
     "share.upload": "**Upload** a scenario (a JSON downloaded from here, up to {limit} kB)",
     "editor.token": "token",
+    "editor.edit_folded": "Edit these numbers",
     "editor.d_model": "d_model (size of x)",
     "editor.d_k": "d_k (columns of W)",
     "editor.refused": "A change was not applied:",

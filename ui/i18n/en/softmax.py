@@ -2,7 +2,7 @@
 
 STRINGS: dict[str, str] = {
     "softmax.title": "Softmax: from scores to shares",
-    "softmax.lead": "You have a list of unconstrained scores and you want shares: numbers between 0 and 1 that add up to exactly 1. Edit the scores (add, delete, go negative) and move the temperature.",
+    "softmax.lead": "You have a list of unconstrained scores and you want shares: numbers between 0 and 1 that add up to exactly 1. Edit the scores (you can add, delete and use negatives); further down are the result and the temperature, which sharpens or flattens it.",
     "softmax.scores": "Scores",
     "softmax.score_column": "score",
     "softmax.temperature": "Temperature T",

@@ -2,7 +2,7 @@
 
 STRINGS: dict[str, str] = {
     "softmax.title": "Softmax: de puntajes a proporciones",
-    "softmax.lead": "Tenés una lista de puntajes sin ninguna restricción y querés proporciones: números entre 0 y 1 que sumen exactamente 1. Editá los puntajes (podés agregar, borrar y usar negativos) y mové la temperatura.",
+    "softmax.lead": "Tenés una lista de puntajes sin ninguna restricción y querés proporciones: números entre 0 y 1 que sumen exactamente 1. Editá los puntajes (podés agregar, borrar y usar negativos); más abajo están el resultado y la temperatura, que lo concentra o lo reparte.",
     "softmax.scores": "Puntajes",
     "softmax.score_column": "puntaje",
     "softmax.temperature": "Temperatura T",

@@ -1,0 +1,30 @@
+"""In presentation mode the softmax page's scores are shown as a table at the room's type size (a data editor draws
+its cells on a canvas at 13 px, whatever the page's type size) and the editor is folded under it; out of it, the
+editor alone. (The builder folds all its editors in presentation mode: its figures show the numbers large.)"""
+
+import pytest
+
+from tests.app.helpers import open_page
+from ui.i18n import LANGUAGES
+
+
+def tables(at) -> list:
+    return [table.value for table in at.table]
+
+
+def test_out_of_presentation_mode_the_editor_stands_alone():
+    at = open_page("pages/softmax.py", "es")
+    assert not [e for e in at.expander if e.label == LANGUAGES["es"]["editor.edit_folded"]]
+    assert len(at.dataframe) == 1
+    assert not [t for t in tables(at) if len(t.columns) == 1 and t.iloc[:, 0].tolist() == ["2", "5", "1"]]
+
+
+@pytest.mark.parametrize("lang", ["es", "en"])
+def test_the_softmax_pages_scores_are_a_table_in_presentation_mode(lang):
+    at = open_page("pages/softmax.py", lang, present=True)
+    assert not at.exception
+    folded = [e for e in at.expander if e.label == LANGUAGES[lang]["editor.edit_folded"]]
+    assert len(folded) == 1
+    assert len(folded[0].dataframe) == 1  # the editor, folded under the table
+    scores = next(t for t in tables(at) if len(t.columns) == 1)
+    assert scores.iloc[:, 0].tolist() == ["2", "5", "1"]  # the page's example scores
