@@ -113,15 +113,16 @@ class Tab(NamedTuple):
     link: ServerLink
 
 
-def slider_step(label: str | None = None) -> Interact:
-    """Focus the slider (the one labelled `label`, or the only one) and press → or ←."""
+def slider_step(label: str | None = None, keys: tuple[str, str] = KEYS) -> Interact:
+    """Focus the slider (the one labelled `label`, or the only one) and press `keys` alternately (→ then ←; a
+    slider that starts at its end, ← then →)."""
 
     def interact(page: Page, i: int) -> None:
         sliders = page.locator("[data-testid=stSlider]")
         if label is not None:
             sliders = sliders.filter(has_text=label)
         sliders.locator("input[type=range]").first.focus()
-        page.keyboard.press(KEYS[i % 2])
+        page.keyboard.press(keys[i % 2])
 
     return interact
 
@@ -171,7 +172,11 @@ INTERACTIONS: dict[str, tuple[str, Interact | None, Callable[[Page], None] | Non
         open_tab(STRINGS["scaling.tab.walk"]),
     ),
     "pipeline": ("causal-mask toggle, click on its label", causal_toggle, None),
-    "learning": ("step slider, key →/←, after one run trained", slider_step(STRINGS["learn.step"]), train_first),
+    "learning": (
+        "step slider, key ←/→, after one run trained (it opens on the run's last step)",
+        slider_step(STRINGS["learn.step"], keys=KEYS[::-1]),
+        train_first,
+    ),
 }
 FLOOR_INTERACTION = "slider, key →/←"
 
@@ -408,7 +413,9 @@ def measure(browser: Browser, app: Server, floors: dict[str, Server], keys: list
         if name not in FLOORS:
             interactions[name] = {"interaction": case.description}
             if case.interact is not None:
+                print(f"  measuring {name}: {case.description} …", file=sys.stderr, flush=True)
                 interactions[name] |= interaction_latencies(browser, case, floor_cases, repeats)
+                print(f"  {name}: median {interactions[name]['median_ms']:.0f} ms", file=sys.stderr, flush=True)
     # Each floor's row: every interaction of that floor in the run, for reference; each page is compared with
     # the floors' figures measured alternately with it.
     for floor in FLOORS:
