@@ -304,7 +304,7 @@ def target_ui() -> None:
     )
     case = current_case()
     target = current_target(case)
-    st.caption(t("learn.tokens", tokens=tokens_line(case.tokens), n=numbers.count(case.n)))
+    st.caption(plural("learn.tokens", case.n, tokens=tokens_line(case.tokens)))
     if case.causal:
         st.caption(t("learn.causal_note"))
     presets = [name for name in TARGET_PRESETS if preset_available(name, case.tokens)]
@@ -614,7 +614,7 @@ def loss_formula_ui(case: Case) -> None:
     itself should fit the projector (opened, it is the same text)."""
     container = st.expander(t("learn.loss.title")) if state.presentation_mode() else st.container()
     with container:
-        st.markdown(t("learn.loss.words", n=numbers.count(case.n), ln=numbers.fixed(math.log(max(case.n, 1)), 3)))
+        st.markdown(plural("learn.loss.words", case.n, ln=numbers.fixed(math.log(max(case.n, 1)), 3)))
         st.latex(r"L = -\frac{1}{n}\sum_{i}\sum_{j} T_{ij}\,\log A_{ij}")
         st.markdown(t("learn.loss.step"))
 
@@ -1116,9 +1116,9 @@ def stall_ui() -> None:
 
     st.subheader(t("learn.stall.output.header"))
     st.markdown(
-        t(
+        plural(
             "learn.stall.output.body",
-            n=numbers.count(experiment.n),
+            experiment.n,
             d_k=numbers.count(d_k),
             rate=numbers.short(unscaled.learning_rate),
             steps=numbers.count(unscaled.steps),
@@ -1232,7 +1232,7 @@ def send_ui() -> None:
     st.markdown(t("learn.send.body"))
     scale = t(f"learn.scale_name.{training.run.objective.scale}")
     if case.source == "sentence":
-        st.markdown(t("learn.send.sentence", n=numbers.count(case.n), d=numbers.count(case.x.shape[1]), scale=scale))
+        st.markdown(plural("learn.send.sentence", case.n, d=numbers.count(case.x.shape[1]), scale=scale))
     else:
         same_v = np.array_equal(training.run.w_v, state.get_scenario().w_v)
         st.markdown(t("learn.send.scenario", scale=scale, matrices=t(f"learn.send.matrices.{2 if same_v else 3}")))

@@ -50,7 +50,7 @@ from ui.derivation import BLANK, Row, division_row, dot_rows, show, softmax_rows
 from ui.editing import apply_matrix_edits, column_name
 from ui.editors import EDIT_DECIMALS, errors_ui
 from ui.figures import Heatmap
-from ui.i18n import t, tm
+from ui.i18n import plural, t, tm
 from ui.sections.walkthrough import shape
 from ui.tables import table_ui
 
@@ -157,9 +157,9 @@ def source_ui() -> Source:
         tokens, x = scenario.tokens, scenario.x
     source = Source(kind, tokens, x, scenario.scale, scenario.causal, scenario.temperature)
     st.caption(
-        t(
+        plural(
             "mh.source.options",
-            n=numbers.count(source.n),
+            source.n,
             d_model=numbers.count(source.d_model),
             scale=t(f"scenario.scale.{source.scale}"),
             mask=t("mh.mask.on" if source.causal else "mh.mask.off"),
@@ -243,16 +243,14 @@ def cost_ui(source: Source, h: int) -> None:
         {
             t("mh.cost.col.what"): [t(f"mh.cost.{row}") for row in rows],
             t("mh.cost.col.one", d_k=numbers.count(d_model)): [getattr(one, row) for row in rows],
-            t("mh.cost.col.many", h=numbers.count(h), d_k=numbers.count(d_model // h)): [
-                getattr(many, row) for row in rows
-            ],
+            cost_column(h, d_model // h): [getattr(many, row) for row in rows],
         }
     )
     table_ui(frame)
     st.markdown(
-        t(
+        plural(
             "mh.cost.reading",
-            h=numbers.count(h),
+            h,
             n2=numbers.count(n * n),
             d_k=numbers.count(d_model // h),
             scores=numbers.count(many.scores),
@@ -301,7 +299,7 @@ def refused_ui(source: Source, heads: Heads) -> None:
     elif code == "designed_heads_sentence":
         reason = tm("mh.refused.sentence", subject=SUBJECT, verbs=quoted(VERBS, "mh.or"))
     else:
-        reason = t("mh.refused.rank", n=numbers.count(source.n), d_model=numbers.count(source.d_model))
+        reason = plural("mh.refused.rank", source.n, d_model=numbers.count(source.d_model))
     st.info(reason + " " + t("mh.refused.instead"), icon=":material/info:")
 
 
@@ -442,6 +440,13 @@ def run_or_stop(source: Source, heads: Heads) -> MultiHeadResult:
 def question_view(source: Source, result: MultiHeadResult) -> MultiHeadView:
     """What this page's questions are about: its tokens and the heads' result, as the page shows them."""
     return MultiHeadView(source.tokens, result)
+
+
+def cost_column(h: int, d_k: int) -> str:
+    """The cost table's column for h heads of d_k columns each ("1 head, d_k = 4" when h is 1)."""
+    if h == 1:
+        return t("mh.cost.col.one", d_k=numbers.count(d_k))
+    return t("mh.cost.col.many", h=numbers.count(h), d_k=numbers.count(d_k))
 
 
 def head_name(k: int) -> str:
@@ -815,11 +820,11 @@ def cosine_ui(source: Source, result: MultiHeadResult, single: tuple[str, Attent
         return
     h = len(result.heads)
     reading = [
-        t(
+        plural(
             "mh.cos.reading",
+            h,
             single_name=single[0],
             single=numbers.fixed(single_mean),
-            h=numbers.count(h),
             multi=numbers.fixed(multi_mean),
             residual=numbers.fixed(residual_mean),
             x=numbers.fixed(x_mean),
@@ -858,7 +863,7 @@ def compare_ui(source: Source, heads: Heads, result: MultiHeadResult, seed: int)
         {
             t("mh.compare.col.heads"): [
                 t("mh.cost.col.one", d_k=numbers.count(d_model)),
-                t("mh.cost.col.many", h=numbers.count(h), d_k=numbers.count(d_k)),
+                cost_column(h, d_k),
             ],
             t("mh.cost.multiply_adds"): [compared.one_cost.multiply_adds, compared.many_cost.multiply_adds],
             t("mh.cost.exponentials"): [compared.one_cost.exponentials, compared.many_cost.exponentials],

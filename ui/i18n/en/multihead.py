@@ -14,7 +14,11 @@ STRINGS: dict[str, str] = {
     "mh.source": "Which tokens go in",
     "mh.source.scenario": "The shared scenario (the step-by-step's and the builder's)",
     "mh.source.sentence": "The sentence “el perro come carne porque tiene hambre” (d_model = 8)",
-    "mh.source.options": (
+    "mh.source.options.one": (
+        "1 token, d_model = {d_model}. Every head uses the shared scenario's options: divide by {scale}, "
+        "{mask}, temperature {temperature} (change them in the builder)."
+    ),
+    "mh.source.options.other": (
         "{n} tokens, d_model = {d_model}. Every head uses the shared scenario's options: divide by {scale}, "
         "{mask}, temperature {temperature} (change them in the builder)."
     ),
@@ -48,11 +52,15 @@ STRINGS: dict[str, str] = {
     "mh.cost.multiply_adds": "multiplications in all",
     "mh.cost.exponentials": "softmax exponentials",
     "mh.cost.parameters": "numbers in W_Q, W_K, W_V and W_O",
-    "mh.cost.reading": (
-        "The {h} heads compute {n2} scores each, of {d_k} products: {h} × {n2} × {d_k} = {scores} "
+    "mh.cost.reading.one": (
+        "With h = 1 the one head is the single head, d_k = {d_k} = d_model = {d_model}: {n2} scores of {d_k} "
+        "products, {n2} × {d_k} = {scores} multiplications, and {one_exp} exponentials ({many_exp} with h = 1)."
+    ),
+    "mh.cost.reading.other": (
+        "The {n} heads compute {n2} scores each, of {d_k} products: {n} × {n2} × {d_k} = {scores} "
         "multiplications, the same as the {n2} scores of {d_model} products of a single head "
         "({n2} × {d_model} = {scores}). The only thing that grows with h is the softmax: {one_exp} exponentials "
-        "with one head, {many_exp} with {h}, little next to the multiplications."
+        "with one head, {many_exp} with {n}, little next to the multiplications."
     ),
     "mh.refused.count": (
         "There are no designed heads for h = {h} on this input: each head needs at least two columns. There "
@@ -62,7 +70,11 @@ STRINGS: dict[str, str] = {
         "The designed heads need “{subject}” and one of the verbs {verbs} among the tokens (one of them takes "
         "the verbs to their subject)."
     ),
-    "mh.refused.rank": (
+    "mh.refused.rank.one": (
+        "The designed heads need between 2 and d_model tokens whose vectors are linearly independent (here there "
+        "are 1 token and d_model = {d_model}): only then can x·W give any Q and K one chooses."
+    ),
+    "mh.refused.rank.other": (
         "The designed heads need between 2 and d_model tokens whose vectors are linearly independent (here there "
         "are {n} tokens and d_model = {d_model}): only then can x·W give any Q and K one chooses."
     ),
@@ -192,8 +204,12 @@ STRINGS: dict[str, str] = {
     "mh.cos.col.stage": "rows of",
     "mh.cos.col.mean": "mean cosine between pairs",
     "mh.cos.col.lowest": "lowest cosine",
-    "mh.cos.reading": (
-        "Mean cosine between the tokens: {single} with {single_name}, {multi} with the {h} heads, "
+    "mh.cos.reading.one": (
+        "Mean cosine between the tokens: {single} with {single_name}, {multi} with the one head, "
+        "{residual} in x + MultiHead(x) and {x} in x alone."
+    ),
+    "mh.cos.reading.other": (
+        "Mean cosine between the tokens: {single} with {single_name}, {multi} with the {n} heads, "
         "{residual} in x + MultiHead(x) and {x} in x alone."
     ),
     "mh.cos.multi_differs": "The heads, each attending to something else, already leave the rows more different than one head.",

@@ -309,7 +309,7 @@ STRINGS: dict[str, str] = {
         "You used row {dim} of the matrix: in x · W, dimension {dim} of the result comes from column {dim}."
     ),
     "quiz.mistake.scaled_too_early": (
-        "That score is already divided by the scaling, which is step 3. The score is just Q_{token} · K_{other}."
+        "That score is already divided by the scaling, which is part 3. The score is just Q_{token} · K_{other}."
     ),
     "quiz.mistake.scaling_changes_nothing": (
         "They do change: the softmax depends on the differences between scores, and dividing by a number larger "

@@ -14,7 +14,11 @@ STRINGS: dict[str, str] = {
     "mh.source": "Qué tokens entran",
     "mh.source.scenario": "El escenario compartido (el del paso a paso y el constructor)",
     "mh.source.sentence": "La frase «el perro come carne porque tiene hambre» (d_model = 8)",
-    "mh.source.options": (
+    "mh.source.options.one": (
+        "1 token, d_model = {d_model}. Cada cabeza usa las opciones del escenario compartido: dividir por "
+        "{scale}, {mask}, temperatura {temperature} (se cambian en el constructor)."
+    ),
+    "mh.source.options.other": (
         "{n} tokens, d_model = {d_model}. Cada cabeza usa las opciones del escenario compartido: dividir por "
         "{scale}, {mask}, temperatura {temperature} (se cambian en el constructor)."
     ),
@@ -48,11 +52,15 @@ STRINGS: dict[str, str] = {
     "mh.cost.multiply_adds": "multiplicaciones en total",
     "mh.cost.exponentials": "exponenciales del softmax",
     "mh.cost.parameters": "números en W_Q, W_K, W_V y W_O",
-    "mh.cost.reading": (
-        "Las {h} cabezas calculan {n2} scores cada una, de {d_k} productos: {h} × {n2} × {d_k} = {scores} "
+    "mh.cost.reading.one": (
+        "Con h = 1, la única cabeza es la cabeza sola, d_k = {d_k} = d_model = {d_model}: {n2} scores de {d_k} "
+        "productos, {n2} × {d_k} = {scores} multiplicaciones, y {one_exp} exponenciales ({many_exp} con h = 1)."
+    ),
+    "mh.cost.reading.other": (
+        "Las {n} cabezas calculan {n2} scores cada una, de {d_k} productos: {n} × {n2} × {d_k} = {scores} "
         "multiplicaciones, las mismas que los {n2} scores de {d_model} productos de una sola cabeza "
         "({n2} × {d_model} = {scores}). Lo único que crece con h es el softmax: {one_exp} exponenciales con una "
-        "cabeza, {many_exp} con {h}, poco al lado de las multiplicaciones."
+        "cabeza, {many_exp} con {n}, poco al lado de las multiplicaciones."
     ),
     "mh.refused.count": (
         "No hay cabezas diseñadas para h = {h} con esta entrada: cada cabeza necesita por lo menos dos "
@@ -62,7 +70,11 @@ STRINGS: dict[str, str] = {
         "Las cabezas diseñadas necesitan a «{subject}» y a uno de los verbos {verbs} entre los tokens (una de "
         "ellas lleva los verbos a su sujeto)."
     ),
-    "mh.refused.rank": (
+    "mh.refused.rank.one": (
+        "Las cabezas diseñadas necesitan entre 2 y d_model tokens con vectores linealmente independientes "
+        "(acá hay 1 token y d_model = {d_model}): solo así x·W puede dar cualquier Q y K que se elija."
+    ),
+    "mh.refused.rank.other": (
         "Las cabezas diseñadas necesitan entre 2 y d_model tokens con vectores linealmente independientes "
         "(acá hay {n} tokens y d_model = {d_model}): solo así x·W puede dar cualquier Q y K que se elija."
     ),
@@ -194,8 +206,12 @@ STRINGS: dict[str, str] = {
     "mh.cos.col.stage": "filas de",
     "mh.cos.col.mean": "coseno medio entre pares",
     "mh.cos.col.lowest": "coseno más bajo",
-    "mh.cos.reading": (
-        "Coseno medio entre los tokens: {single} con {single_name}, {multi} con las {h} cabezas, "
+    "mh.cos.reading.one": (
+        "Coseno medio entre los tokens: {single} con {single_name}, {multi} con la única cabeza, "
+        "{residual} en x + MultiHead(x) y {x} en x solo."
+    ),
+    "mh.cos.reading.other": (
+        "Coseno medio entre los tokens: {single} con {single_name}, {multi} con las {n} cabezas, "
         "{residual} en x + MultiHead(x) y {x} en x solo."
     ),
     "mh.cos.multi_differs": "Las cabezas, cada una atenta a otra cosa, ya dejan las filas más distintas que una sola.",

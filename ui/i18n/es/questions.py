@@ -317,7 +317,7 @@ STRINGS: dict[str, str] = {
         "Usaste la fila {dim} de la matriz: en x · W, la dimensión {dim} del resultado sale de la columna {dim}."
     ),
     "quiz.mistake.scaled_too_early": (
-        "Ese score ya está dividido por la escala, que es el paso 3. El score es solo Q_{token} · K_{other}."
+        "Ese score ya está dividido por la escala, que es la parte 3. El score es solo Q_{token} · K_{other}."
     ),
     "quiz.mistake.scaling_changes_nothing": (
         "Sí cambian: el softmax depende de las diferencias entre scores, y dividir por un número mayor que 1 las "
