@@ -18,7 +18,7 @@ import numpy as np
 import plotly.graph_objects as go
 import streamlit as st
 
-from engine import AttentionResult
+from engine import AttentionResult, derivation
 from ui import figures, numbers, state
 from ui.figures import Heatmap, Style
 from ui.i18n import t, translate
@@ -155,11 +155,16 @@ def projection_specs(tokens: Sequence[str], result: AttentionResult) -> list[Hea
 
 
 def cell_hover(tokens: Sequence[str], result: AttentionResult) -> list[list[str]]:
-    """For every cell of the attention figures, its arithmetic in one line: Q·K = +0,954 · ÷ 2 = +0,477 · peso 0,332.
-    The language is looked up once: a figure has n² of these lines."""
+    """For every cell of the attention figures, its arithmetic in one line: Q·K = +1,223 · ÷ 2 ≈ +0,612 · peso 0,380.
+    The division is written as the derivations write it (from the score as shown; "≈" when it rounds); no "÷ 1"
+    when the scores are not divided; T when it is not 1. The language is looked up once: n² lines a figure."""
     lang = state.current_language()
-    divisor = numbers.short(result.divisor, lang=lang)
     masked = translate(lang, "figure.hover.masked")
+    temperature = (
+        [translate(lang, "figure.hover.temperature", t=numbers.short(result.temperature, 2, lang=lang))]
+        if result.temperature != 1
+        else []
+    )
     n = len(tokens)
     lines = []
     for i in range(n):
@@ -168,16 +173,21 @@ def cell_hover(tokens: Sequence[str], result: AttentionResult) -> list[list[str]
             if not result.allowed[i, j]:
                 row.append(masked)
                 continue
-            row.append(
-                translate(
-                    lang,
-                    "figure.hover.cell",
-                    score=numbers.signed(result.scores[i, j], lang=lang),
-                    divisor=divisor,
-                    scaled=numbers.signed(result.scaled_scores[i, j], lang=lang),
-                    weight=numbers.fixed(result.weights[i, j], lang=lang),
+            parts = [translate(lang, "figure.hover.score", score=numbers.signed(result.scores[i, j], lang=lang))]
+            if result.divisor != 1:
+                written = derivation.division(float(result.scores[i, j]), float(result.divisor))
+                parts.append(
+                    translate(
+                        lang,
+                        "figure.hover.divided",
+                        divisor=numbers.short(written.divisor, lang=lang),
+                        op="=" if written.result_exact else "≈",
+                        scaled=numbers.signed(written.result, lang=lang),
+                    )
                 )
-            )
+            parts += temperature
+            parts.append(translate(lang, "figure.hover.weight", weight=numbers.fixed(result.weights[i, j], lang=lang)))
+            row.append(" · ".join(parts))
         lines.append(row)
     return lines
 

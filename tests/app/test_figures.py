@@ -7,13 +7,19 @@ own formatter, never copied from the app.
 
 from __future__ import annotations
 
+from dataclasses import replace
+from decimal import ROUND_HALF_UP, Decimal
+
 import numpy as np
 import plotly.colors
 import pytest
 
+from engine import Scale, lesson_scenario
+from engine.scenario_io import encode_scenario
 from tests.app import lesson
 from tests.app.helpers import Chart, by_label, chart, charts, go_to_part, no_exception, open_page
 from tests.app.lesson import TOKENS, number, vector
+from tests.app.test_share import open_link
 from ui.i18n import LANGUAGES
 
 REF = lesson.attention()
@@ -159,8 +165,13 @@ def test_hover_on_a_score_or_weight_cell_gives_its_arithmetic(walkthrough_charts
             continue
         for i in range(3):
             for j in range(3):
+                # the division as the derivations write it: the score as shown, ÷ 2, rounded half up, "≈" if it
+                # rounds (1.223 / 2 = 0.6115 ≈ 0.612; 0.954 / 2 = 0.477)
+                shown = Decimal(number(REF["scores"][i, j]))
+                half = (shown / 2).quantize(Decimal("0.001"), rounding=ROUND_HALF_UP)
+                op = "=" if half == shown / 2 else "≈"
                 arithmetic = (
-                    f"Q·K = {number(REF['scores'][i, j], sign=True)} · ÷ 2 = {number(REF['scaled'][i, j], sign=True)}"
+                    f"Q·K = {number(REF['scores'][i, j], sign=True)} · ÷ 2 {op} +{half}"
                     f" · weight {number(REF['weights'][i, j])}"
                 )
                 assert figure.trace["customdata"][i][j].split("<br>")[1] == arithmetic, key
@@ -219,3 +230,18 @@ def test_the_png_button_saves_a_slide_sharp_picture_named_after_the_figure_in_th
     at = go_to_part(open_page("pages/walkthrough.py", lang), 4)
     options = chart(at, "walk_w4").config["toImageButtonOptions"]
     assert options == {"format": "png", "filename": name, "scale": 3}
+
+
+@pytest.mark.parametrize("lang", ["es", "en"])
+def test_undivided_scores_hover_without_a_division_and_a_temperature_is_named(lang):
+    """Scale "none" divides by nothing: no "÷ 1" in the hover; a temperature other than 1 is said there."""
+    scenario = replace(lesson_scenario(), scale=Scale.NONE, temperature=2.0)
+    at = open_link({"s": encode_scenario(scenario), "lang": lang}, "pages/builder.py")
+    weights = next(c for c in charts(at) if c.key == "b_weights")
+    hover = weights.trace["customdata"][1][2].split("<br>")[1]  # perro → come
+    weight = lesson.softmax_rows(lesson.attention(divisor=1.0)["scores"], temperature=2.0)[1, 2]
+    expected = {
+        "es": f"Q·K = +0,954 · T = 2 · peso {number(weight, lang='es')}",
+        "en": f"Q·K = +0.954 · T = 2 · weight {number(weight)}",
+    }
+    assert hover == expected[lang]
