@@ -17,6 +17,16 @@ import numpy as np
 SATURATED_MAX_WEIGHT = 0.8  # one token takes more than 80% of the attention: "almost everything to one token"
 FLAT_EFFECTIVE_SHARE = 0.85  # more than 85% of n effective tokens: "almost the same weight for everyone"
 VERDICTS: tuple[str, ...] = ("saturated", "balanced", "flat")
+EVEN_FACTOR = 1.2  # a row reads "almost even" when no share exceeds 1.2 × the even share 1/n (the lesson's perro row)
+
+
+def row_reading(weights) -> str:
+    """How one row of weights reads: "peaked" when one share is above SATURATED_MAX_WEIGHT, "even" when none exceeds
+    EVEN_FACTOR × 1/n (n: the row's length), else "mixed"."""
+    weights = np.asarray(weights, dtype=np.float64)  # (n,)
+    if weights.max() > SATURATED_MAX_WEIGHT:
+        return "peaked"
+    return "even" if weights.max() <= EVEN_FACTOR / weights.size else "mixed"
 
 
 def effective_tokens(entropy) -> np.ndarray:

@@ -107,3 +107,20 @@ def test_the_folded_code_of_every_part_computes_the_pages_numbers(scale):
     exec("\n".join(code), names)
     divisor = {Scale.NONE: 1.0, Scale.SQRT: 2.0, Scale.DK: 4.0}[scale]
     np.testing.assert_allclose(names["output"], lesson.attention(divisor)["output"], atol=1e-12)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_part_4_reads_the_lessons_row_as_nearly_even_with_a_slight_preference(lang):
+    weights = REF["weights"][PERRO]  # [0.289, 0.380, 0.332]: none above 1.2 × 1/3 = 0.4, the largest «perro»'s
+    assert weights.max() <= 1.2 / 3 and weights.argmax() == PERRO
+    at = go_to_part(open_page(PAGE, lang), 4)
+    expected = translate(lang, "walk.4.reading.even", top="perro")
+    assert any(shown(i.value).endswith(expected) for i in at.info), [i.value for i in at.info]
+    # a row that puts nearly everything on one token reads so: W_Q and W_K scaled up sharpen every row
+    sharp = replace(lesson_scenario(), w_q=lesson.W_Q * 20, w_k=lesson.W_K * 20)
+    params = {"s": encode_scenario(sharp), "lang": lang, "step": "4", "questions_on": "false"}
+    at = open_link(params, PAGE)
+    weights = lesson.softmax_rows((lesson.X @ (lesson.W_Q * 20)) @ (lesson.X @ (lesson.W_K * 20)).T / 2)[PERRO]
+    assert weights.max() > 0.8
+    top = lesson.TOKENS[int(weights.argmax())]
+    assert any(shown(i.value).endswith(translate(lang, "walk.4.reading.peaked", top=top)) for i in at.info)

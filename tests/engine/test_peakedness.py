@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from engine import Scale, peakedness_verdict, scaling_experiment, softmax, softmax_three_ways
-from engine.peakedness import effective_tokens
+from engine.peakedness import effective_tokens, row_reading
 
 # no divisor saturates, ÷√d_k keeps a preference, ÷d_k flattens everything
 LESSON_TABLE = {"none": "saturated", "sqrt": "balanced", "dk": "flat"}
@@ -84,3 +84,18 @@ def test_one_row_at_large_d_k_reads_the_same_way():
     row = softmax_three_ways(4096, 8, seed=0)
     verdicts = peakedness_verdict(row.max_weight, row.entropy, row.uniform_entropy)
     assert dict(zip(Scale, verdicts.tolist(), strict=True)) == LESSON_TABLE
+
+
+@pytest.mark.parametrize(
+    ("weights", "reading"),
+    [
+        ([0.9, 0.05, 0.05], "peaked"),  # one share above 0.8
+        ([0.289, 0.380, 0.332], "even"),  # the lesson's perro row: none above 1.2 × 1/3 = 0.4
+        ([0.4, 0.3, 0.3], "even"),  # exactly 1.2 × 1/3 is still even
+        ([0.5, 0.3, 0.2], "mixed"),
+        ([0.8, 0.2], "mixed"),  # 0.8 is not above 0.8; 0.8 > 1.2 × 1/2 = 0.6
+        ([0.25, 0.25, 0.25, 0.25], "even"),
+    ],
+)
+def test_a_row_reads_as_peaked_even_or_mixed(weights, reading):
+    assert row_reading(weights) == reading

@@ -9,6 +9,7 @@ import streamlit as st
 
 from engine import Scale, attention, derivation, lesson_scenario, naive_normalize, softmax_steps
 from engine.limits import TEMPERATURE_RANGE, TEMPERATURE_STEP
+from engine.peakedness import row_reading
 from ui import charts, numbers, state
 from ui.derivation import show, softmax_rows
 from ui.editors import errors_ui, number_list_editor_ui
@@ -17,8 +18,6 @@ from ui.sliders import number_slider
 
 SCORES = "softmax_scores"
 LESSON_QUERY = "perro"  # the lesson's worked row: its scores, before ÷√d_k
-PEAKED_SHARE = 0.8  # the reading calls a row "almost everything to one place" above this share (as the √d_k page)
-EVEN_FACTOR = 1.2  # ... and "almost even" when no share exceeds 1.2 × the even share 1/n (the lesson's perro row)
 
 
 def lesson_row_scores() -> list[float]:
@@ -129,13 +128,7 @@ def reading(weights: np.ndarray, scores: np.ndarray, labels: list[str]) -> str:
         low_score=numbers.short(scores[low]),
         low_share=numbers.percent(weights[low]),
     )
-    if weights.max() > PEAKED_SHARE:
-        kind = "peaked"
-    elif weights.max() <= EVEN_FACTOR / weights.size:
-        kind = "even"
-    else:
-        kind = "mixed"
-    return f"{text} {t(f'softmax.reading.{kind}')}"
+    return f"{text} {t(f'softmax.reading.{row_reading(weights)}')}"
 
 
 @st.fragment

@@ -14,6 +14,7 @@ import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
 from engine import AttentionResult, Scale, Scenario, derivation, lesson_scenario, same_numbers, softmax
+from engine.peakedness import row_reading
 from engine.similarity import COLLAPSE_COSINE, lowest_pairwise_cosine
 from ui import charts, numbers, state
 from ui.derivation import BLANK, Row, division_row, dot_rows, show, softmax_rows, sub, token_text, vector_row
@@ -444,7 +445,12 @@ def softmax_ui(scenario: Scenario, result: AttentionResult) -> None:
         tm("walk.share", token=name, share=numbers.percent(w) if ok else t("walk.masked_share"))
         for name, w, ok in zip(scenario.tokens, result.weights[i], allowed, strict=True)
     ]
-    st.info(tm("walk.4.reading", token=token) + " " + ", ".join(shares) + ".")
+    reading = tm("walk.4.reading", token=token) + " " + ", ".join(shares) + "."
+    if allowed.sum() > 1:  # one token left by the mask takes it all: nothing to read
+        kept = result.weights[i][allowed]
+        top = np.asarray(scenario.tokens)[allowed][int(kept.argmax())]
+        reading += " " + tm(f"walk.4.reading.{row_reading(kept)}", top=top)
+    st.info(reading)
     if scenario.scale != Scale.NONE:
         unscaled = softmax(np.where(allowed, result.scores[i], -np.inf), temperature=scenario.temperature)
         with_col, without_col = st.columns(2)
