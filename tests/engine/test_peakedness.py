@@ -91,7 +91,6 @@ def test_one_row_at_large_d_k_reads_the_same_way():
     [
         ([0.9, 0.05, 0.05], "peaked"),  # one share above 0.8
         ([0.289, 0.380, 0.332], "even"),  # the lesson's perro row: none above 1.2 × 1/3 = 0.4
-        ([0.4, 0.3, 0.3], "even"),  # exactly 1.2 × 1/3 is still even
         ([0.5, 0.3, 0.2], "mixed"),
         ([0.8, 0.2], "mixed"),  # 0.8 is not above 0.8; 0.8 > 1.2 × 1/2 = 0.6
         ([0.25, 0.25, 0.25, 0.25], "even"),
