@@ -173,7 +173,7 @@ def asked(template: q.Template, context, seed: int) -> q.Question | None:
 
 
 def test_registry_holds_at_least_24_templates_across_every_section_each_with_its_keys():
-    assert len(q.TEMPLATES) >= 24
+    assert len(q.TEMPLATES) >= 30  # the coverage: at least 30 templates across the pages
     assert set(SECTIONS) <= set(q.sections())
     for section in SECTIONS:
         assert q.templates_for(section), section
