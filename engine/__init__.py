@@ -1,119 +1,71 @@
-"""The attention engine: pure numpy, float64, every intermediate returned as data."""
+"""The attention engine: pure numpy, float64, every intermediate returned as data.
+
+This package exports what the pages and ui/ use; everything else is imported from its module (engine.pipeline,
+engine.training, ...)."""
 
 from engine import derivation, presets, questions
-from engine.attention import AttentionResult, Scale, allowed_positions, attention, divisor_for
-from engine.designed_heads import DESIGNED_JOBS, DESIGNED_SENTENCE, DesignedHeads, designed_heads
+from engine.attention import AttentionResult, Scale, attention, divisor_for
+from engine.designed_heads import DESIGNED_JOBS, DESIGNED_SENTENCE, designed_heads
 from engine.errors import EngineInputError
-from engine.limits import MAX_TOKENS
 from engine.multihead import (
-    AttentionCost,
     HeadBehaviour,
-    HeadCountComparison,
-    LayerNormSteps,
     MultiHeadResult,
     attention_cost,
     compare_head_counts,
     head_behaviour,
     head_counts,
     identity_like_w_o,
-    layer_norm_steps,
     mean_pairwise_cosine,
     merge_heads,
     multi_head_attention,
     pairwise_cosine,
     random_heads,
     random_w_o,
-    split_head_weights,
-    split_heads,
 )
-from engine.peakedness import VERDICTS, peakedness_verdict
-from engine.pipeline import (
-    PipelineResult,
-    SentenceVectors,
-    attend,
-    embed,
-    pipeline,
-    positional_encoding,
-    sentence_vectors,
-    tokenize,
-)
-from engine.projection import Movement, TopAttended, movement, top_attended
+from engine.peakedness import peakedness_verdict
+from engine.pipeline import PipelineResult, SentenceVectors, attend, positional_encoding, sentence_vectors
+from engine.projection import TopAttended, movement, top_attended
 from engine.scaling import (
     RandomWalks,
     ScalingExperiment,
     SoftmaxThreeWays,
     random_walks,
-    row_entropy,
     scaling_experiment,
     softmax_three_ways,
 )
-from engine.scenario import (
-    Scenario,
-    check_token_name,
-    lesson_scenario,
-    parse_number,
-    random_scenario,
-    same_numbers,
-)
-from engine.softmax import (
-    NaiveNormalization,
-    SoftmaxSteps,
-    largest_to_smallest,
-    naive_normalize,
-    softmax,
-    softmax_steps,
-)
-from engine.targets import TARGET_PRESETS, NormalisedTarget, normalise_target, preset_available, target_preset
+from engine.scenario import Scenario, check_token_name, lesson_scenario, parse_number, random_scenario, same_numbers
+from engine.softmax import naive_normalize, softmax, softmax_steps
+from engine.targets import normalise_target, preset_available, target_preset
 from engine.training import (
-    Objective,
     Optimiser,
-    RoleAsymmetry,
     StallExperiment,
     TrainingRun,
-    WeightGradient,
-    loss_and_gradients,
     role_asymmetry,
     stall_experiment,
     start_training,
     train,
     train_steps,
-    training_objective,
     weight_gradient,
 )
 
 __all__ = [
     "DESIGNED_JOBS",
     "DESIGNED_SENTENCE",
-    "MAX_TOKENS",
-    "TARGET_PRESETS",
-    "VERDICTS",
-    "AttentionCost",
     "AttentionResult",
-    "DesignedHeads",
     "EngineInputError",
     "HeadBehaviour",
-    "HeadCountComparison",
-    "LayerNormSteps",
-    "Movement",
     "MultiHeadResult",
-    "NaiveNormalization",
-    "NormalisedTarget",
-    "Objective",
     "Optimiser",
     "PipelineResult",
     "RandomWalks",
-    "RoleAsymmetry",
     "Scale",
     "ScalingExperiment",
     "Scenario",
     "SentenceVectors",
-    "SoftmaxSteps",
     "SoftmaxThreeWays",
     "StallExperiment",
     "TopAttended",
     "TrainingRun",
-    "WeightGradient",
-    "allowed_positions",
     "attend",
     "attention",
     "attention_cost",
@@ -122,14 +74,10 @@ __all__ = [
     "derivation",
     "designed_heads",
     "divisor_for",
-    "embed",
     "head_behaviour",
     "head_counts",
     "identity_like_w_o",
-    "largest_to_smallest",
-    "layer_norm_steps",
     "lesson_scenario",
-    "loss_and_gradients",
     "mean_pairwise_cosine",
     "merge_heads",
     "movement",
@@ -139,7 +87,6 @@ __all__ = [
     "pairwise_cosine",
     "parse_number",
     "peakedness_verdict",
-    "pipeline",
     "positional_encoding",
     "preset_available",
     "presets",
@@ -149,22 +96,17 @@ __all__ = [
     "random_w_o",
     "random_walks",
     "role_asymmetry",
-    "row_entropy",
     "same_numbers",
     "scaling_experiment",
     "sentence_vectors",
     "softmax",
     "softmax_steps",
     "softmax_three_ways",
-    "split_head_weights",
-    "split_heads",
     "stall_experiment",
     "start_training",
     "target_preset",
-    "tokenize",
     "top_attended",
     "train",
     "train_steps",
-    "training_objective",
     "weight_gradient",
 ]

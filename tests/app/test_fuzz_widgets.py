@@ -25,9 +25,10 @@ from dataclasses import replace
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from engine import TARGET_PRESETS, Scale, lesson_scenario, model_files, random_scenario
+from engine import Scale, lesson_scenario, model_files, random_scenario
 from engine.limits import MAX_TRAINING_STEPS, OUTPUT_WEIGHT_RANGE, TEMPERATURE_RANGE, TEMPERATURE_STEP
 from engine.scenario_io import encode_scenario, scenario_to_json
+from engine.targets import TARGET_PRESETS
 from engine.training import Optimiser
 from tests.app.helpers import APP, HOME
 from tests.app.test_hostile_ui import as_link, as_upload, fixture_names

@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from engine import MAX_TOKENS, pipeline, tokenize
-from engine.limits import MAX_SENTENCE_CHARS
+from engine.limits import MAX_SENTENCE_CHARS, MAX_TOKENS
+from engine.pipeline import pipeline, tokenize
 from tests.app.helpers import HOME, ROOT, Chart, chart, charts, open_page, shown
 from tests.app.lesson import X, vector, written
 from ui.i18n import LANGUAGES, translate

@@ -8,7 +8,8 @@ import re
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from engine import VERDICTS, Scale
+from engine import Scale
+from engine.peakedness import VERDICTS
 from tests.app.helpers import HOME, ROOT, chart, open_page, shown
 from ui.i18n import LANGUAGES, translate
 

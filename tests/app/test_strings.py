@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from engine import VERDICTS, Scale
+from engine import Scale
+from engine.peakedness import VERDICTS
 from ui.i18n import LANGUAGES
 from ui.pages import PAGES
 

@@ -26,14 +26,13 @@ from engine import (
     check_token_name,
     naive_normalize,
     parse_number,
-    pipeline,
     sentence_vectors,
     softmax,
     softmax_steps,
-    tokenize,
 )
 from engine.errors import CODES
 from engine.limits import MAX_ABS_VALUE, MAX_SENTENCE_CHARS, MAX_TOKEN_CHARS, MAX_TOKENS
+from engine.pipeline import pipeline, tokenize
 from engine.scenario import same_numbers
 from engine.scenario_io import decode_scenario, scenario_from_dict, scenario_from_json, scenario_to_dict
 

@@ -16,8 +16,9 @@ import numpy as np
 import pytest
 import reference
 
-from engine import attention, lesson_scenario, naive_normalize, pipeline, presets, softmax, softmax_steps
+from engine import attention, lesson_scenario, naive_normalize, presets, softmax, softmax_steps
 from engine.derivation import dot, projection, weighted_sum
+from engine.pipeline import pipeline
 
 # Transcribed from the lesson's text (step 3 inputs and the three made-up weight matrices).
 X = [

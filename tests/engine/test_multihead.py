@@ -20,7 +20,6 @@ from engine import (
     head_behaviour,
     head_counts,
     identity_like_w_o,
-    layer_norm_steps,
     mean_pairwise_cosine,
     merge_heads,
     multi_head_attention,
@@ -28,11 +27,9 @@ from engine import (
     random_heads,
     random_w_o,
     sentence_vectors,
-    split_head_weights,
-    split_heads,
 )
 from engine.designed_heads import DESIGNED_D_MODEL, DESIGNED_SENTENCE, DESIGNED_TOP_WEIGHT
-from engine.multihead import LAYER_NORM_EPS
+from engine.multihead import LAYER_NORM_EPS, layer_norm_steps, split_head_weights, split_heads
 from engine.presets import random_weights
 
 FAST = settings(max_examples=40, deadline=None, database=None)

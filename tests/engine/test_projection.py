@@ -8,7 +8,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
-from engine import allowed_positions, movement, pipeline, softmax, top_attended
+from engine import movement, softmax, top_attended
+from engine.attention import allowed_positions
+from engine.pipeline import pipeline
 
 finite = st.floats(min_value=-10, max_value=10, allow_nan=False, allow_infinity=False)
 

@@ -13,19 +13,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from engine import (
-    MAX_TOKENS,
-    EngineInputError,
-    Scale,
-    embed,
-    pipeline,
-    positional_encoding,
-    random_walks,
-    row_entropy,
-    scaling_experiment,
-    softmax_three_ways,
-    tokenize,
-)
+from engine import EngineInputError, Scale, positional_encoding, random_walks, scaling_experiment, softmax_three_ways
+from engine.limits import MAX_TOKENS
+from engine.pipeline import embed, pipeline, tokenize
+from engine.scaling import row_entropy
 
 ROOT = Path(__file__).resolve().parents[2]
 DKS = [4, 16, 64, 256]
@@ -178,7 +169,7 @@ def test_embed_is_deterministic_across_calls():
 def test_embed_is_deterministic_across_processes_with_different_hash_seeds():
     tokens = ["perro", "gato", "🐶", "ñandú", "el"]
     code = (
-        "import json, sys; from engine import embed; "
+        "import json, sys; from engine.pipeline import embed; "
         f"print(json.dumps([embed({tokens!r}, 6).tolist(), embed({tokens!r}, 4).tolist()]))"
     )
     outputs = []

@@ -454,7 +454,7 @@ def test_random_scenario_shapes_and_two_decimal_entries():
 
 
 def test_largest_to_smallest_is_the_ratio_of_the_extreme_shares():
-    from engine import largest_to_smallest
+    from engine.softmax import largest_to_smallest
 
     assert largest_to_smallest([0.25, 0.625, 0.125]) == 5.0
     assert largest_to_smallest([0.5, 0.5, 0.0]) == float("inf")

@@ -16,13 +16,10 @@ from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
 from engine import (
-    TARGET_PRESETS,
     EngineInputError,
     Optimiser,
-    allowed_positions,
     attention,
     lesson_scenario,
-    loss_and_gradients,
     normalise_target,
     preset_available,
     role_asymmetry,
@@ -32,13 +29,20 @@ from engine import (
     target_preset,
     train,
     train_steps,
-    training_objective,
     weight_gradient,
 )
+from engine.attention import allowed_positions
 from engine.limits import MAX_TRAINING_STEPS
 from engine.presets import random_inputs, random_weights
-from engine.targets import looks_at_target, previous_target, subject_index, subject_target
-from engine.training import DEFAULT_TOLERANCE, asymmetry, one_way_alignment, softmax_backward
+from engine.targets import TARGET_PRESETS, looks_at_target, previous_target, subject_index, subject_target
+from engine.training import (
+    DEFAULT_TOLERANCE,
+    asymmetry,
+    loss_and_gradients,
+    one_way_alignment,
+    softmax_backward,
+    training_objective,
+)
 
 FD = settings(max_examples=40, deadline=None, database=None)
 H = 1e-6  # central-difference step
