@@ -3,6 +3,7 @@ experiment, the lesson's wrong row is named with the right one, the outputs' col
 part folds away is the code that computes it. Expected numbers come from tests/app/lesson.py (plain numpy from the
 lesson's inputs), never from the engine."""
 
+import json
 from dataclasses import replace
 
 import numpy as np
@@ -11,7 +12,7 @@ import pytest
 from engine import Scale, lesson_scenario, random_scenario
 from engine.scenario_io import encode_scenario
 from tests.app import lesson
-from tests.app.helpers import go_to_part, no_exception, open_page, shown
+from tests.app.helpers import charts, go_to_part, no_exception, open_page, shown
 from tests.app.lesson import COME, PERRO
 from tests.app.test_share import open_link
 from ui.i18n import LANGUAGES, translate
@@ -124,3 +125,13 @@ def test_part_4_reads_the_lessons_row_as_nearly_even_with_a_slight_preference(la
     assert weights.max() > 0.8
     top = lesson.TOKENS[int(weights.argmax())]
     assert any(shown(i.value).endswith(translate(lang, "walk.4.reading.peaked", top=top)) for i in at.info)
+
+
+@pytest.mark.parametrize(("scale", "keys"), [(Scale.NONE, ["walk_s3"]), (Scale.SQRT, ["walk_s3", "walk_s3b"])])
+def test_part_3_draws_the_divided_scores_only_when_they_are_divided(scale, keys):
+    scenario = replace(lesson_scenario(), scale=scale)
+    at = open_link({"s": encode_scenario(scenario), "lang": "en", "step": "3", "questions_on": "false"}, PAGE)
+    assert no_exception(at)
+    drawn = [c.key for c in charts(at)]
+    assert drawn == keys
+    assert not any("÷ 1" in json.dumps(c.spec, ensure_ascii=False) for c in charts(at))

@@ -364,7 +364,9 @@ def _total_temperature(result: AttentionResult) -> dict[str, str]:
 def scaling_ui(scenario: Scenario, result: AttentionResult) -> None:
     """Part 3: the scores divided by the scenario's divisor (or not), the query's row derived."""
     divisor = numbers.short(result.divisor)
-    panels = charts.attention_specs(scenario.tokens, result, panels=("scores", "scaled"))
+    # undivided scores go into softmax as they are: one panel, not the same matrix again titled "÷ 1"
+    kinds = ("scores",) if scenario.scale == Scale.NONE else ("scores", "scaled")
+    panels = charts.attention_specs(scenario.tokens, result, panels=kinds)
 
     def explanation() -> None:
         st.markdown(t(f"walk.3.body.{scenario.scale}", dk=numbers.count(scenario.d_k), divisor=divisor))
@@ -380,16 +382,16 @@ def scaling_ui(scenario: Scenario, result: AttentionResult) -> None:
         if state.presentation_mode():
             figure_slot, side = main_block()
             with figure_slot:
-                charts.show_heatmap(panels[1], key="walk_s3m")
+                charts.show_heatmap(panels[-1], key="walk_s3m")
             with side:
-                division_derivation_ui(scenario, result, query_ui(), derivation_columns(panels[1]))
+                division_derivation_ui(scenario, result, query_ui(), derivation_columns(panels[-1]))
             return
         division_derivation_ui(scenario, result, state.focus("query", "perro"))
 
     if not state.presentation_mode():
         query_ui()
     in_order(main, explanation)
-    charts.show_row(panels, keys=["walk_s3", "walk_s3b"])
+    charts.show_row(panels, keys=["walk_s3", "walk_s3b"][: len(panels)])
 
 
 # --- part 4: softmax ---
