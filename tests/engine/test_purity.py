@@ -60,7 +60,8 @@ def test_import_scan_detects_forbidden_imports(tmp_path):
 def test_importing_engine_in_fresh_process_does_not_load_ui_or_dataframe_libraries():
     code = (
         "import json, sys; import engine; "
-        "from engine.pipeline import pipeline; pipeline('el perro come'); engine.scaling_experiment([4], samples=64, seed=0); "
+        "from engine.pipeline import pipeline; pipeline('el perro come'); "
+        "engine.scaling_experiment([4], samples=64, seed=0); "
         f"print(json.dumps(sorted(m for m in sys.modules if m.split('.')[0] in {list(FORBIDDEN)!r})))"
     )
     done = subprocess.run(
