@@ -72,7 +72,7 @@ NEVER_ONE = {
     "learn.chart.loss_alt": "the same count of steps",
     "learn.stall.output.body.one": "the stall experiment's fixed number of steps",
     "learn.stall.output.stalled": "the same fixed number of steps",
-    "mh.cost.col.many": "h heads: ui.sections.multihead.cost_column writes h = 1 with mh.cost.col.one",
+    "mh.cost.col.many": "h heads: cost_ui draws no h-heads column when h is 1, compare_ui returns early",
     "mh.compare.reading": "h scores: compare_ui returns early when h is 1",
 }
 

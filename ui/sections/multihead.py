@@ -239,13 +239,15 @@ def cost_ui(source: Source, h: int) -> None:
     st.markdown(t("mh.cost.body"))
     st.latex(r"h \cdot n^2 \cdot \frac{d_{model}}{h} \;=\; n^2 \cdot d_{model}")
     rows = COST_ROWS
-    frame = pd.DataFrame(
-        {
-            t("mh.cost.col.what"): [t(f"mh.cost.{row}") for row in rows],
-            t("mh.cost.col.one", d_k=numbers.count(d_model)): [getattr(one, row) for row in rows],
-            cost_column(h, d_model // h): [getattr(many, row) for row in rows],
-        }
-    )
+    columns = {
+        t("mh.cost.col.what"): [t(f"mh.cost.{row}") for row in rows],
+        t("mh.cost.col.one", d_k=numbers.count(d_model)): [getattr(one, row) for row in rows],
+    }
+    if h > 1:  # with one head the h-heads column is the one-head column
+        columns[t("mh.cost.col.many", h=numbers.count(h), d_k=numbers.count(d_model // h))] = [
+            getattr(many, row) for row in rows
+        ]
+    frame = pd.DataFrame(columns)
     table_ui(frame)
     st.markdown(
         plural(
@@ -440,13 +442,6 @@ def run_or_stop(source: Source, heads: Heads) -> MultiHeadResult:
 def question_view(source: Source, result: MultiHeadResult) -> MultiHeadView:
     """What this page's questions are about: its tokens and the heads' result, as the page shows them."""
     return MultiHeadView(source.tokens, result)
-
-
-def cost_column(h: int, d_k: int) -> str:
-    """The cost table's column for h heads of d_k columns each ("1 head, d_k = 4" when h is 1)."""
-    if h == 1:
-        return t("mh.cost.col.one", d_k=numbers.count(d_k))
-    return t("mh.cost.col.many", h=numbers.count(h), d_k=numbers.count(d_k))
 
 
 def head_name(k: int) -> str:
@@ -863,7 +858,7 @@ def compare_ui(source: Source, heads: Heads, result: MultiHeadResult, seed: int)
         {
             t("mh.compare.col.heads"): [
                 t("mh.cost.col.one", d_k=numbers.count(d_model)),
-                cost_column(h, d_k),
+                t("mh.cost.col.many", h=numbers.count(h), d_k=numbers.count(d_k)),
             ],
             t("mh.cost.multiply_adds"): [compared.one_cost.multiply_adds, compared.many_cost.multiply_adds],
             t("mh.cost.exponentials"): [compared.one_cost.exponentials, compared.many_cost.exponentials],

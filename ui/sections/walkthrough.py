@@ -449,9 +449,9 @@ def softmax_ui(scenario: Scenario, result: AttentionResult) -> None:
     ]
     reading = tm("walk.4.reading", token=token) + " " + ", ".join(shares) + "."
     if allowed.sum() > 1:  # one token left by the mask takes it all: nothing to read
-        kept = result.weights[i][allowed]
-        top = np.asarray(scenario.tokens)[allowed][int(kept.argmax())]
-        reading += " " + tm(f"walk.4.reading.{row_reading(kept)}", top=top)
+        kept = np.flatnonzero(allowed)
+        top = scenario.tokens[kept[int(result.weights[i][kept].argmax())]]
+        reading += " " + tm(f"walk.4.reading.{row_reading(result.weights[i][kept])}", top=top)
     st.info(reading)
     if scenario.scale != Scale.NONE:
         unscaled = softmax(np.where(allowed, result.scores[i], -np.inf), temperature=scenario.temperature)
