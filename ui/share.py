@@ -98,12 +98,23 @@ def matrix_csv(name: str) -> str:
     return frame.to_csv()
 
 
+def upload_name_problem(name: str) -> str | None:
+    """Why a file's name is refused (the strings' field), or None. The app checks names itself: given the types,
+    Streamlit would raise on a forged name (a NUL byte in it) while reading the widget, before any app code."""
+    if "\0" in name:
+        return "name_nul"
+    if not name.lower().endswith(".json"):
+        return "name"
+    return None
+
+
 def _on_upload(key: str) -> None:
     uploaded = state.widget_value(key)
     if uploaded is None:
         return
-    if not uploaded.name.lower().endswith(".json"):  # the picker offers .json files only; a forged upload is told
-        state.report_link_error("share.bad_file", "name")
+    problem = upload_name_problem(uploaded.name)
+    if problem is not None:
+        state.report_link_error("share.bad_file", problem)
         return
     try:
         scenario = scenario_from_json(uploaded.getvalue())
@@ -158,9 +169,10 @@ def share_ui(step: int | None = None) -> None:
         upload_key = f"upload_{state.scenario_rev()}"
         st.file_uploader(
             t("share.upload", limit=count(MAX_JSON_BYTES // 1000)),
-            # the MIME type makes Streamlit leave the name to _on_upload (with extensions only, it raises on a
-            # forged name before any app code runs, and the forger's session shows an exception until a reload)
-            type=["json", "application/json"],
+            # no `type`: the name is checked by upload_name_problem, which says what is wrong in the reader's
+            # language; given types, Streamlit raises on a forged name (a NUL byte) before any app code runs and
+            # the forger's session shows an exception until a reload. The picker then offers every file.
+            type=None,
             key=upload_key,
             on_change=_on_upload,
             args=(upload_key,),

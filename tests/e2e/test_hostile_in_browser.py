@@ -564,24 +564,18 @@ def test_a_forged_upload_under_another_name_gets_the_apps_message(browser, serve
     page.context.close()
 
 
-def test_an_exception_shows_a_short_message_and_the_details_go_to_the_log(browser, server):
-    # Streamlit refuses a file name holding a NUL byte while it reads the widget's value, before any app code: the
-    # one hostile path known to raise still. What the visitor sees is short; the details are in the server's log.
+def test_a_forged_upload_whose_name_holds_a_nul_byte_gets_the_apps_message(browser, server):
+    """No file system lets a name hold a NUL byte; a forger can send one. Given the uploader's types, Streamlit
+    would raise while reading the widget, before any app code, and the forger's session would show an exception
+    until a reload; the uploader takes any name and the app says what is wrong, and the session goes on."""
     page = new_page(browser)
     forge_upload(page, server, "evil\x00.json")
-    shown = page.locator("[data-testid=stException]")
-    expect(shown).to_have_count(1)
-    text = shown.inner_text()
-    for detail in ("null bytes", "Traceback", 'File "', str(ROOT), "site-packages", ".py"):
-        assert detail not in text, f"{detail!r} shown to the visitor: {text}"
-    log = server.log.read_text(encoding="utf-8", errors="replace")
-    assert "Filename cannot contain null bytes" in log and "Traceback" in log
-    # The session goes on. The exception came in Streamlit's own reading of the widget's value, before the page's
-    # script: nothing of the page is drawn, not even its menu; the page's own next run (the rerun key, R, sends the
-    # page's widgets as the browser holds them) draws it again, and the next ordinary click works.
-    page.mouse.click(700, 600)  # the empty page under the message: the focus leaves the forged state behind
-    do(page, lambda: page.keyboard.press("r"))
     no_exception(page)
+    expect(page.locator("[data-testid=stAlertContentError]")).to_contain_text(
+        "Este archivo no se puede leer: el nombre del archivo tiene un byte nulo"
+    )
+    page.keyboard.press("Escape")
     do(page, lambda: menu_link(page, "walkthrough").click())
     no_exception(page)
+    expect(page.locator("[data-testid=stMain]")).to_contain_text(LANGUAGES["es"]["walk.title"])
     page.context.close()

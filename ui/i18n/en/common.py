@@ -42,7 +42,7 @@ STRINGS: dict[str, str] = {
     "share.download": "**Download** the scenario:",
     "share.json": "Scenario (JSON)",
     "share.figures": "Every figure has a download button (top right when you hover it): a high-resolution PNG, ready for your slides.",
-    "share.upload": "**Upload** a scenario (a JSON downloaded from here, up to {limit} kB)",
+    "share.upload": "**Upload** a scenario (a `.json` file downloaded from here, up to {limit} kB)",
     "editor.token": "token",
     "editor.edit_folded": "Edit these numbers",
     "editor.d_model": "d_model (size of x)",

@@ -105,6 +105,7 @@ STRINGS: dict[str, str] = {
     "share.bad_file": "This file cannot be read: {problem} The scenario did not change.",
     "share.field.link": "the link's code is damaged, incomplete or too long, or what it holds is not a scenario (JSON of at most {kb} kB and {depth} levels of nesting).",
     "share.field.name": "the file's name does not end in .json.",
+    "share.field.name_nul": "the file's name holds a NUL byte, which no file name can hold.",
     "share.field.file": "the file is not JSON in UTF-8 text, is larger than {kb} kB or nests more than {depth} levels deep.",
     "share.field.scenario": "what it holds is not shaped like a scenario (a JSON object with version, tokens, x, w_q, w_k, w_v and the options).",
     "share.field.version": "the format's version is not the one this app reads (version {version}).",

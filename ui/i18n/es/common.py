@@ -42,7 +42,7 @@ STRINGS: dict[str, str] = {
     "share.download": "**Descargar** el escenario:",
     "share.json": "Escenario (JSON)",
     "share.figures": "Cada figura tiene un botón de descarga (arriba a la derecha al pasar el mouse): baja una imagen PNG en alta resolución, lista para tus diapositivas.",
-    "share.upload": "**Subir** un escenario (un JSON descargado de acá, hasta {limit} kB)",
+    "share.upload": "**Subir** un escenario (un archivo `.json` descargado de acá, hasta {limit} kB)",
     "editor.token": "token",
     "editor.edit_folded": "Editar estos números",
     "editor.d_model": "d_model (tamaño de x)",

@@ -105,6 +105,7 @@ STRINGS: dict[str, str] = {
     "share.bad_file": "Este archivo no se puede leer: {problem} El escenario no cambió.",
     "share.field.link": "el código del enlace está dañado, incompleto o es demasiado largo, o lo que guarda no es un escenario (un JSON de hasta {kb} kB y {depth} niveles de anidación).",
     "share.field.name": "el nombre del archivo no termina en .json.",
+    "share.field.name_nul": "el nombre del archivo tiene un byte nulo, que ningún nombre de archivo puede tener.",
     "share.field.file": "el archivo no es un JSON en texto UTF-8, pesa más de {kb} kB o tiene más de {depth} niveles de anidación.",
     "share.field.scenario": "lo que trae no tiene la forma de un escenario (un objeto JSON con version, tokens, x, w_q, w_k, w_v y las opciones).",
     "share.field.version": "la versión del formato no es la que lee esta app (la {version}).",
