@@ -154,15 +154,21 @@ def projection_specs(tokens: Sequence[str], result: AttentionResult) -> list[Hea
     ]
 
 
-def cell_hover(tokens: Sequence[str], result: AttentionResult) -> list[list[str]]:
-    """For every cell of the attention figures, its arithmetic in one line: Q·K = +1,223 · ÷ 2 ≈ +0,612 · peso 0,380.
-    The division is written as the derivations write it (from the score as shown; "≈" when it rounds); no "÷ 1"
-    when the scores are not divided; T when it is not 1. The language is looked up once: n² lines a figure."""
+def cell_hover(tokens: Sequence[str], result: AttentionResult, panel: str = "weights") -> list[list[str]]:
+    """For every cell of an attention figure, the arithmetic that gives its value, in one line: a score cell says
+    Q·K = +1,223; a scaled one adds ÷ 2 ≈ +0,612; a weight adds T (when it is not 1) and peso 0,380. The division is
+    written as the derivations write it (from the score as shown; "≈" when it rounds), never "÷ 1".
+
+    Each panel says no more than its own value needs, so that a temperature step leaves the scores' and scaled
+    scores' figures unchanged: an unchanged figure is not drawn again (a changed one is drawn from nothing, see
+    `show_heatmap`). The language is looked up once: n² lines a figure."""
     lang = state.current_language()
     masked = translate(lang, "figure.hover.masked")
+    divided = panel != "scores" and result.divisor != 1
+    weighted = panel == "weights"
     temperature = (
         [translate(lang, "figure.hover.temperature", t=numbers.short(result.temperature, 2, lang=lang))]
-        if result.temperature != 1
+        if weighted and result.temperature != 1
         else []
     )
     n = len(tokens)
@@ -174,7 +180,7 @@ def cell_hover(tokens: Sequence[str], result: AttentionResult) -> list[list[str]
                 row.append(masked)
                 continue
             parts = [translate(lang, "figure.hover.score", score=numbers.signed(result.scores[i, j], lang=lang))]
-            if result.divisor != 1:
+            if divided:
                 written = derivation.division(float(result.scores[i, j]), float(result.divisor))
                 parts.append(
                     translate(
@@ -185,8 +191,11 @@ def cell_hover(tokens: Sequence[str], result: AttentionResult) -> list[list[str]
                         scaled=numbers.signed(written.result, lang=lang),
                     )
                 )
-            parts += temperature
-            parts.append(translate(lang, "figure.hover.weight", weight=numbers.fixed(result.weights[i, j], lang=lang)))
+            if weighted:
+                parts += temperature
+                parts.append(
+                    translate(lang, "figure.hover.weight", weight=numbers.fixed(result.weights[i, j], lang=lang))
+                )
             row.append(" · ".join(parts))
         lines.append(row)
     return lines
@@ -194,30 +203,29 @@ def cell_hover(tokens: Sequence[str], result: AttentionResult) -> list[list[str]
 
 def attention_specs(tokens: Sequence[str], result: AttentionResult, panels=("scores", "scaled", "weights")):
     """Scores and scaled scores on one signed scale symmetric about 0 (dividing visibly pales them), and the
-    weights on 0–1; rows are the token that asks (query), columns the token looked at (key)."""
-    hover = cell_hover(tokens, result)
+    weights on 0–1; rows are the token that asks (query), columns the token looked at (key); each panel's hover
+    gives the arithmetic of its own cells."""
     shared = figures.signed_range(result.scores, np.where(result.allowed, result.scaled_scores, 0.0))
     common: dict[str, Any] = {
         "rows": list(tokens),
         "cols": list(tokens),
         "row_title": t("matrix.rows_query"),
         "col_title": t("matrix.cols_key"),
-        "hover": hover,
         "masked": ~result.allowed,
     }
-    specs = {
-        "scores": Heatmap(result.scores, title=t("matrix.scores"), zrange=shared, show_scale=False, **common),
-        "scaled": Heatmap(
-            np.where(result.allowed, result.scaled_scores, np.nan),
-            title=t("matrix.scaled", divisor=numbers.short(result.divisor)),
-            zrange=shared,
-            **common,
-        ),
-        "weights": Heatmap(result.weights, title=t("matrix.weights"), kind="weights", **common),
-    }
-    if "scaled" not in panels:
-        specs["scores"] = Heatmap(result.scores, title=t("matrix.scores"), zrange=shared, **common)
-    return [specs[name] for name in panels]
+
+    def spec(name: str) -> Heatmap:
+        hover = cell_hover(tokens, result, name)
+        if name == "weights":
+            return Heatmap(result.weights, title=t("matrix.weights"), kind="weights", hover=hover, **common)
+        if name == "scaled":
+            values = np.where(result.allowed, result.scaled_scores, np.nan)
+            title = t("matrix.scaled", divisor=numbers.short(result.divisor))
+            return Heatmap(values, title=title, zrange=shared, hover=hover, **common)
+        alone = "scaled" not in panels  # then the scores carry the colour bar
+        return Heatmap(result.scores, title=t("matrix.scores"), zrange=shared, show_scale=alone, hover=hover, **common)
+
+    return [spec(name) for name in panels]
 
 
 def token_map(values: np.ndarray, tokens: Sequence[str], title: str, **extra: Any) -> Heatmap:

@@ -13,6 +13,8 @@ from decimal import ROUND_HALF_UP, Decimal
 import numpy as np
 import plotly.colors
 import pytest
+from streamlit.runtime.state.common import user_key_from_element_id
+from streamlit.testing.v1 import AppTest
 
 from engine import Scale, lesson_scenario
 from engine.scenario_io import encode_scenario
@@ -159,7 +161,9 @@ def test_hover_names_the_cell_and_gives_its_value(walkthrough_charts, builder_ch
         assert figure.trace["hovertemplate"] == "%{customdata}<extra></extra>"
 
 
-def test_hover_on_a_score_or_weight_cell_gives_its_arithmetic(walkthrough_charts, builder_charts):
+def test_hover_on_a_score_or_weight_cell_gives_the_arithmetic_of_its_own_value(walkthrough_charts, builder_charts):
+    """A score says Q·K; a scaled score adds its division; a weight adds the softmax's result (with T when it is
+    not 1). No more: a temperature step then leaves the scores' figures as they were (not drawn again)."""
     for key, name, figure in shown_figures(walkthrough_charts, builder_charts):
         if name not in ATTENTION:
             continue
@@ -170,15 +174,34 @@ def test_hover_on_a_score_or_weight_cell_gives_its_arithmetic(walkthrough_charts
                 shown = Decimal(number(REF["scores"][i, j]))
                 half = (shown / 2).quantize(Decimal("0.001"), rounding=ROUND_HALF_UP)
                 op = "=" if half == shown / 2 else "≈"
-                arithmetic = (
-                    f"Q·K = {number(REF['scores'][i, j], sign=True)} · ÷ 2 {op} +{half}"
-                    f" · weight {number(REF['weights'][i, j])}"
-                )
+                arithmetic = {
+                    "scores": f"Q·K = {number(REF['scores'][i, j], sign=True)}",
+                    "scaled": f"Q·K = {number(REF['scores'][i, j], sign=True)} · ÷ 2 {op} +{half}",
+                    "weights": (
+                        f"Q·K = {number(REF['scores'][i, j], sign=True)} · ÷ 2 {op} +{half}"
+                        f" · weight {number(REF['weights'][i, j])}"
+                    ),
+                }[name]
                 assert figure.trace["customdata"][i][j].split("<br>")[1] == arithmetic, key
     # the issue's example: perro → come
     assert builder_charts["b_weights"].trace["customdata"][1][2] == (
         "perro → come: 0.3316<br>Q·K = +0.954 · ÷ 2 = +0.477 · weight 0.332"
     )
+
+
+def test_a_temperature_step_leaves_the_scores_figures_as_they_were():
+    """The browser draws a figure again only when its element id changes (Streamlit puts a hash of the figure in
+    it): after a temperature step only the weights and the output have new ids."""
+
+    def ids(at: AppTest) -> dict[str, str]:
+        return {user_key_from_element_id(e.proto.id): e.proto.id for e in at.get("plotly_chart")}
+
+    at = open_page("pages/builder.py", "en")
+    before = ids(at)
+    by_label(at.select_slider, EN["scenario.temperature"]).set_value(2.0).run()
+    after = ids(at)
+    assert set(after) == set(before)
+    assert {key for key in before if before[key] != after[key]} == {"b_weights", "b_out"}
 
 
 def test_each_figure_has_a_text_description_with_its_values(walkthrough_charts, builder_charts):
@@ -209,7 +232,11 @@ def test_the_figures_follow_the_options():
     assert "b_scaled" not in {c.key for c in charts(at)}
     scores = chart(at, "b_scores")
     assert scores.trace["showscale"] is True  # alone, the scores panel carries the colour bar
-    assert scores.trace["customdata"][1][2].endswith("weight " + number(lesson.attention(divisor=1.0)["weights"][1, 2]))
+    score = lesson.attention(divisor=1.0)["scores"][1, 2]  # perro → come: 0.9536, shown 0.954
+    assert scores.trace["customdata"][1][2] == f"perro → come: {number(score, 4, sign=True)}<br>Q·K = +0.954"
+    weights = chart(at, "b_weights")
+    weight = lesson.attention(divisor=1.0)["weights"][1, 2]
+    assert weights.trace["customdata"][1][2].endswith("weight " + number(weight))
 
 
 def test_every_pipeline_heatmap_names_both_axes_and_the_positional_encoding_rows_are_positions():
