@@ -10,7 +10,7 @@ from ui.share import share_ui
 shell.page("walkthrough")
 page_header("walk.title", "walk.lead")
 walk.edited_notice_ui()
-share_ui(state.get(state.STEP))
+share_ui(state.step())
 
 
 @st.fragment

@@ -50,7 +50,6 @@ from ui.pages import PAGE_BY_KEY
 from ui.tables import table_ui
 from ui.text import md_literal
 
-ANSWERS = "answers"  # the session's Book (documented in ui/state.py)
 REVEAL_SHORTCUT = "S"  # not R or C (Streamlit's), Esc, the arrows, Page or Space (stepping)
 OPTION_LETTERS = "ABCDEFGH"
 PIPELINE_TEMPLATES = ("pipeline.most_attended",)  # before "what attention did": read the weights above
@@ -157,12 +156,15 @@ class Book:
         )
 
 
+ANSWERS: state.Slot[Book | None] = state.Slot("answers", lambda: None)  # the session's Book (see ui/state.py)
+
+
 def book() -> Book:
     """The session's Book, started with a fresh random seed on first use."""
-    current = state.get(ANSWERS)
+    current = ANSWERS.get()
     if not isinstance(current, Book):
         current = Book(seed=secrets.randbits(32))
-        state.put(ANSWERS, current)
+        ANSWERS.set(current)
     return current
 
 
@@ -704,7 +706,7 @@ def sidebar_ui() -> None:
 
 def tally_ui() -> None:
     """Answered, right, first-try right, and the answers as CSV and JSON for a student to hand in."""
-    current = state.get(ANSWERS)
+    current = ANSWERS.get()
     if not isinstance(current, Book) or not current.records:
         return
     answered, right, first = current.tally()

@@ -1,6 +1,9 @@
 """The one owner of session state: every key the app keeps is named here, with what it holds.
 
-Pages and other helpers read and write state through these functions only, never `st.session_state` directly.
+Pages and other helpers read and write state through this module only, never `st.session_state` directly: the
+shared values through the functions below, a helper's own value through a typed `Slot` it declares next to the
+value's type (`TRAIN: state.Slot[Training | None] = state.Slot("train", lambda: None)`), a widget's value through
+`widget_value` and, when code must set it, `set_widget`. Every slot's key is documented below (a test checks it).
 
 Two kinds of keys:
 
@@ -18,7 +21,6 @@ Two kinds of keys:
      "lists_rev": {name: int} for its editor.
    - "answers": the questions' `ui.questions.Book` (the session's seed, each gate's draw and current question,
      one record per question answered or shown, for the tally and its download), kept for the session only.
-   - "model_dir": the local model directory the real-model page uses, when set by the user.
    - "train": the learning page's current training run, if any: a `ui.sections.learning.Training` (what it
      trains, the `engine.TrainingRun` so far, the steps asked for, and "running" / "stopped" / "done"); a run
      is trained in chunks, one fragment run each, and stored after every chunk.
@@ -26,6 +28,7 @@ Two kinds of keys:
      source of tokens (the matrix, the preset it came from or None when edited, the rows an edit renormalised).
    - "learn_playing": bool, the learning page's history is being played; "learn_sent": bool, the learned
      weights were sent to the shared scenario; "learn_section": the learning page's open tab.
+   - "scaling_section": the scaling page's open section (tab): "idea", "walk", "experiment", "row" or "summary".
    - "mh_part": the multi-head page's open part (tab): "heads", "concat", "residual" or "compare".
    - "mh_choices": the multi-head page's choices in select boxes with translated labels, {"source": ..., "preset":
      ..., "head": ...}; the widgets are keyed by the language and drawn from it, so a language switch keeps them.
@@ -44,7 +47,7 @@ Two kinds of keys:
    - focus pickers: "pick_query_<page>", "pick_key_<page>".
    - share: "share_open", "share_copy" (the copy-link button, ui.clipboard), "upload_<rev>".
    - softmax: "softmax_temperature", "editor_softmax_<rev>".
-   - scaling: "scaling_section", "scaling_walks", "scaling_steps", "scaling_dks", "scaling_samples",
+   - scaling: "scaling_tabs_<lang>", "scaling_walks", "scaling_steps", "scaling_dks", "scaling_samples",
      "scaling_seed", "scaling_row_dk", "scaling_row_length", "scaling_row_seed".
    - pipeline: "pipeline_sentence", "pipeline_d_model", "pipeline_follow", "pipeline_weights",
      "pipeline_seed", "pipeline_causal", "pipeline_matrices_open".
@@ -66,8 +69,9 @@ Two kinds of keys:
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 import numpy as np
 import streamlit as st
@@ -87,6 +91,8 @@ _FOCUS = "focus"
 _LINK_ERROR = "link_error"
 _LISTS = "lists"
 _LISTS_REV = "lists_rev"
+
+T = TypeVar("T")
 
 
 # --- shell ---
@@ -222,19 +228,63 @@ def list_rev(name: str) -> int:
     return st.session_state.get(_LISTS_REV, {}).get(name, 0)
 
 
-# --- generic values the app owns, for the helpers that document their own key above ---
+# --- a helper's own value, typed ---
 
 
-def get(key: str, default: Any = None) -> Any:
-    """A value the app owns under `key` (documented above), or `default`."""
-    return st.session_state.get(key, default)
+class Slot(Generic[T]):
+    """A value the app owns under `key` (documented above), of type T; `default()` is what it reads before a first
+    `set` (it is not stored). Declared once, next to the value's type, by the helper that owns it."""
+
+    def __init__(self, key: str, default: Callable[[], T]) -> None:
+        self.key = key
+        self._default = default
+        _SLOTS.append(self)
+
+    def get(self) -> T:
+        """The value kept, or the default when none is."""
+        if self.key in st.session_state:
+            return st.session_state[self.key]
+        return self._default()
+
+    def set(self, value: T) -> None:
+        """Keep `value`."""
+        st.session_state[self.key] = value
+
+    def __repr__(self) -> str:
+        return f"Slot({self.key!r})"
 
 
-def put(key: str, value: Any) -> None:
-    """Keep `value` under the app's own `key` (documented above)."""
-    st.session_state[key] = value
+_SLOTS: list[Slot[Any]] = []
+
+
+def slots() -> tuple[Slot[Any], ...]:
+    """Every slot declared so far (by the modules imported), for the test that checks each key is documented."""
+    return tuple(_SLOTS)
+
+
+# --- the walkthrough's part, kept across pages ---
+
+_STEP: Slot[int | None] = Slot(STEP, lambda: None)
+
+
+def step() -> int | None:
+    """The walkthrough's part (1–5); None before the walkthrough first shows one."""
+    return _STEP.get()
+
+
+def set_step(part: int) -> None:
+    """Show part `part` of the walkthrough (the caller keeps the URL's ?step= in step)."""
+    _STEP.set(part)
+
+
+# --- widgets (Streamlit owns their values) ---
 
 
 def widget_value(key: str, default: Any = None) -> Any:
     """A widget's current value (read in its callback)."""
     return st.session_state.get(key, default)
+
+
+def set_widget(key: str, value: Any) -> None:
+    """Give the widget keyed `key` a value from code: in a callback, or before the widget is drawn in this run."""
+    st.session_state[key] = value

@@ -265,7 +265,7 @@ def open_app(spec, rng: random.Random) -> AppTest:
     at = AppTest.from_file(APP, default_timeout=60)
     at.query_params["lang"] = rng.choice(["es", "en"])  # as the language radio writes it
     # the questions' session seed is random in the app: seeded here, so that a failure replays exactly
-    at.session_state[ANSWERS] = Book(seed=rng.getrandbits(32))
+    at.session_state[ANSWERS.key] = Book(seed=rng.getrandbits(32))
     link = rng.randrange(3)
     if link == 1:
         hostile = replace(lesson_scenario(), tokens=tuple(rng.sample(HOSTILE_TOKENS, 3)))

@@ -101,7 +101,7 @@ def table_with(at, header: str):
 def open_part(at, part: str, lang: str):
     """Click another tab: its widget state, and the part the page keeps (which the tab's callback sets)."""
     at.session_state[f"mh_tabs_{lang}"] = translate(lang, f"mh.part.{part}")
-    at.session_state[mh.PART] = part
+    at.session_state[mh.PART.key] = part
     return at.run()
 
 
@@ -289,7 +289,7 @@ def test_concat_w_o_and_output_are_consistent_and_w_o_follows_its_preset_and_edi
     np.testing.assert_allclose(output, concat, atol=1e-12)  # identity W_O: output = concat
     edited = random_w_o(8, 8, 3)
     edited[0, 1] = 2.5
-    at.session_state[mh.W_O_STATE] = {"kind": "random", "seed": 3, "matrix": edited, "rev": 7}
+    at.session_state[mh.W_O_STATE.key] = {"kind": "random", "seed": 3, "matrix": edited, "rev": 7}
     at.run()
     (w_o,) = panels(at, "mh_w_o")
     (output,) = panels(at, "mh_output")
@@ -401,7 +401,7 @@ def test_only_the_open_part_is_drawn_and_every_part_renders():
         open_part(at, part, "es")
         assert no_exception(at), part
         assert {c.proto.id.rsplit("-", 1)[1] for c in at.get("plotly_chart")} == charts
-        assert at.session_state[mh.PART] == part
+        assert at.session_state[mh.PART.key] == part
 
 
 def test_the_walkthroughs_last_part_links_here():

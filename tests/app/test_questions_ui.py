@@ -114,7 +114,7 @@ def open_gate(gate: str, page: str, lang: str, *, questions_on: bool = True, see
     question seed fixed (a real session draws its own)."""
     OUTSIDE_A_RUN["lang"] = lang
     at = AppTest.from_file(APP, default_timeout=60)
-    at.session_state[questions.ANSWERS] = questions.Book(seed=seed)
+    at.session_state[questions.ANSWERS.key] = questions.Book(seed=seed)
     at.session_state["lang"] = lang
     at.session_state["questions_on"] = questions_on
     if gate.startswith("scaling."):
@@ -140,7 +140,7 @@ def open_gate(gate: str, page: str, lang: str, *, questions_on: bool = True, see
 
 
 def book(at: AppTest) -> questions.Book:
-    return at.session_state[questions.ANSWERS]
+    return at.session_state[questions.ANSWERS.key]
 
 
 def asked(at: AppTest, gate: str):

@@ -72,11 +72,11 @@ STALL_GRADIENT_STEP = 10  # the stall table reads the gradient after this many s
 STALL_KEPT = 0.5  # "stalled": after all its steps, the loss still above this share of where it started
 
 # Values this page owns (documented in ui/state.py).
-TRAIN = "train"
-TARGETS = "train_targets"
-PLAYING = "learn_playing"
-SENT = "learn_sent"
-SECTION_KEY = "learn_section"
+TRAIN: state.Slot[Training | None] = state.Slot("train", lambda: None)  # the run, if any
+TARGETS: state.Slot[dict[str, Target]] = state.Slot("train_targets", dict)  # {source: its target}
+PLAYING: state.Slot[bool] = state.Slot("learn_playing", lambda: False)  # the history is being played
+SENT: state.Slot[bool] = state.Slot("learn_sent", lambda: False)  # the learned W went to the shared scenario
+SECTION: state.Slot[str] = state.Slot("learn_section", lambda: "target")  # the open tab
 
 # Widget keys.
 SOURCE_KEY = "learn_source"
@@ -168,12 +168,12 @@ def default_preset(tokens) -> str:
 
 
 def _store_target(source: str, target: Target) -> None:
-    state.put(TARGETS, {**(state.get(TARGETS) or {}), source: target})
+    TARGETS.set({**TARGETS.get(), source: target})
 
 
 def current_target(case: Case) -> Target:
     """The source's target, rebuilt from a preset when the tokens or the mask changed since it was made."""
-    target = (state.get(TARGETS) or {}).get(case.source)
+    target = TARGETS.get().get(case.source)
     if target is not None and target.tokens == case.tokens and target.causal == case.causal:
         return target
     kept = target.preset if target is not None else None
@@ -389,7 +389,7 @@ def advance(training: Training) -> Training:
 
 def matching_training(case: Case, target: Target) -> Training | None:
     """The stored run if it trained these tokens toward this target, else None."""
-    training = state.get(TRAIN)
+    training = TRAIN.get()
     if training is None or not training.case.same(case):
         return None
     if not np.array_equal(training.run.objective.target, target.matrix):
@@ -447,13 +447,13 @@ def error_text(error: EngineInputError) -> str:
 def _on_optimiser() -> None:
     optimiser = state.widget_value(OPTIMISER_KEY)
     if optimiser in DEFAULT_RATE:
-        state.put(RATE_KEY, DEFAULT_RATE[optimiser])
+        state.set_widget(RATE_KEY, DEFAULT_RATE[optimiser])
 
 
 def _default(key: str, value: object) -> None:
     """A widget's first value, set through its key (a widget given both a value and a key's state warns)."""
     if state.widget_value(key) is None:
-        state.put(key, value)
+        state.set_widget(key, value)
 
 
 def controls_ui(case: Case, disabled: bool, container) -> Options:
@@ -574,15 +574,15 @@ def _on_train() -> None:
         first = start_run(case, current_target(case), options)
     except EngineInputError:
         return  # the page says why when it draws
-    state.put(TRAIN, Training(case=case, run=first, goal=options.steps, status="running"))
-    state.put(PLAYING, False)
-    state.put(SENT, False)
+    TRAIN.set(Training(case=case, run=first, goal=options.steps, status="running"))
+    PLAYING.set(False)
+    SENT.set(False)
 
 
 def _on_stop() -> None:
-    training = state.get(TRAIN)
+    training = TRAIN.get()
     if training is not None and training.running:
-        state.put(TRAIN, replace(training, status="stopped"))
+        TRAIN.set(replace(training, status="stopped"))
 
 
 @st.fragment(run_every=FRAME_SECONDS)
@@ -592,12 +592,12 @@ def trainer_ui(target: Target) -> None:
     The browser asks every FRAME_SECONDS, or later while it is still drawing the last chunk: a slow computer
     sees fewer chunks, never a backlog, and its Stop click is answered at the next chunk. When the run ends,
     the page is drawn again, which ends the timer (a fragment cannot end its own)."""
-    training = state.get(TRAIN)
+    training = TRAIN.get()
     if training is None or not training.running:
         st.rerun()
     st.button(t("learn.stop"), icon=":material/stop:", on_click=_on_stop, key="learn_stop", type="primary")
     training = advance(training)
-    state.put(TRAIN, training)
+    TRAIN.set(training)
     live_ui(training, target)
     if not training.running:
         st.rerun()
@@ -732,13 +732,13 @@ def outcome_text(training: Training) -> str:
 
 
 def _on_play(steps: int) -> None:
-    state.put(PLAYING, True)
+    PLAYING.set(True)
     if (state.widget_value(STEP_KEY) or 0) >= steps:
-        state.put(STEP_KEY, 0)
+        state.set_widget(STEP_KEY, 0)
 
 
 def _on_pause() -> None:
-    state.put(PLAYING, False)
+    PLAYING.set(False)
     st.rerun("learn_watch")  # the player stops only when the fragment around it draws without it
 
 
@@ -771,10 +771,10 @@ def player_ui(training: Training, target: Target) -> None:
     """While playing: every PLAY_INTERVAL seconds, the next frame; at the last step, stop."""
     steps = training.run.steps
     step = min(int(state.widget_value(STEP_KEY) or 0) + max(1, math.ceil(steps / PLAY_FRAMES)), steps)
-    state.put(STEP_KEY, step)
+    state.set_widget(STEP_KEY, step)
     at_end = step >= steps
     if at_end:
-        state.put(PLAYING, False)
+        PLAYING.set(False)
     frame_ui(training, target, playing=not at_end)
     if at_end:
         st.rerun()  # the page's run stops the timer (a fragment cannot stop its own)
@@ -783,13 +783,13 @@ def player_ui(training: Training, target: Target) -> None:
 @st.fragment(key="learn_watch")
 def watch_ui(target: Target) -> None:
     """Scrub the history with the slider, or play it."""
-    training = state.get(TRAIN)
+    training = TRAIN.get()
     if training is None:
         return
     step = state.widget_value(STEP_KEY)
     if step is None or not 0 <= int(step) <= training.run.steps:
-        state.put(STEP_KEY, training.run.steps)  # a new run opens at its last step
-    if state.get(PLAYING):
+        state.set_widget(STEP_KEY, training.run.steps)  # a new run opens at its last step
+    if PLAYING.get():
         player_ui(training, target)
     else:
         frame_ui(training, target, playing=False)
@@ -1203,11 +1203,11 @@ def learned_scenario(training: Training, scenario: Scenario) -> Scenario:
 
 
 def _on_send() -> None:
-    training = state.get(TRAIN)
+    training = TRAIN.get()
     if training is None:
         return
     state.set_scenario(learned_scenario(training, state.get_scenario()))
-    state.put(SENT, True)
+    SENT.set(True)
 
 
 def sendable(training: Training) -> bool:
@@ -1242,7 +1242,7 @@ def send_ui() -> None:
     st.button(
         t("learn.send.button"), icon=":material/send:", on_click=_on_send, key="learn_send_button", type="primary"
     )
-    if state.get(SENT):
+    if SENT.get():
         st.success(t("learn.send.done"))
         link_col, builder_col = st.columns(2)
         link_col.page_link(
@@ -1262,13 +1262,13 @@ SECTIONS = {"target": target_ui, "train": train_tab_ui, "inside": inside_ui, "st
 
 
 def _on_section(widget_key: str, labels: list[str]) -> None:
-    state.put(SECTION_KEY, list(SECTIONS)[labels.index(state.widget_value(widget_key))])
+    SECTION.set(list(SECTIONS)[labels.index(state.widget_value(widget_key))])
 
 
 def sections_ui() -> None:
     """One section at a time, as tabs that run only when open (a lecturer shows one idea at a time)."""
     labels = [t(f"learn.tab.{name}") for name in SECTIONS]
-    current = state.get(SECTION_KEY, "target")
+    current = SECTION.get()
     widget_key = f"learn_tabs_{state.current_language()}"  # the labels change with the language
     tabs = st.tabs(
         labels,

@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import TypedDict
 
 import numpy as np
 import pandas as pd
@@ -67,9 +68,25 @@ COST_ROWS = (  # AttentionCost's fields, in the order the cost table lists them
     "parameters",
 )
 PARTS = ("heads", "concat", "residual", "compare")  # the parts after h and the preset, one tab each
-PART = "mh_part"  # the open part (tab); see ui/state.py
-CHOICES = "mh_choices"  # the choices made in select boxes with translated labels: {name: value}; see ui/state.py
-W_O_STATE = "mh_w_o"  # the W_O the page uses: {"kind", "seed", "matrix" (edited, or None), "rev"}; see ui/state.py
+
+
+class WOutSettings(TypedDict):
+    """The W_O the page uses: a preset ("identity" or "random" with its seed), the edited matrix (None: the
+    preset's), and a revision bumped on every change so that its widgets are rebuilt from it."""
+
+    kind: str
+    seed: int
+    matrix: np.ndarray | None
+    rev: int
+
+
+# Values this page owns (documented in ui/state.py).
+PART: state.Slot[str] = state.Slot("mh_part", lambda: PARTS[0])  # the open part (tab)
+# The choices made in select boxes with translated labels: {name: value}.
+CHOICES: state.Slot[dict[str, object]] = state.Slot("mh_choices", dict)
+W_O_STATE: state.Slot[WOutSettings] = state.Slot(
+    "mh_w_o", lambda: {"kind": "identity", "seed": 0, "matrix": None, "rev": 0}
+)
 
 
 def labelled(names: dict):
@@ -86,7 +103,7 @@ def labels(prefix: str, options) -> dict[str, str]:
 def _on_choice(name: str, key: str, options: tuple) -> None:
     value = state.widget_value(key)
     if value in options:
-        state.put(CHOICES, {**(state.get(CHOICES) or {}), name: value})
+        CHOICES.set({**CHOICES.get(), name: value})
 
 
 def choice_ui(container, label: str, options, names: dict, name: str, default, variant: str = "", **widget):
@@ -94,7 +111,7 @@ def choice_ui(container, label: str, options, names: dict, name: str, default, v
     CHOICES) and the widget is keyed by the language too: Streamlit matches a select box's value by its label, so a
     widget kept across a language switch would lose the choice."""
     options = list(options)
-    saved = (state.get(CHOICES) or {}).get(name, default)
+    saved = CHOICES.get().get(name, default)
     if saved not in options:
         saved = default if default in options else options[0]
     key = f"mh_{name}{variant}_{state.current_language()}"
@@ -308,14 +325,8 @@ def refused_ui(source: Source, heads: Heads) -> None:
 # --- W_O: a preset, edited cell by cell ---
 
 
-def _w_o_settings() -> dict:
-    return state.get(W_O_STATE) or {"kind": "identity", "seed": 0, "matrix": None, "rev": 0}
-
-
-def _put_w_o(**changes) -> None:
-    settings = {**_w_o_settings(), **changes}
-    settings["rev"] += 1
-    state.put(W_O_STATE, settings)
+def _put_w_o(settings: WOutSettings) -> None:
+    W_O_STATE.set({**settings, "rev": settings["rev"] + 1})
 
 
 def w_o_preset(kind: str, seed: int, rows: int, d_model: int) -> np.ndarray:
@@ -325,7 +336,7 @@ def w_o_preset(kind: str, seed: int, rows: int, d_model: int) -> np.ndarray:
 
 def current_w_o(rows: int, d_model: int) -> np.ndarray:
     """The W_O in use: the edited one while its shape still fits, else its preset's.  (rows, d_model)"""
-    settings = _w_o_settings()
+    settings = W_O_STATE.get()
     edited = settings["matrix"]
     if edited is not None and edited.shape == (rows, d_model):
         return edited
@@ -335,23 +346,23 @@ def current_w_o(rows: int, d_model: int) -> np.ndarray:
 def _on_w_o_kind(key: str) -> None:
     kind = state.widget_value(key)
     if kind in W_O_KINDS:
-        _put_w_o(kind=kind, matrix=None)
+        _put_w_o({**W_O_STATE.get(), "kind": kind, "matrix": None})
 
 
 def _on_w_o_seed(key: str) -> None:
-    _put_w_o(seed=int(state.widget_value(key, 0) or 0), matrix=None)
+    _put_w_o({**W_O_STATE.get(), "seed": int(state.widget_value(key, 0) or 0), "matrix": None})
 
 
 def _on_w_o_edit(key: str, rows: int, d_model: int) -> None:
     matrix, errors = apply_matrix_edits(current_w_o(rows, d_model), state.widget_value(key, {}), "W_O")
-    _put_w_o(matrix=matrix)
+    _put_w_o({**W_O_STATE.get(), "matrix": matrix})
     state.report_errors(errors)
 
 
 def w_o_controls_ui(row_names: list[str], d_model: int) -> None:
     """The W_O preset (and its seed), and W_O itself in a small editor of text cells ("1.5" and "1,5" both read)."""
     rows = len(row_names)
-    settings = _w_o_settings()
+    settings = W_O_STATE.get()
     rev = settings["rev"]
     kind_col, seed_col = st.columns(2, vertical_alignment="bottom")
     kind_key = f"mh_w_o_kind_{rev}_{state.current_language()}"
@@ -402,7 +413,7 @@ def w_o_controls_ui(row_names: list[str], d_model: int) -> None:
 
 
 def _on_part(widget_key: str, labels: list[str]) -> None:
-    state.put(PART, PARTS[labels.index(state.widget_value(widget_key))])
+    PART.set(PARTS[labels.index(state.widget_value(widget_key))])
 
 
 def part_ui():
@@ -410,7 +421,7 @@ def part_ui():
     not the page (Streamlit redraws every element of a run), and a lecturer shows one idea at a time.
     Returns the open part's name and its tab."""
     labels = [t(f"mh.part.{name}") for name in PARTS]
-    current = state.get(PART, PARTS[0])
+    current = PART.get()
     widget_key = f"mh_tabs_{state.current_language()}"  # the labels change with the language
     tabs = st.tabs(
         labels,

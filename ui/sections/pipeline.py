@@ -45,7 +45,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def _use_example(sentence: str) -> None:
-    state.put(SENTENCE_KEY, sentence)
+    state.set_widget(SENTENCE_KEY, sentence)
 
 
 def dims(d: int) -> list[str]:

@@ -82,7 +82,7 @@ def asked(reading: Reading) -> Asked | None:
 
 
 def _use_example(sentence: str) -> None:
-    state.put(SENTENCE_KEY, sentence)
+    state.set_widget(SENTENCE_KEY, sentence)
 
 
 def sentence_ui() -> str:
@@ -184,8 +184,8 @@ def question_view(reading: Reading, layer: int, head: int, cell: tuple[int, int]
 
 
 def _pick(layer: int, head: int) -> None:
-    state.put(LAYER_KEY, layer)
-    state.put(HEAD_KEY, head)
+    state.set_widget(LAYER_KEY, layer)
+    state.set_widget(HEAD_KEY, head)
 
 
 def _label_of(labels: Mapping[Any, str]) -> Callable[[Any], str]:

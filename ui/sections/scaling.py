@@ -353,7 +353,7 @@ def summary_ui() -> None:
 
 
 SECTIONS = {"idea": idea_ui, "walk": walk_ui, "experiment": experiment_ui, "row": three_ways_ui, "summary": summary_ui}
-SECTION_KEY = "scaling_section"
+SECTION: state.Slot[str] = state.Slot("scaling_section", lambda: "idea")  # the open section (see ui/state.py)
 
 
 def scaling_setup(section: str) -> questions.ScalingSetup:
@@ -368,14 +368,14 @@ def scaling_setup(section: str) -> questions.ScalingSetup:
 
 
 def _on_section(widget_key: str, labels: list[str]) -> None:
-    state.put(SECTION_KEY, list(SECTIONS)[labels.index(state.widget_value(widget_key))])
+    SECTION.set(list(SECTIONS)[labels.index(state.widget_value(widget_key))])
 
 
 def sections_ui() -> None:
     """One section at a time, as tabs that run only when open: a slider step redraws one section, not the whole
     page (Streamlit redraws every element of a page on each run), and a lecturer shows one idea at a time."""
     labels = [t(f"scaling.tab.{name}") for name in SECTIONS]
-    current = state.get(SECTION_KEY, "idea")
+    current = SECTION.get()
     widget_key = f"scaling_tabs_{state.current_language()}"  # the labels change with the language
     tabs = st.tabs(
         labels,

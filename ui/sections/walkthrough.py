@@ -57,8 +57,8 @@ def current_part() -> int:
     always says it, so that a reload, a bookmark or a copied address opens the same part."""
     wanted = st.query_params.get(state.STEP, "")
     if wanted.isdigit() and 1 <= int(wanted) <= PARTS:
-        state.put(state.STEP, int(wanted))
-    part = int(state.get(state.STEP, 1))
+        state.set_step(int(wanted))
+    part = int(state.step() or 1)
     if wanted != str(part):
         st.query_params[state.STEP] = str(part)
     return part
@@ -67,7 +67,7 @@ def current_part() -> int:
 def show_part(part: int) -> None:
     """Go to `part` (from a callback: a button, the picker, a presenter key)."""
     part = min(PARTS, max(1, int(part)))
-    state.put(state.STEP, part)
+    state.set_step(part)
     st.query_params[state.STEP] = str(part)
 
 
