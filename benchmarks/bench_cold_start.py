@@ -12,6 +12,8 @@ and what the page's modules add, with the largest of them.
 
 `--root` measures another checkout of the app (e.g. an older commit unpacked with `git archive`), so that two
 versions can be compared on the same machine in the same minutes.
+
+The server is started and Chromium launched by the harness the browser tests use too (harness/).
 """
 
 from __future__ import annotations
@@ -19,56 +21,37 @@ from __future__ import annotations
 import argparse
 import os
 import re
-import socket
 import statistics
 import subprocess
 import sys
 import time
-import urllib.request
 from pathlib import Path
 
-from playwright.sync_api import sync_playwright
-from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
-
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from playwright.sync_api import sync_playwright  # noqa: E402
+from streamlit.proto.ForwardMsg_pb2 import ForwardMsg  # noqa: E402
+
+from harness.browser import find_chromium, launch  # noqa: E402
+from harness.server import free_port, start_app, stop_app, wait_healthy  # noqa: E402
+
 DONE = {ForwardMsg.FINISHED_SUCCESSFULLY}
 SHOWN = """() => document.querySelector('[data-testid=stApp][data-test-script-state=notRunning]') !== null
   && document.querySelectorAll('[data-stale=true], [data-testid=stSkeleton]').length === 0
   && document.querySelectorAll('[data-testid=stMain] h1').length > 0
   && [...document.querySelectorAll('[data-testid=stPlotlyChart]')].every(e => e.querySelector('.main-svg'))"""
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def start(root: Path, port: int) -> subprocess.Popen:
-    command = [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true"]
-    command += ["--server.port", str(port), "--server.address", "127.0.0.1", "--browser.gatherUsageStats", "false"]
-    return subprocess.Popen(command, cwd=root, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-
-
-def wait_healthy(url: str, timeout: float = 120) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        try:
-            with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as response:
-                if response.status == 200:
-                    return
-        except OSError:
-            time.sleep(0.05)
-    raise RuntimeError("the server did not become healthy")
+HEALTH_TIMEOUT_S = 120  # a cold start on a busy 2-core machine
+HEALTH_POLL_S = 0.05  # the server's start is timed to when its health check answers: ask often
 
 
 def one_round(browser, root: Path, page_path: str) -> dict[str, float]:
     port = free_port()
     url = f"http://127.0.0.1:{port}"
     began = time.monotonic()
-    process = start(root, port)
+    process = start_app(root / "app.py", port, cwd=root)
     try:
-        wait_healthy(url)
+        wait_healthy(url, process, HEALTH_TIMEOUT_S, interval=HEALTH_POLL_S)
         healthy = time.monotonic()
         context = browser.new_context(viewport={"width": 1400, "height": 900})
         page = context.new_page()
@@ -91,8 +74,7 @@ def one_round(browser, root: Path, page_path: str) -> dict[str, float]:
         drawn = time.monotonic()
         context.close()
     finally:
-        process.terminate()
-        process.wait(timeout=20)
+        stop_app(process)
     return {
         "server start": healthy - began,
         "first page": drawn - healthy,
@@ -138,9 +120,10 @@ def main() -> None:
     print(f"root {root}  page /{args.page}  cpus {os.cpu_count()}  load {load[0]:.1f} {load[1]:.1f} {load[2]:.1f}")
     rounds = []
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(
-            executable_path="/usr/bin/chromium", headless=True, args=["--no-sandbox", "--disable-gpu"]
-        )
+        chromium = find_chromium()
+        if chromium is None:
+            sys.exit("Chromium is not installed (apt-get install chromium)")
+        browser = launch(playwright, chromium)
         for i in range(args.rounds):
             figures = one_round(browser, root, args.page)
             rounds.append(figures)

@@ -79,7 +79,7 @@ def write_multilingual_shape(directory: str) -> None:
     """A model directory with the multilingual model's geometry and random weights (run in its own process)."""
     from safetensors.numpy import save_file
 
-    from tests.fixtures.tiny_model import SPANISH_VOCAB, random_bert_tensors, wordpiece_tokenizer
+    from harness.tiny_model import SPANISH_VOCAB, random_bert_tensors, wordpiece_tokenizer
 
     directory = Path(directory)
     directory.mkdir(parents=True, exist_ok=True)

@@ -29,18 +29,21 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def start_app(script: Path, port: int, env: dict[str, str] | None = None, log: Path | None = None) -> subprocess.Popen:
-    """`streamlit run script` in the background, headless, on 127.0.0.1:port, from the project's root, with
-    `env` added to this process's environment; its output goes to the file `log` (or nowhere)."""
+def start_app(
+    script: Path, port: int, env: dict[str, str] | None = None, log: Path | None = None, *, cwd: Path = ROOT
+) -> subprocess.Popen:
+    """`streamlit run script` in the background, headless, on 127.0.0.1:port, from `cwd` (the project's root
+    unless another checkout is served), with `env` added to this process's environment; its output goes to the
+    file `log` (or nowhere)."""
     out = log.open("wb") if log is not None else subprocess.DEVNULL
     try:
-        return _popen_streamlit(script, port, env, out)
+        return _popen_streamlit(script, port, env, out, cwd)
     finally:
         if log is not None:
             out.close()  # the child keeps its own copy of the file
 
 
-def _popen_streamlit(script: Path, port: int, env: dict[str, str] | None, out) -> subprocess.Popen:
+def _popen_streamlit(script: Path, port: int, env: dict[str, str] | None, out, cwd: Path) -> subprocess.Popen:
     return subprocess.Popen(
         [
             sys.executable,
@@ -57,15 +60,18 @@ def _popen_streamlit(script: Path, port: int, env: dict[str, str] | None, out) -
             "--browser.gatherUsageStats",
             "false",
         ],
-        cwd=ROOT,
+        cwd=cwd,
         env={**os.environ, **(env or {})},
         stdout=out,
         stderr=subprocess.STDOUT if out is not subprocess.DEVNULL else subprocess.DEVNULL,
     )
 
 
-def wait_healthy(url: str, process: subprocess.Popen, timeout: float = HEALTH_TIMEOUT_S) -> None:
-    """Until the server answers its health check; an error if it exits or does not answer within `timeout` s."""
+def wait_healthy(
+    url: str, process: subprocess.Popen, timeout: float = HEALTH_TIMEOUT_S, *, interval: float = 0.2
+) -> None:
+    """Until the server answers its health check, asked every `interval` s (a benchmark timing the start asks
+    more often); an error if the server exits or does not answer within `timeout` s."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if process.poll() is not None:
@@ -75,7 +81,7 @@ def wait_healthy(url: str, process: subprocess.Popen, timeout: float = HEALTH_TI
                 if response.status == 200:
                     return
         except OSError:
-            time.sleep(0.2)  # polling a socket that is not open yet: nothing to wait on but time
+            time.sleep(interval)  # polling a socket that is not open yet: nothing to wait on but time
     raise RuntimeError(f"streamlit did not become healthy within {timeout} s")
 
 

@@ -6,7 +6,7 @@ walk meets only later (a part's own widgets, a tab's, an opened popover's) are d
 until every control it has seen was driven at least once.
 
 The real-model page is walked once without a model (seed 0: the download, which fails offline, see
-tests/app/conftest.py) and once with the tiny model of tests/fixtures/tiny_model.py in a local directory (seed 1: the
+tests/app/conftest.py) and once with the tiny model of harness/tiny_model.py in a local directory (seed 1: the
 sentence, layer, head, measure and cell pickers), each time on a fresh server (no model loaded or download kept).
 
 Not driven: the data editors. AppTest can seed a keyed editor's edit state but does not run its `on_change`
@@ -30,9 +30,9 @@ from engine.limits import MAX_TRAINING_STEPS, OUTPUT_WEIGHT_RANGE, TEMPERATURE_R
 from engine.scenario_io import encode_scenario, scenario_to_json
 from engine.targets import TARGET_PRESETS
 from engine.training import Optimiser
+from harness.tiny_model import TINY_CONFIG, random_bert_tensors, write_model
 from tests.app.helpers import APP, HOME
 from tests.app.test_hostile_ui import as_link, as_upload, fixture_names
-from tests.fixtures.tiny_model import TINY_CONFIG, random_bert_tensors, write_model
 from ui.i18n import LANGUAGES
 from ui.pages import PAGES
 from ui.questions import ANSWERS, Book

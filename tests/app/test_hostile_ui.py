@@ -170,6 +170,11 @@ def open_share_box(at: AppTest) -> AppTest:
     return send(at, WidgetState(id=widget_id(at, "share_open"), bool_value=True))
 
 
+def uploader(at: AppTest):
+    """The share box's file uploader, by its key: upload_<scenario revision>, so a new scenario rebuilds it empty."""
+    return at.file_uploader(key=f"upload_{at.session_state['scenario_rev']}")
+
+
 def unescaped(markdown: str) -> str:
     """Markdown source as the reader sees it: backslash escapes removed."""
     return re.sub(r"\\(.)", r"\1", markdown)
@@ -220,13 +225,13 @@ def test_every_hostile_fixture_as_a_link_names_the_broken_part_and_shows_the_les
 def test_every_hostile_fixture_as_an_upload_names_the_broken_part_and_keeps_the_scenario(lang):
     at = open_share_box(open_app(lang))
     good = random_scenario(4)
-    at.file_uploader[0].set_value(("good.json", scenario_to_json(good).encode(), "application/json"))
+    uploader(at).set_value(("good.json", scenario_to_json(good).encode(), "application/json"))
     at.run()
     assert same_scenario(at.session_state["scenario"], good)
     at = open_share_box(at)  # a new scenario rebuilds the uploader; the box stays open
     for name in fixture_names():
         # named .json as the browser's file picker asks; the content is the fixture's
-        at.file_uploader[0].set_value((f"{name}.json", as_upload(name), "application/json"))
+        uploader(at).set_value((f"{name}.json", as_upload(name), "application/json"))
         at.run()
         assert_no_exception(at, name)
         shown = errors(at)
@@ -244,17 +249,17 @@ def test_a_file_not_named_json_is_refused_by_name_and_the_scenario_kept(lang):
     the app's own message, not Streamlit's exception."""
     at = open_share_box(open_app(lang))
     good = random_scenario(4)
-    at.file_uploader[0].set_value(("good.json", scenario_to_json(good).encode(), "application/json"))
+    uploader(at).set_value(("good.json", scenario_to_json(good).encode(), "application/json"))
     at.run()
     at = open_share_box(at)
     for name in ("evil.txt", "evil.json.exe", "json", "evil"):
-        at.file_uploader[0].set_value((name, scenario_to_json(random_scenario(3)).encode(), "application/json"))
+        uploader(at).set_value((name, scenario_to_json(random_scenario(3)).encode(), "application/json"))
         at.run()
         assert_no_exception(at, name)
         expected = {"es": "el nombre del archivo no termina en .json.", "en": "the file's name does not end in .json."}
         assert errors(at) == [f"{CANNOT_READ[lang]['file']} {expected[lang]} {UNCHANGED[lang]}"], name
         assert same_scenario(at.session_state["scenario"], good), name
-    at.file_uploader[0].set_value(("GOOD.JSON", scenario_to_json(good).encode(), "application/json"))
+    uploader(at).set_value(("GOOD.JSON", scenario_to_json(good).encode(), "application/json"))
     at.run()
     assert errors(at) == []  # the extension in capitals is still .json
 
@@ -324,6 +329,7 @@ def test_a_20_mb_sentence_is_cut_to_the_limit_with_a_message(lang, limit):
     assert len(at.session_state["pipeline_sentence"]) <= MAX_SENTENCE_CHARS
     notices = [str(i.value) for i in at.info]
     assert any(limit in notice for notice in notices), notices
+    # the tokens' table, the page's first: st.table takes no key or label to find it by
     assert len(at.table[0].value.columns) == MAX_TOKENS
 
 
@@ -334,6 +340,7 @@ def test_a_long_word_is_shortened_with_a_message(lang, words):
     assert_no_exception(at)
     notices = " ".join(str(i.value) for i in at.info)
     assert words in notices and str(MAX_TOKEN_CHARS) in notices
+    # the tokens' table, the page's first: st.table takes no key or label to find it by
     assert "a" * MAX_TOKEN_CHARS in at.table[0].value.to_string()
     assert "a" * (MAX_TOKEN_CHARS + 1) not in page_text(at)
 

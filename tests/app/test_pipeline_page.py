@@ -19,7 +19,7 @@ PAGE = "pages/pipeline.py"
 SOURCES = (ROOT / PAGE, ROOT / "ui" / "sections" / "pipeline.py")
 SENTENCE = "pipeline_sentence"  # the text input's key (kept across pages by persist_state)
 AMBIGUOUS = "el perro come carne porque tiene hambre"
-TOKENS_TABLE, EFFECT_TABLE = 0, 1  # the page's static tables, in page order
+TOKENS_TABLE, EFFECT_TABLE = 0, 1  # the page's static tables, in page order (st.table takes no key or label)
 
 
 def lesson_x_lines(lang: str) -> list[str]:

@@ -33,6 +33,7 @@ from engine.questions import (
     SoftmaxRow,
     grade,
 )
+from harness.tiny_model import TINY_CONFIG, random_bert_tensors, write_model
 from tests.app.helpers import APP, button, derivation_lines, no_exception, page_text
 from tests.engine.question_contexts import (
     learning_view,
@@ -42,7 +43,6 @@ from tests.engine.question_contexts import (
     multihead_view,
     real_model_view,
 )
-from tests.fixtures.tiny_model import TINY_CONFIG, random_bert_tensors, write_model
 from ui import numbers, questions, state
 from ui.i18n import LANGUAGES, translate
 

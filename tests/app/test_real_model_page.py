@@ -23,9 +23,9 @@ from engine.encoder import cell_derivation, encode, find_word, rank_heads, word_
 from engine.errors import EngineInputError
 from engine.limits import MAX_MODEL_TOKENS, MAX_SENTENCE_CHARS
 from engine.model_files import load_model, tokenize
+from harness.tiny_model import SENTENCE, TINY_CONFIG, random_bert_tensors, write_model
 from tests.app.derivation_check import check_block
 from tests.app.helpers import open_page, page_text
-from tests.fixtures.tiny_model import SENTENCE, TINY_CONFIG, random_bert_tensors, write_model
 from ui import charts, model_source
 from ui.i18n import LANGUAGES, translate
 from ui.numbers import count, fixed
@@ -191,7 +191,7 @@ def test_the_measures_of_the_picked_head_and_the_sortable_table_are_the_engines(
         "to itself": fixed(self_weight, 3, lang="en"),
     }
     at.selectbox(key="real_sort").set_value("previous").run()
-    table = at.dataframe[0].value
+    table = at.dataframe[0].value  # the page's only dataframe; ui/sections/real_model.py gives it no key
     assert len(table) == 4
     column = table["to the previous"].astype(float).tolist()
     assert column == sorted(column, reverse=True)  # sorted as numbers, though written as text

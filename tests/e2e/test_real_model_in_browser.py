@@ -16,8 +16,8 @@ from playwright.sync_api import Page, expect
 
 from harness.browser import ScriptRuns, runs, wait_for_app
 from harness.server import free_port, start_app, stop_app, wait_healthy
+from harness.tiny_model import TINY_CONFIG, random_bert_tensors, write_model
 from tests.e2e.shared import assert_healthy, screenshot
-from tests.fixtures.tiny_model import TINY_CONFIG, random_bert_tensors, write_model
 from ui.i18n import LANGUAGE_NAMES, LANGUAGES
 
 pytestmark = pytest.mark.e2e

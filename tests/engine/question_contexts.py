@@ -26,7 +26,7 @@ from engine import (
 from engine.encoder import encode
 from engine.model_files import load_model, tokenize
 from engine.questions import LearningView, MultiHeadView, RealModelView
-from tests.fixtures.tiny_model import SENTENCE, TINY_CONFIG, random_bert_tensors, sentencepiece_tokenizer, write_model
+from harness.tiny_model import SENTENCE, TINY_CONFIG, random_bert_tensors, sentencepiece_tokenizer, write_model
 
 
 def multihead_view(
@@ -94,7 +94,7 @@ def as_array(rows) -> np.ndarray:
 
 @functools.cache
 def tiny_model(tensor_seed: int = 5, sentencepiece: bool = False):
-    """The tiny BERT of tests/fixtures/tiny_model.py, written to a temporary folder and loaded (once per seed); seed 5
+    """The tiny BERT of harness/tiny_model.py, written to a temporary folder and loaded (once per seed); seed 5
     is the real-model page tests' model. With `sentencepiece`, its tokenizer is XLM-R's kind (<s> … </s>)."""
     folder = Path(tempfile.mkdtemp(prefix=f"tiny-{tensor_seed}-"))
     tokenizer = sentencepiece_tokenizer() if sentencepiece else None

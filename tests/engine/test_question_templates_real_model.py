@@ -1,4 +1,4 @@
-"""The real-model page's questions, on tiny BERTs written in the real file formats (tests/fixtures/tiny_model.py):
+"""The real-model page's questions, on tiny BERTs written in the real file formats (harness/tiny_model.py):
 fair on the page's fresh start and on other weights, sentences, tokenizers, heads and cells (the laws of
 tests/engine/test_questions.py), and their answers and named mistakes match plain-Python loops over the encoder's
 attention (the encoder itself is checked against a loop reference in tests/engine/test_encoder.py)."""
@@ -15,8 +15,8 @@ from test_questions import asked, assert_fair
 from engine import EngineInputError
 from engine import questions as q
 from engine.questions import Kind, Outcome, RealModelView, grade
+from harness.tiny_model import SENTENCE, TINY_CONFIG
 from tests.engine.question_contexts import lesson_real_model_view, real_model_view
-from tests.fixtures.tiny_model import SENTENCE, TINY_CONFIG
 
 FAST = settings(max_examples=20, deadline=None, database=None)
 REAL = [t for t in q.TEMPLATES.values() if t.context is RealModelView]
