@@ -99,7 +99,7 @@ def designed_heads(x: np.ndarray, tokens: Sequence[str], h: int) -> DesignedHead
     return DesignedHeads(DESIGNED_JOBS[h], heads, q, k, sharpness, tuple(t for *_, t in built))
 
 
-def _job_directions(job: str, tokens: tuple[str, ...], d_k: int):
+def _job_directions(job: str, tokens: tuple[str, ...], d_k: int) -> tuple[np.ndarray, np.ndarray, float, np.ndarray]:
     """Unit query and key directions (n, d_k), the smallest lead of the intended score, and the targets (n,)."""
     n = len(tokens)
     positions = np.arange(n)

@@ -24,6 +24,10 @@ MAX_JSON_BYTES = 100_000  # a decompressed link or an uploaded file larger than 
 MAX_JSON_DEPTH = 8  # nesting deeper than a scenario needs is refused before it is parsed
 MAX_NUMBER_CHARS = 40  # a number written with more characters than this (a 400-digit integer) is refused
 
+# --- the scaling page's experiment (random q·k at many d_k) ---
+SCALING_D_K_RANGE = (1, 4096)  # each d_k measured; q and k are drawn in chunks, so memory stays bounded
+SCALING_SAMPLES_RANGE = (2, 100_000)  # dot products drawn per d_k (the page offers up to 20,000)
+
 # --- a real model's page ---
 MAX_MODEL_TOKENS = 64  # pieces (special tokens included) a sentence may have for the real model; more is refused
 HUB_TIMEOUT_SECONDS = 5.0  # the hub's answer about one file; offline, a download click is told so within seconds
@@ -33,7 +37,7 @@ QUESTION_DECIMALS = 3  # answers and rows of weights are shown to 3 decimals, as
 QUESTION_TOLERANCE = 0.005  # right to 2 decimals (0.5% of the answer when it is larger than 1)
 QUESTION_RELATIVE_TOLERANCE = 0.05  # for sizes read off a measurement: the spread of q·k, of a random walk
 MAX_OPTIONS = 4  # options of a choice question, the right one included
-QUESTION_D_K_RANGE = (1, 4096)  # the scaling page's d_k
+QUESTION_D_K_RANGE = SCALING_D_K_RANGE  # the scaling page's d_k
 QUESTION_WALK_STEPS_RANGE = (1, 100_000)  # steps of the scaling page's random walks
 
 # --- training W_Q and W_K toward a target pattern ---

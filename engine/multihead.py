@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 from engine.attention import AttentionResult, Scale, as_matrix, attention
 from engine.errors import EngineInputError
@@ -100,7 +101,9 @@ def layer_norm_steps(rows: np.ndarray, eps: float = LAYER_NORM_EPS) -> LayerNorm
     return LayerNormSteps(rows, mean, variance, float(eps), output)
 
 
-def _one_head(x, number: int, head, scale, mask, temperature) -> AttentionResult:
+def _one_head(
+    x: np.ndarray, number: int, head: HeadWeights, scale: Scale, mask: str | np.ndarray | None, temperature: float
+) -> AttentionResult:
     try:
         w_q, w_k, w_v = head
     except (TypeError, ValueError):
@@ -113,7 +116,7 @@ def _one_head(x, number: int, head, scale, mask, temperature) -> AttentionResult
         raise EngineInputError(error.code, f"head {number}: {error}", **error.params, head=number) from None
 
 
-def _checked_w_o(w_o, rows: int, d_model: int | None) -> np.ndarray:
+def _checked_w_o(w_o: npt.ArrayLike, rows: int, d_model: int | None) -> np.ndarray:
     w_o = as_matrix(w_o, "W_O")
     if w_o.shape[0] != rows or (d_model is not None and w_o.shape[1] != d_model):
         raise EngineInputError(

@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import re
 import unicodedata
+from collections.abc import Iterable
 from dataclasses import dataclass, fields
 
 import numpy as np
@@ -77,7 +78,7 @@ def _token_seed(token: str, d: int) -> int:
     return int.from_bytes(digest, "little")
 
 
-def embed(tokens, d: int) -> np.ndarray:
+def embed(tokens: Iterable[str], d: int) -> np.ndarray:
     """A deterministic vector per token (the same on every machine and run).  (n, d)"""
     rows = []
     for token in tokens:
@@ -111,7 +112,7 @@ class PipelineResult(SentenceVectors):
     attention: AttentionResult
 
 
-def pipeline_weights(d_model: int, d_k: int, weights: str, seed: int):
+def pipeline_weights(d_model: int, d_k: int, weights: str, seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """W_Q, W_K, W_V for the pipeline: the lesson's (d_model = d_k = 4 only) or seeded random ones."""
     d_model = checked_int(d_model, "d_model", D_MODEL_RANGE)
     d_k = checked_int(d_k, "d_k", D_K_RANGE)

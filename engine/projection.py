@@ -5,6 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+import numpy.typing as npt
+
+from engine.attention import as_matrix
+from engine.errors import EngineInputError
 
 
 @dataclass(frozen=True)
@@ -40,14 +44,25 @@ class Movement:
     distance: np.ndarray  # (n,) ||output_i - x_i||, measured in all dimensions, not in the picture
 
 
-def movement(x: np.ndarray, output: np.ndarray) -> Movement:
-    """PCA of the 2n points x_1..x_n, output_1..output_n, so arrows x_i → output_i share one picture."""
-    x = np.asarray(x, dtype=np.float64)  # (n, d)
-    output = np.asarray(output, dtype=np.float64)  # (n, d)
-    if x.shape != output.shape or x.ndim != 2:
-        raise ValueError(f"x and output must be matrices of one shape, got {x.shape} and {output.shape}")
+def movement(x: npt.ArrayLike, output: npt.ArrayLike) -> Movement:
+    """PCA of the 2n points x_1..x_n, output_1..output_n, so arrows x_i → output_i share one picture.
+
+    x and output must be finite matrices of one shape (EngineInputError "not_matrix", "not_finite",
+    "movement_shapes" otherwise)."""
+    x = as_matrix(x, "x")  # (n, d)
+    output = as_matrix(output, "output")  # (n, d)
+    if x.shape != output.shape:
+        raise EngineInputError(
+            "movement_shapes",
+            f"x and output must be matrices of one shape, got {x.shape} and {output.shape}",
+            x_shape=x.shape,
+            output_shape=output.shape,
+        )
     n, d = x.shape
-    points = np.concatenate([x, output])  # (2n, d)
+    # PCA is the same at any scale: working in units of the largest entry keeps every square below float64's limit.
+    unit = float(max(np.abs(x).max(), np.abs(output).max())) or 1.0
+    x_u, output_u = x / unit, output / unit  # (n, d) each, entries in [-1, 1]
+    points = np.concatenate([x_u, output_u])  # (2n, d)
     centred = points - points.mean(axis=0)  # (2n, d)
     _, singular, vt = np.linalg.svd(centred, full_matrices=False)  # vt: (min(2n, d), d)
     axes = np.zeros((2, d))  # (2, d) fewer than two directions exist when d == 1
@@ -55,14 +70,18 @@ def movement(x: np.ndarray, output: np.ndarray) -> Movement:
     # An SVD axis may come out as v or -v; pointing its largest loading positive makes the picture reproducible.
     largest = np.argmax(np.abs(axes), axis=1)  # (2,)
     axes *= np.where(axes[np.arange(2), largest] < 0, -1.0, 1.0)[:, None]
-    coords = centred @ axes.T  # (2n, 2)
     variance = singular**2
     total = variance.sum()
     explained = np.zeros(2)
     explained[: min(2, variance.size)] = variance[:2] / total if total > 0 else 0.0
+    with np.errstate(over="ignore"):
+        coords = (centred @ axes.T) * unit  # (2n, 2)
+        distance = np.linalg.norm(output_u - x_u, axis=1) * unit  # (n,)
+    if not (np.isfinite(coords).all() and np.isfinite(distance).all()):
+        raise EngineInputError("overflow", "the distances between x and output are beyond float64", name="output")
     return Movement(
         x_2d=coords[:n],
         output_2d=coords[n:],
         explained=explained,
-        distance=np.linalg.norm(output - x, axis=1),
+        distance=distance,
     )

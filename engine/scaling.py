@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 import numpy as np
 
 from engine.attention import Scale, divisor_for
+from engine.errors import EngineInputError, checked_int
+from engine.limits import SCALING_D_K_RANGE, SCALING_SAMPLES_RANGE, SEED_RANGE
 from engine.softmax import softmax
 
 _CHUNK_ELEMENTS = 1 << 22  # random numbers drawn at once (32 MB of float64) so d_k = 4096 fits in memory
@@ -47,13 +49,26 @@ def row_entropy(weights: np.ndarray) -> np.ndarray:
     return -terms.sum(axis=-1)
 
 
-def scaling_experiment(dks: Sequence[int], samples: int, seed: int, row_length: int = 8) -> ScalingExperiment:
-    """For each d_k: spread of q·k against √d_k, and softmax peakedness with no divisor, ÷√d_k and ÷d_k."""
-    dks_arr = np.asarray(sorted(set(int(d) for d in dks)), dtype=np.int64)
-    if dks_arr.size == 0 or dks_arr[0] < 1:
-        raise ValueError("dks must hold at least one d_k >= 1")
-    if samples < row_length or row_length < 2:
-        raise ValueError(f"need samples >= row_length >= 2, got samples={samples}, row_length={row_length}")
+def _listed_dks(dks: object) -> list[object]:
+    low, high = SCALING_D_K_RANGE
+    refused = EngineInputError("bad_dks", f"dks must list at least one d_k from {low} to {high}", low=low, high=high)
+    if isinstance(dks, str | bytes) or not isinstance(dks, Iterable):
+        raise refused
+    listed = list(dks)
+    if not listed:
+        raise refused
+    return listed
+
+
+def scaling_experiment(dks: Iterable[int], samples: int, seed: int, row_length: int = 8) -> ScalingExperiment:
+    """For each d_k: spread of q·k against √d_k, and softmax peakedness with no divisor, ÷√d_k and ÷d_k.
+
+    Refused before any work (EngineInputError): no d_k at all ("bad_dks"), a d_k outside SCALING_D_K_RANGE, samples
+    outside SCALING_SAMPLES_RANGE, a row_length from 2 to samples, or a seed outside SEED_RANGE ("out_of_range")."""
+    dks_arr = np.asarray(sorted({checked_int(d, "d_k", SCALING_D_K_RANGE) for d in _listed_dks(dks)}), dtype=np.int64)
+    samples = checked_int(samples, "samples", SCALING_SAMPLES_RANGE)
+    row_length = checked_int(row_length, "row_length", (2, samples))
+    seed = checked_int(seed, "seed", SEED_RANGE)
     rng = np.random.default_rng(seed)
     m = dks_arr.size
     spread, max_weight, entropy = np.empty(m), np.empty((m, len(Scale))), np.empty((m, len(Scale)))

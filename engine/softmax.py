@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 import numpy as np
+import numpy.typing as npt
 
 from engine.errors import EngineInputError
 from engine.text import shown
@@ -51,7 +52,7 @@ def _check_temperature(temperature: object) -> float:
     return t
 
 
-def softmax(x, axis: int = -1, temperature: float = 1.0) -> np.ndarray:
+def softmax(x: npt.ArrayLike, axis: int = -1, temperature: float = 1.0) -> np.ndarray:
     """exp(x / T) normalised along `axis`, computed stably by shifting by the maximum first.
 
     A slice that is entirely -inf (fully masked) gives zeros. Entries equal to +inf share the whole
@@ -94,7 +95,7 @@ class SoftmaxSteps:
     weights_sum: float  # the check the lesson prints: sum of weights
 
 
-def softmax_steps(scores, temperature: float = 1.0) -> SoftmaxSteps:
+def softmax_steps(scores: npt.ArrayLike, temperature: float = 1.0) -> SoftmaxSteps:
     """The intermediate values of softmax for one row: e^x, their total, each share, the check."""
     s = _as_float_array(scores, "scores", row=True)
     t = _check_temperature(temperature)
@@ -142,7 +143,7 @@ class NaiveNormalization:
         return not self.problems
 
 
-def naive_normalize(scores) -> NaiveNormalization:
+def naive_normalize(scores: npt.ArrayLike) -> NaiveNormalization:
     """Divide each score by the sum, and report every way that fails to give probabilities.
 
     The sum is the exact one, rounded once (math.fsum), so the problems found are those of the real numbers,
@@ -175,7 +176,7 @@ def naive_normalize(scores) -> NaiveNormalization:
     return NaiveNormalization(scores=s, total=total, shares=shares, problems=tuple(problems))
 
 
-def largest_to_smallest(shares) -> float:
+def largest_to_smallest(shares: npt.ArrayLike) -> float:
     """How many times the largest share is the smallest one (inf when the smallest is 0)."""
     arr = _as_float_array(shares, "shares", row=True)
     smallest = float(arr.min())

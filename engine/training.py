@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from enum import StrEnum
+from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -468,7 +469,7 @@ def train_steps(run: TrainingRun, steps: int) -> TrainingRun:
     )
 
 
-def train(x: object, target: object, steps: int, **options) -> TrainingRun:
+def train(x: object, target: object, steps: int, **options: Any) -> TrainingRun:
     """`start_training(x, target, **options)` followed by `steps` steps, in one call."""
     return train_steps(start_training(x, target, **options), steps)
 

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from engine.attention import AttentionResult
 from engine.errors import EngineInputError
 from engine.multihead import MultiHeadResult
 from engine.questions.core import ChoiceDraft, Kind, NumericDraft, OptionKind, template
@@ -48,7 +49,7 @@ class MultiHeadView:
         return int(self.result.x.shape[1])
 
 
-def _top_token(head, i: int) -> int:
+def _top_token(head: AttentionResult, i: int) -> int:
     """The token row i of a head gives the most weight to (the earlier one on a tie)."""
     return int(np.argmax(np.where(head.allowed[i], head.weights[i], -1.0)))
 

@@ -55,7 +55,9 @@ class RealModelView:
         object.__setattr__(self, "head", int(self.head))
 
     @classmethod
-    def of(cls, tokens: Tokens, result: EncoderResult, layer: int, head: int, cell: tuple[int, int] | None = None):
+    def of(
+        cls, tokens: Tokens, result: EncoderResult, layer: int, head: int, cell: tuple[int, int] | None = None
+    ) -> RealModelView:
         """The view of a sentence as the tokenizer split it (`engine.model_files.tokenize`) and its encoder result."""
         return cls(tokens.pieces, tokens.special, result, layer, head, cell)
 

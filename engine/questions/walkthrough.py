@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import numpy as np
 
@@ -30,7 +30,7 @@ MATRIX_SYMBOLS = {"w_q": "W_Q", "w_k": "W_K", "w_v": "W_V"}
 # --- step 1: Q, K and V ---
 
 
-def _projection_entry(role: str):
+def _projection_entry(role: str) -> Callable[[Scenario, np.random.Generator], Iterator[NumericDraft]]:
     def build(scenario: Scenario, rng: np.random.Generator) -> Iterator[NumericDraft]:
         """One entry of Q, K or V: x_token · column `dim` of W."""
         result = scenario.run()

@@ -24,8 +24,6 @@ from engine import errors as engine_errors
 from engine import lesson_scenario, parse_number, random_scenario
 from engine.errors import EngineInputError
 from engine.limits import (
-    MAX_ABS_VALUE,
-    MAX_NUMBER_CHARS,
     MAX_SCENARIO_TOKENS,
     MAX_SENTENCE_CHARS,
     MAX_TOKEN_CHARS,
@@ -463,9 +461,16 @@ def test_the_number_help_states_the_engines_grammar(lang):
         with pytest.raises(EngineInputError) as refused:
             parse_number(example, decimal=DECIMAL[lang])
         assert refused.value.code == code
-    assert MAX_NUMBER_CHARS == 40 and MAX_ABS_VALUE == 10**6
     chars, low, high = HELP_LIMITS[lang]
     assert re.search(rf"\b{chars}\b", text) and low in text and high in text, text
+    # and the limits it states are the ones the engine keeps: 40 characters and ±1,000,000 are read, one more refused
+    assert parse_number("0" * 39 + "1", decimal=DECIMAL[lang]) == 1.0
+    assert parse_number("1000000", decimal=DECIMAL[lang]) == 10**6
+    assert parse_number("-1000000", decimal=DECIMAL[lang]) == -(10**6)
+    for beyond, code in (("0" * 40 + "1", "number_too_long"), ("1000001", "too_large"), ("-1000001", "too_large")):
+        with pytest.raises(EngineInputError) as refused:
+            parse_number(beyond, decimal=DECIMAL[lang])
+        assert refused.value.code == code, beyond
 
 
 # --- 8. forged editor messages ---

@@ -711,4 +711,4 @@ def test_a_numeric_answer_box_takes_no_more_characters_than_a_number_may_have():
     at = open_gate("multihead.sizes", "pages/multihead.py", "en")  # its one template asks a number
     assert asked(at, "multihead.sizes").kind == Kind.NUMERIC
     boxes = [box for box in at.text_input if (box.key or "").startswith("quiz_")]
-    assert len(boxes) == 1 and boxes[0].proto.max_chars == MAX_NUMBER_CHARS == 40
+    assert len(boxes) == 1 and boxes[0].proto.max_chars == MAX_NUMBER_CHARS

@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
-from engine import movement, softmax, top_attended
+from engine import EngineInputError, movement, softmax, top_attended
 from engine.attention import allowed_positions
 from engine.pipeline import pipeline
 
@@ -90,6 +90,35 @@ def test_a_token_attention_did_not_move_has_no_arrow():
     assert np.allclose(moved.x_2d, moved.output_2d)
 
 
-def test_movement_refuses_mismatched_shapes():
-    with pytest.raises(ValueError):
+def test_movement_refuses_mismatched_shapes_with_its_code():
+    with pytest.raises(EngineInputError) as refused:
         movement(np.zeros((3, 4)), np.zeros((3, 5)))
+    assert refused.value.code == "movement_shapes"
+    assert refused.value.params == {"x_shape": (3, 4), "output_shape": (3, 5)}
+
+
+@pytest.mark.parametrize(
+    ("x", "output", "code", "name"),
+    [
+        (np.zeros(4), np.zeros(4), "not_matrix", "x"),
+        (np.zeros((2, 2)), [["a", "b"], ["c", "d"]], "not_a_number", "output"),
+        (np.zeros((2, 2)), [[1.0, np.nan], [0.0, 0.0]], "not_finite", "output"),
+        (np.array([[1e308, 0.0]]), np.array([[-1e308, 0.0]]), "overflow", "output"),
+    ],
+)
+def test_movement_refuses_what_is_not_two_finite_matrices_with_a_code(x, output, code, name):
+    with pytest.raises(EngineInputError) as refused:
+        movement(x, output)
+    assert refused.value.code == code
+    assert refused.value.params["name"] == name
+
+
+@pytest.mark.parametrize("size", [1.0, 1e160, 1e300])
+def test_movement_of_huge_vectors_is_the_small_picture_scaled(size):
+    # x = ±size on the axes, output = −x: each token travels 2·size, and the two axes share the variance.
+    x = np.array([[size, 0.0], [0.0, -size]])
+    moved = movement(x, -x)
+    np.testing.assert_allclose(moved.distance, [2 * size, 2 * size], rtol=1e-12)
+    np.testing.assert_allclose(moved.explained, [0.5, 0.5], rtol=1e-12)
+    small = movement(x / size, -x / size)
+    np.testing.assert_allclose(moved.x_2d, small.x_2d * size, rtol=1e-12)

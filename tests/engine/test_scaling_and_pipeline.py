@@ -12,11 +12,19 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+import reference
 
-from engine import EngineInputError, Scale, positional_encoding, random_walks, scaling_experiment, softmax_three_ways
-from engine.limits import MAX_TOKENS
+from engine import (
+    EngineInputError,
+    Scale,
+    attention,
+    positional_encoding,
+    random_walks,
+    scaling_experiment,
+    softmax_three_ways,
+)
 from engine.pipeline import embed, pipeline, tokenize
-from engine.scaling import row_entropy
+from engine.scaling import random_dot_products, row_entropy
 
 ROOT = Path(__file__).resolve().parents[2]
 DKS = [4, 16, 64, 256]
@@ -31,8 +39,35 @@ def experiment():
 # --- scaling_experiment -----------------------------------------------------------------------------
 
 
-def test_divisors_are_in_the_lesson_table_order():
-    assert tuple(Scale) == ("none", "sqrt", "dk")
+# The lesson's three divisors, in the order of its table: not dividing, ÷√d_k, ÷d_k.
+LESSON_DIVISORS = {"none": lambda d_k: 1.0, "sqrt": math.sqrt, "dk": float}
+
+
+@pytest.mark.parametrize("d_k", [1, 4, 64, 512])
+def test_every_scale_divides_the_scores_by_the_divisor_the_lesson_defines(d_k):
+    rng = np.random.default_rng(d_k)
+    x, w_v = rng.normal(size=(3, 4)), rng.normal(size=(4, 2))
+    w_q, w_k = rng.normal(size=(4, d_k)), rng.normal(size=(4, d_k))
+    for mode in Scale:
+        divisor = LESSON_DIVISORS[mode](d_k)  # a member the lesson does not define has no entry: KeyError
+        result = attention(x, w_q, w_k, w_v, scale=mode)
+        assert result.divisor == divisor
+        np.testing.assert_allclose(result.scaled_scores, result.scores / divisor, rtol=1e-15)
+    for name in LESSON_DIVISORS:  # and every divisor the lesson defines is a scale the engine takes
+        assert attention(x, w_q, w_k, w_v, scale=name).divisor == LESSON_DIVISORS[name](d_k)
+
+
+def test_the_experiments_columns_follow_the_lesson_table_none_sqrt_dk():
+    d_k, samples, row_length, seed = 16, 64, 8, 5
+    result = scaling_experiment([d_k], samples, seed, row_length)
+    # the same draws, read by loops: the experiment draws its q·k with one generator from `seed`
+    rows = random_dot_products(d_k, samples, np.random.default_rng(seed)).reshape(-1, row_length).tolist()
+    for column, divide in enumerate(LESSON_DIVISORS.values()):
+        weights = [reference.softmax([s / divide(d_k) for s in row]) for row in rows]
+        largest = sum(max(w) for w in weights) / len(weights)
+        entropy = sum(-sum(p * math.log(p) for p in w if p > 0) for w in weights) / len(weights)
+        assert result.max_weight[0, column] == pytest.approx(largest, rel=1e-12)
+        assert result.entropy[0, column] == pytest.approx(entropy, rel=1e-12)
 
 
 def test_scaling_experiment_is_reproducible_from_seed():
@@ -90,13 +125,41 @@ def test_row_entropy_of_uniform_and_one_hot_rows():
     np.testing.assert_array_equal(row_entropy(np.array([[0.0, 1.0, 0.0]])), [0.0])
 
 
-def test_scaling_experiment_refuses_bad_arguments():
-    with pytest.raises(ValueError):
-        scaling_experiment([], samples=100, seed=0)
-    with pytest.raises(ValueError):
-        scaling_experiment([0, 4], samples=100, seed=0)
-    with pytest.raises(ValueError):
-        scaling_experiment([4], samples=4, seed=0, row_length=8)
+@pytest.mark.parametrize("dks", [[], (), None, 4, "4", iter([])])
+def test_scaling_experiment_without_a_list_of_d_k_is_refused_with_bad_dks(dks):
+    with pytest.raises(EngineInputError) as refused:
+        scaling_experiment(dks, samples=100, seed=0)
+    assert refused.value.code == "bad_dks"
+    assert refused.value.params == {"low": 1, "high": 4096}
+
+
+@pytest.mark.parametrize(
+    ("arguments", "name", "low", "high"),
+    [
+        ({"dks": [0, 4]}, "d_k", 1, 4096),
+        ({"dks": [4, 4097]}, "d_k", 1, 4096),
+        ({"dks": [4.5]}, "d_k", 1, 4096),
+        ({"dks": [True]}, "d_k", 1, 4096),
+        ({"dks": ["8"]}, "d_k", 1, 4096),
+        ({"samples": 1}, "samples", 2, 100_000),
+        ({"samples": 100_001}, "samples", 2, 100_000),
+        ({"samples": 4, "row_length": 8}, "row_length", 2, 4),
+        ({"row_length": 1}, "row_length", 2, 100),
+        ({"seed": -1}, "seed", 0, 2**32 - 1),
+    ],
+)
+def test_scaling_experiment_refuses_numbers_outside_its_ranges_naming_them(arguments, name, low, high):
+    call = {"dks": [4], "samples": 100, "seed": 0} | arguments
+    with pytest.raises(EngineInputError) as refused:
+        scaling_experiment(**call)
+    assert refused.value.code == "out_of_range"
+    assert refused.value.params == {"name": name, "low": low, "high": high}
+
+
+def test_scaling_experiment_takes_the_ends_of_its_ranges():
+    edge = scaling_experiment([1, 4096], samples=2, seed=2**32 - 1, row_length=2)
+    assert edge.dks.tolist() == [1, 4096] and edge.samples == 2 and edge.row_length == 2
+    assert edge.max_weight.shape == (2, 3) and np.isfinite(edge.max_weight).all()
 
 
 def test_random_walks_spread_is_about_sqrt_n():
@@ -221,13 +284,29 @@ def test_pipeline_of_empty_sentence_raises_empty_sentence(sentence):
 def test_pipeline_of_300_words_keeps_64_tokens_and_reports_236_dropped():
     sentence = " ".join(f"p{i}" for i in range(300))  # 1,389 characters: within MAX_SENTENCE_CHARS
     run = pipeline(sentence, d_model=4)
-    assert MAX_TOKENS == 64
     assert len(run.tokens) == 64
     assert run.tokens[-1] == "p63"
     assert run.dropped == 236
     assert run.x.shape == (64, 4)
     assert run.attention.weights.shape == (64, 64)
     assert np.all(np.isfinite(run.attention.output))
+
+
+def test_a_sentence_of_64_tokens_goes_through_whole_and_one_of_65_loses_its_last():
+    words = [f"p{i}" for i in range(65)]
+    whole = pipeline(" ".join(words[:64]), d_model=4)
+    assert whole.tokens == tuple(words[:64]) and whole.dropped == 0
+    cut = pipeline(" ".join(words), d_model=4)
+    assert cut.tokens == tuple(words[:64]) and cut.dropped == 1
+
+
+def test_max_tokens_takes_64_and_refuses_65_with_out_of_range():
+    sentence = " ".join(f"p{i}" for i in range(70))
+    assert len(pipeline(sentence, d_model=4, max_tokens=64).tokens) == 64
+    with pytest.raises(EngineInputError) as refused:
+        pipeline(sentence, d_model=4, max_tokens=65)
+    assert refused.value.code == "out_of_range"
+    assert refused.value.params == {"name": "max_tokens", "low": 1, "high": 64}
 
 
 def test_pipeline_with_lesson_weights_and_other_d_model_raises_lesson_weights_shape():

@@ -158,10 +158,22 @@ def test_a_link_of_brackets_nested_99999_deep_is_refused_before_json_recurses():
     assert field_of(upload) == "file"
 
 
+def nesting(value: object) -> int:
+    """How many objects and lists deep `value` goes (a number or a string: 0)."""
+    if isinstance(value, dict):
+        return 1 + max(map(nesting, value.values()), default=0)
+    if isinstance(value, list):
+        return 1 + max(map(nesting, value), default=0)
+    return 0
+
+
 def test_nesting_is_counted_outside_strings_only():
     # MAX_JSON_DEPTH levels are read; one more is refused before any field is looked at
-    data = {**lesson_dict(), "extra": [[[[[[[0]]]]]]]}  # the object and 7 lists: depth 8
-    assert MAX_JSON_DEPTH == 8
+    extra: object = 0
+    for _ in range(MAX_JSON_DEPTH - 1):
+        extra = [extra]
+    data = {**lesson_dict(), "extra": extra}  # the object and MAX_JSON_DEPTH − 1 lists: depth MAX_JSON_DEPTH
+    assert nesting(data) == MAX_JSON_DEPTH  # the nesting built is the one meant
     scenario_from_json(json.dumps(data))
     data["extra"] = [data["extra"]]
     with pytest.raises(EngineInputError) as info:

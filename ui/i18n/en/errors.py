@@ -41,6 +41,9 @@ STRINGS: dict[str, str] = {
     "error.bad_scale": "The scores' divisor must be nothing, √d_k or d_k.",
     "error.bad_mask": "The mask must be none, the causal one or an n × n matrix of true and false.",
     "error.no_heads": "Multi-head attention needs at least one head.",
+    "error.movement_shapes": "x and the attention output must be two matrices of the same shape to draw how far each vector moved.",
+    # the scaling page's experiment
+    "error.bad_dks": "Choose at least one d_k to measure, each a whole number from {low} to {high}.",
     # a scenario
     "error.bad_tokens": "The tokens must be a list of names.",
     "error.bad_causal": "The causal mask must be on or off.",

@@ -41,6 +41,9 @@ STRINGS: dict[str, str] = {
     "error.bad_scale": "El divisor de los scores tiene que ser nada, √d_k o d_k.",
     "error.bad_mask": "La máscara tiene que ser ninguna, la causal o una matriz n × n de verdadero y falso.",
     "error.no_heads": "La atención multi-cabeza necesita al menos una cabeza.",
+    "error.movement_shapes": "x y la salida de la atención tienen que ser dos matrices de la misma forma para dibujar cuánto se movió cada vector.",
+    # el experimento de la página de escalado
+    "error.bad_dks": "Elegí al menos un d_k para medir, cada uno un número entero de {low} a {high}.",
     # un escenario
     "error.bad_tokens": "Los tokens tienen que ser una lista de nombres.",
     "error.bad_causal": "La máscara causal tiene que estar prendida o apagada.",
