@@ -53,6 +53,8 @@ from ui.text import md_literal
 REVEAL_SHORTCUT = "S"  # not R or C (Streamlit's), Esc, the arrows, Page or Space (stepping)
 OPTION_LETTERS = "ABCDEFGH"
 PIPELINE_TEMPLATES = ("pipeline.most_attended",)  # before "what attention did": read the weights above
+# before the tokens: how many there will be, a positional encoding, an entry of x (each question gives its operands)
+PIPELINE_VECTOR_TEMPLATES = ("pipeline.token_count", "pipeline.pe_value", "pipeline.x_entry")
 SECTION_PAGES = {"walk": "walkthrough"}  # an engine section's prefix -> its page key, where they differ
 
 # What a student needs on screen to work a numeric or choice question out while the step is hidden: the step's

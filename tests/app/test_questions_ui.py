@@ -55,6 +55,7 @@ GATES = [
     *WALK_GATES,
     ("softmax", "pages/softmax.py"),
     *SCALING_GATES,
+    ("pipeline.vectors", "pages/pipeline.py"),
     ("pipeline", "pages/pipeline.py"),
     *MULTIHEAD_GATES,
     ("learning.train", "pages/learning.py"),
@@ -130,7 +131,9 @@ def open_gate(gate: str, page: str, lang: str, *, questions_on: bool = True, see
     at.run()
     at.switch_page(page).run()
     assert no_exception(at), [e.value for e in at.exception]
-    above = {"multihead": "multihead.sizes", "real_model": "real_model.head"}.get(gate.split(".")[0])
+    above = {"multihead": "multihead.sizes", "real_model": "real_model.head", "pipeline": "pipeline.vectors"}.get(
+        gate.split(".")[0]
+    )
     if above is not None and gate != above:
         # the gate asked first, above this one on its page: shown, so this gate's own question is the one left
         button(at, translate(lang, "quiz.show_me")).click().run()
@@ -182,6 +185,7 @@ def revealed(at: AppTest, gate: str, lang: str) -> bool:
         "scaling.walk": "scaling.walk.title",
         "scaling.experiment": "scaling.experiment.title",
         "scaling.row": "scaling.row.title",
+        "pipeline.vectors": "pipeline.tokens.title",
         "pipeline": "pipeline.effect.title",
         "real_model.head": "real.head.hover",  # the caption under the picked head's large figure
         "real_model.cell": "real.cell.divide",  # the line before the picked cell's division
@@ -285,6 +289,8 @@ def test_every_template_of_every_gate_is_asked_and_graded_on_its_page():
         templates = questions.SCALING_GATES.get(gate.removeprefix("scaling."))
         if gate == "pipeline":
             templates = questions.PIPELINE_TEMPLATES
+        if gate == "pipeline.vectors":
+            templates = questions.PIPELINE_VECTOR_TEMPLATES
         expected = {t.id for t in engine_questions.templates_for(section) if templates is None or t.id in templates}
         for draw in range(len(expected)):
             if draw:
@@ -293,7 +299,7 @@ def test_every_template_of_every_gate_is_asked_and_graded_on_its_page():
             seen.add(asked(at, gate).template_id)
             check_wrong_then_right(at, gate, "es")
         assert expected <= seen, (gate, expected - seen)
-    assert seen == set(engine_questions.TEMPLATES) - {"pipeline.token_count", "pipeline.pe_value", "pipeline.x_entry"}
+    assert seen == set(engine_questions.TEMPLATES)
 
 
 # --- show me, presentation mode, the switch, a changed scenario ---

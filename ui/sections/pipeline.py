@@ -147,6 +147,12 @@ def attention_controls_ui(d_model: int) -> tuple[str, int, bool]:
     return weights, int(seed), causal
 
 
+def vectors_question_ui(vectors: SentenceVectors) -> bool:
+    """A question before the sentence's vectors show (how many tokens, a positional encoding, an entry of x);
+    True once they may show. Every stage below waits for it, since each shows what the others ask."""
+    return questions.gate_ui("pipeline", vectors, key="pipeline.vectors", templates=questions.PIPELINE_VECTOR_TEMPLATES)
+
+
 def tokens_ui(result: SentenceVectors) -> None:
     """The sentence cut into tokens, each under its position."""
     st.header(t("pipeline.tokens.title"))
