@@ -144,13 +144,46 @@ def dims(count: int) -> list[str]:
     return [t("matrix.dim", j=j) for j in range(count)]
 
 
-def projection_specs(tokens: Sequence[str], result: AttentionResult) -> list[Heatmap]:
-    """Q, K and V, on one signed colour scale (compared side by side)."""
+def shaped(title: str, values: np.ndarray) -> str:
+    """A figure's title with the shape of the matrix it shows, as the lesson writes it: W_Q (4×2)."""
+    rows, cols = values.shape
+    return f"{title} ({rows}×{cols})"
+
+
+def projection_specs(tokens: Sequence[str], result: AttentionResult, *, shapes: bool = False) -> list[Heatmap]:
+    """Q, K and V, on one signed colour scale (compared side by side); `shapes` writes each one's shape in its
+    title, Q = x · W_Q (3×2), where the page's matrices change shape (several heads)."""
     shared = figures.signed_range(result.q, result.k, result.v)
+    titles = [t("matrix.q"), t("matrix.k"), t("matrix.v")]
+    matrices = (result.q, result.k, result.v)
+    if shapes:
+        titles = [shaped(title, m) for title, m in zip(titles, matrices, strict=True)]
     return [
-        token_map(result.q, tokens, t("matrix.q"), zrange=shared, show_scale=False),
-        token_map(result.k, tokens, t("matrix.k"), zrange=shared, show_scale=False),
-        token_map(result.v, tokens, t("matrix.v"), zrange=shared),
+        token_map(m, tokens, title, zrange=shared, show_scale=i == 2)
+        for i, (title, m) in enumerate(zip(titles, matrices, strict=True))
+    ]
+
+
+def weight_map(w: np.ndarray, name: str, **extra: Any) -> Heatmap:
+    """A weight matrix titled with its shape, W_Q (4×2): one row per dimension of x (x0, x1, ...), one column
+    per dimension it projects to."""
+    return Heatmap(
+        w,
+        [f"x{i}" for i in range(w.shape[0])],
+        dims(w.shape[1]),
+        shaped(name, w),
+        row_title=t("matrix.rows_x"),
+        col_title=t("matrix.cols_out"),
+        **extra,
+    )
+
+
+def weight_specs(w_q: np.ndarray, w_k: np.ndarray, w_v: np.ndarray) -> list[Heatmap]:
+    """W_Q, W_K and W_V on one signed colour scale, the colour bar on W_V's panel."""
+    shared = figures.signed_range(w_q, w_k, w_v)
+    return [
+        weight_map(w, name, zrange=shared, show_scale=name == "W_V")
+        for name, w in (("W_Q", w_q), ("W_K", w_k), ("W_V", w_v))
     ]
 
 
@@ -229,16 +262,15 @@ def attention_specs(tokens: Sequence[str], result: AttentionResult, panels=("sco
 
 
 def token_map(values: np.ndarray, tokens: Sequence[str], title: str, **extra: Any) -> Heatmap:
-    """A matrix with one row per token and one column per dimension (x, Q, K, V, an output), both axes named."""
-    return Heatmap(
-        values,
-        list(tokens),
-        dims(values.shape[1]),
-        title,
-        row_title=t("matrix.rows_token"),
-        col_title=t("matrix.cols_dim"),
-        **extra,
-    )
+    """A matrix with one row per token and one column per dimension (x, Q, K, V, an output), both axes named;
+    `extra` sets the other Heatmap fields and may rename the rows or columns (positions, a concatenation's)."""
+    axes = {
+        "rows": list(tokens),
+        "cols": dims(values.shape[1]),
+        "row_title": t("matrix.rows_token"),
+        "col_title": t("matrix.cols_dim"),
+    }
+    return Heatmap(values, title=title, **(axes | extra))
 
 
 def vectors_specs(tokens: Sequence[str], x: np.ndarray, output: np.ndarray) -> list[Heatmap]:

@@ -272,3 +272,47 @@ def test_undivided_scores_hover_without_a_division_and_a_temperature_is_named(la
         "en": f"Q·K = +0.954 · T = 2 · weight {number(weight)}",
     }
     assert hover == expected[lang]
+
+
+def weight_trio(found: list[Chart]) -> dict[str, Chart]:
+    return {figure.title.split()[0]: figure for figure in found if figure.title.split()[0] in ("W_Q", "W_K", "W_V")}
+
+
+def assert_drawn_as_a_weight_matrix(figure: Chart, d_model: int, d_out: int, name: str) -> None:
+    """Rows x0, x1, … (the dimensions of x), columns d0, d1, … (of the projection), both axes named, shape in the
+    title."""
+    assert figure.title == f"{name} ({d_model}×{d_out})"
+    assert figure.layout["yaxis"]["ticktext"] == [f"x{i}" for i in range(d_model)], name
+    assert figure.layout["xaxis"]["ticktext"] == [f"d{j}" for j in range(d_out)], name
+    assert figure.layout["yaxis"]["title"]["text"] == EN["matrix.rows_x"], name
+    assert figure.layout["xaxis"]["title"]["text"] == EN["matrix.cols_out"], name
+
+
+def assert_one_scale_for_the_trio(trio: dict[str, Chart]) -> None:
+    """One range symmetric about 0 holding the three matrices' values, its colour bar on W_V's panel only."""
+    largest = max(float(np.max(np.abs(np.array(figure.trace["z"], dtype=float)))) for figure in trio.values())
+    for name, figure in trio.items():
+        assert (figure.trace["zmin"], figure.trace["zmax"]) == pytest.approx((-largest, largest)), name
+        assert figure.trace["showscale"] is (name == "W_V"), name
+
+
+def test_the_weight_matrices_are_drawn_alike_on_every_page():
+    """W_Q, W_K, W_V on the pipeline page (the lesson's), one head's on the multi-head page, and the
+    walkthrough's part 1 W: the same rows, columns, axis titles and titles; a trio shares one colour range."""
+    pipeline = weight_trio(charts(open_page("pages/pipeline.py", "en", pipeline_matrices_open=True)))
+    assert list(pipeline) == ["W_Q", "W_K", "W_V"]
+    for name, matrix in (("W_Q", lesson.W_Q), ("W_K", lesson.W_K), ("W_V", lesson.W_V)):
+        assert_drawn_as_a_weight_matrix(pipeline[name], 4, 4, name)
+        assert np.allclose(pipeline[name].trace["z"], matrix, rtol=0, atol=1e-12), name
+    assert_one_scale_for_the_trio(pipeline)
+    assert pipeline["W_Q"].trace["zmax"] == pytest.approx(0.6)  # the largest |w| of the lesson's three matrices
+
+    at = open_page("pages/multihead.py", "en", mh_qkv_open=True)
+    head = {name: chart(at, key) for name, key in (("W_Q", "mh_wq"), ("W_K", "mh_wk"), ("W_V", "mh_wv"))}
+    for name, figure in head.items():
+        assert_drawn_as_a_weight_matrix(figure, 4, 2, name)  # two designed heads: d_k = 4 / 2
+    assert_one_scale_for_the_trio(head)
+
+    walk = chart(go_to_part(open_page("pages/walkthrough.py", "en"), 1), "walk_w")
+    assert_drawn_as_a_weight_matrix(walk, 4, 4, "W_Q")
+    assert np.allclose(walk.trace["z"], lesson.W_Q, rtol=0, atol=1e-12)

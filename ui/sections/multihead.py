@@ -186,17 +186,7 @@ def source_ui() -> Source:
     inputs = st.expander(t("mh.source.x", shape=shape(source.n, source.d_model)), key="mh_x_open", on_change="rerun")
     if inputs.open:
         with inputs:
-            charts.show_heatmap(
-                Heatmap(
-                    x,
-                    tokens,
-                    charts.dims(source.d_model),
-                    f"x {shape(*x.shape)}",
-                    row_title=t("matrix.rows_token"),
-                    col_title=t("matrix.cols_dim"),
-                ),
-                key="mh_x",
-            )
+            charts.show_heatmap(charts.token_map(x, tokens, charts.shaped("x", x)), key="mh_x")
     return source
 
 
@@ -606,33 +596,8 @@ def head_detail_ui(source: Source, heads: Heads, result: MultiHeadResult) -> Non
 
 def qkv_ui(source: Source, weights: HeadWeights, head: AttentionResult) -> None:
     """One head's W_Q, W_K, W_V and its Q, K, V, shapes written; each group on one colour scale."""
-    rows_x = [f"x{i}" for i in range(source.d_model)]
-    shared = charts.figures.signed_range(*weights)
-    charts.show_row(
-        [
-            Heatmap(w, rows_x, charts.dims(w.shape[1]), f"{name} {shape(*w.shape)}", zrange=shared, show_scale=i == 2)
-            for i, (name, w) in enumerate(zip(("W_Q", "W_K", "W_V"), weights, strict=True))
-        ],
-        keys=["mh_wq", "mh_wk", "mh_wv"],
-    )
-    shared = charts.figures.signed_range(head.q, head.k, head.v)
-    products = (("Q = x · W_Q", head.q), ("K = x · W_K", head.k), ("V = x · W_V", head.v))
-    charts.show_row(
-        [
-            Heatmap(
-                m,
-                list(source.tokens),
-                charts.dims(m.shape[1]),
-                f"{name} {shape(*m.shape)}",
-                row_title=t("matrix.rows_token"),
-                col_title=t("matrix.cols_dim"),
-                zrange=shared,
-                show_scale=i == 2,
-            )
-            for i, (name, m) in enumerate(products)
-        ],
-        keys=["mh_q", "mh_k", "mh_v"],
-    )
+    charts.show_row(charts.weight_specs(*weights), keys=["mh_wq", "mh_wk", "mh_wv"])
+    charts.show_row(charts.projection_specs(source.tokens, head, shapes=True), keys=["mh_q", "mh_k", "mh_v"])
 
 
 def cell_ui(source: Source, head: AttentionResult, name: str, i: int, j: int) -> None:
@@ -675,14 +640,7 @@ def concat_ui(source: Source, result: MultiHeadResult) -> None:
     columns = head_columns(result)
     tokens = list(source.tokens)
     charts.show_heatmap(
-        Heatmap(
-            result.concat,
-            tokens,
-            columns,
-            t("mh.concat.figure", shape=shape(n, width)),
-            row_title=t("matrix.rows_token"),
-            col_title=t("matrix.cols_dim"),
-        ),
+        charts.token_map(result.concat, tokens, t("mh.concat.figure", shape=shape(n, width)), cols=columns),
         key="mh_concat",
     )
     st.markdown(t("mh.w_o.body"))
@@ -691,15 +649,7 @@ def concat_ui(source: Source, result: MultiHeadResult) -> None:
         Heatmap(result.w_o, columns, charts.dims(d_model), f"W_O {shape(width, d_model)}"), key="mh_w_o"
     )
     charts.show_heatmap(
-        Heatmap(
-            result.output,
-            tokens,
-            charts.dims(d_model),
-            t("mh.output.figure", shape=shape(n, d_model)),
-            row_title=t("matrix.rows_token"),
-            col_title=t("matrix.cols_dim"),
-        ),
-        key="mh_output",
+        charts.token_map(result.output, tokens, t("mh.output.figure", shape=shape(n, d_model))), key="mh_output"
     )
     if np.array_equal(result.w_o, identity_like_w_o(width, d_model)) and width == d_model:
         st.caption(t("mh.w_o.identity_reading"))
@@ -728,15 +678,7 @@ def residual_ui(source: Source, result: MultiHeadResult, single: tuple[str, Atte
     names = ("x", t("mh.output.short"), t("mh.residual.short"))
     charts.show_grid(
         [
-            Heatmap(
-                m,
-                tokens,
-                charts.dims(d_model),
-                f"{name} {shape(n, d_model)}",
-                row_title=t("matrix.rows_token"),
-                col_title=t("matrix.cols_dim"),
-                decimals=2,
-            )
+            charts.token_map(m, tokens, f"{name} {shape(n, d_model)}", decimals=2)
             for name, m in zip(names, (source.x, result.output, result.residual), strict=True)
         ],
         t("mh.residual.short"),
@@ -762,14 +704,7 @@ def layer_norm_ui(source: Source, result: MultiHeadResult) -> None:
         table_ui(pd.DataFrame({t("mh.top.col.token"): list(source.tokens), "μ": steps.mean, "σ²": steps.variance}))
     with figure_col:
         charts.show_heatmap(
-            Heatmap(
-                steps.output,
-                list(source.tokens),
-                charts.dims(source.d_model),
-                t("mh.ln.figure", shape=shape(source.n, source.d_model)),
-                row_title=t("matrix.rows_token"),
-                col_title=t("matrix.cols_dim"),
-            ),
+            charts.token_map(steps.output, source.tokens, t("mh.ln.figure", shape=shape(source.n, source.d_model))),
             key="mh_ln",
         )
 

@@ -28,7 +28,6 @@ from engine.similarity import COLLAPSE_COSINE, lowest_pairwise_cosine
 from ui import charts, numbers, questions, state
 from ui.derivation import block, sub, vector_row
 from ui.editing import refusal_text
-from ui.figures import Heatmap
 from ui.i18n import plural, t, tm
 from ui.tables import table_ui
 
@@ -168,17 +167,8 @@ def embeddings_ui(result: SentenceVectors) -> None:
     """One vector per token, as a heatmap."""
     st.header(t("pipeline.embed.title"))
     st.markdown(t("pipeline.embed.body"))
-    charts.show_heatmap(
-        Heatmap(
-            result.embeddings,
-            result.tokens,
-            dims(result.x.shape[1]),
-            t("pipeline.embed.figure", shape=shape(*result.embeddings.shape)),
-            row_title=t("pipeline.token"),
-            col_title=t("matrix.cols_dim"),
-        ),
-        key="pipe_embed",
-    )
+    title = t("pipeline.embed.figure", shape=shape(*result.embeddings.shape))
+    charts.show_heatmap(charts.token_map(result.embeddings, result.tokens, title), key="pipe_embed")
 
 
 def positional_ui(result: SentenceVectors) -> None:
@@ -188,16 +178,10 @@ def positional_ui(result: SentenceVectors) -> None:
     d_model = result.x.shape[1]
     heat_col, wave_col = st.columns(2)
     with heat_col:
+        positions = [numbers.count(position) for position in range(len(result.tokens))]
+        title = titled(t("pipeline.pe.heat_title"), result.positional)
         charts.show_heatmap(
-            Heatmap(
-                result.positional,
-                [numbers.count(position) for position in range(len(result.tokens))],
-                dims(d_model),
-                titled(t("pipeline.pe.heat_title"), result.positional),
-                row_title=t("pipeline.position"),
-                col_title=t("matrix.cols_dim"),
-            ),
-            key="pipe_pe",
+            charts.token_map(result.positional, positions, title, row_title=t("pipeline.position")), key="pipe_pe"
         )
     with wave_col:
         long_pe = positional_encoding(PE_POSITIONS, d_model)  # (64, d_model)
@@ -221,17 +205,7 @@ def x_ui(result: SentenceVectors, lesson_case: bool) -> None:
     """X = embedding + PE, as a heatmap and as text; said when it is the lesson's x."""
     st.header(t("pipeline.x.title"))
     st.markdown(t("pipeline.x.body"))
-    charts.show_heatmap(
-        Heatmap(
-            result.x,
-            result.tokens,
-            dims(result.x.shape[1]),
-            titled("x", result.x),
-            row_title=t("pipeline.token"),
-            col_title=t("matrix.cols_dim"),
-        ),
-        key="pipe_x",
-    )
+    charts.show_heatmap(charts.token_map(result.x, result.tokens, titled("x", result.x)), key="pipe_x")
     st.code(rows_as_text("x", result.tokens, result.x), language=None)
     if lesson_case:
         st.success(t("pipeline.x.lesson_match"))
@@ -243,23 +217,7 @@ def attention_ui(result: PipelineResult, weights: str) -> None:
     matrices = st.expander(t("pipeline.attention.matrices"), key="pipeline_matrices_open", on_change="rerun")
     if matrices.open:  # drawn only when opened
         with matrices:
-            d_model, d_k = result.w_q.shape
-            shared = charts.figures.signed_range(result.w_q, result.w_k, result.w_v)
-            charts.show_row(
-                [
-                    Heatmap(
-                        matrix,
-                        dims(d_model),
-                        dims(d_k),
-                        titled(name, matrix),
-                        row_title=t("matrix.rows_x"),
-                        col_title=t("matrix.cols_out"),
-                        zrange=shared,
-                        show_scale=name == "W_V",
-                    )
-                    for name, matrix in (("W_Q", result.w_q), ("W_K", result.w_k), ("W_V", result.w_v))
-                ]
-            )
+            charts.show_row(charts.weight_specs(result.w_q, result.w_k, result.w_v))
     weights_spec = charts.attention_specs(result.tokens, result.attention, panels=("weights",))[0]
     charts.show_heatmap(weights_spec, key="pipe_weights")
     st.caption(t("pipeline.attention.reading"))
@@ -270,17 +228,7 @@ def output_ui(result: PipelineResult) -> None:
     st.header(t("pipeline.output.title"))
     st.markdown(t("pipeline.output.body"))
     output = result.attention.output
-    charts.show_heatmap(
-        Heatmap(
-            output,
-            result.tokens,
-            dims(output.shape[1]),
-            titled("output", output),
-            row_title=t("pipeline.token"),
-            col_title=t("matrix.cols_dim"),
-        ),
-        key="pipe_output",
-    )
+    charts.show_heatmap(charts.token_map(output, result.tokens, titled("output", output)), key="pipe_output")
     st.code(rows_as_text("output", result.tokens, output), language=None)
 
 

@@ -192,14 +192,7 @@ def shape(rows: int, cols: int) -> str:
 def w_heatmap(scenario: Scenario, role: str) -> Heatmap:
     """The weight matrix of `role` ("Q", "K" or "V"): rows are dimensions of x, columns of the output."""
     w = {"Q": scenario.w_q, "K": scenario.w_k, "V": scenario.w_v}[role]
-    return Heatmap(
-        w,
-        [f"x{i}" for i in range(scenario.d_model)],
-        charts.dims(w.shape[1]),
-        f"W_{role} {shape(*w.shape)}",
-        row_title=t("matrix.rows_x"),
-        col_title=t("matrix.cols_out"),
-    )
+    return charts.weight_map(w, f"W_{role}")
 
 
 def projection_derivation_ui(

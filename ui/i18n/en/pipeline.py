@@ -16,7 +16,6 @@ STRINGS: dict[str, str] = {
     "pipeline.seed": "Matrix seed",
     "pipeline.causal": "Causal mask",
     "pipeline.causal_help": "Each token looks only at the ones before it and at itself, like a model writing left to right.",
-    "pipeline.token": "token",
     "pipeline.position": "position",
     "pipeline.tokens.title": "Tokens",
     "pipeline.embed.title": "Embeddings",

@@ -16,7 +16,6 @@ STRINGS: dict[str, str] = {
     "pipeline.seed": "Semilla de las matrices",
     "pipeline.causal": "Máscara causal",
     "pipeline.causal_help": "Cada token mira solo a los anteriores y a sí mismo, como un modelo que escribe de izquierda a derecha.",
-    "pipeline.token": "token",
     "pipeline.position": "posición",
     "pipeline.tokens.title": "Tokens",
     "pipeline.embed.title": "Embeddings",
