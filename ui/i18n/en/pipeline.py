@@ -24,7 +24,7 @@ STRINGS: dict[str, str] = {
     "pipeline.pe.body": "The embedding does not say where the word is. So a vector that depends only on the position is added: sines in the even columns and cosines in the odd ones, each pair with its own frequency.",
     "pipeline.pe.heat_title": "PE of your sentence",
     "pipeline.pe.waves_title": "Some PE columns over 64 positions",
-    "pipeline.pe.column": "column {j} ({wave})",
+    "pipeline.pe.column": "d{j} ({wave})",
     "pipeline.pe.value_axis": "value",
     "pipeline.x.title": "x = embedding + PE",
     "pipeline.x.body": "Adding the two, each token gets a vector that says which word it is and where it stands. These are the inputs of self-attention.",

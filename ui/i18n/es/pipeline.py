@@ -24,7 +24,7 @@ STRINGS: dict[str, str] = {
     "pipeline.pe.body": "El embedding no dice dónde está la palabra. Por eso se le suma un vector que depende solo de la posición: senos en las columnas pares y cosenos en las impares, cada par con su propia frecuencia.",
     "pipeline.pe.heat_title": "PE de tu oración",
     "pipeline.pe.waves_title": "Algunas columnas de la PE a lo largo de 64 posiciones",
-    "pipeline.pe.column": "columna {j} ({wave})",
+    "pipeline.pe.column": "d{j} ({wave})",
     "pipeline.pe.value_axis": "valor",
     "pipeline.x.title": "x = embedding + PE",
     "pipeline.x.body": "Sumando las dos cosas, cada token queda con un vector que dice qué palabra es y dónde está. Estos son los inputs de self-attention.",
