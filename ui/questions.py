@@ -570,7 +570,7 @@ def _student_ui(question: Question, gate: str, ident: str, page: str, context: o
                         t("quiz.your_answer"),
                         key=widget_key(gate, ident, "number"),
                         max_chars=MAX_NUMBER_CHARS,  # a longer number is refused anyway: the box says so first
-                        placeholder=t("quiz.placeholder"),
+                        placeholder=t("quiz.placeholder" if question.decimals else "quiz.placeholder_whole"),
                         help=t("quiz.number_help"),
                     )
                     st.caption(tolerance_text(question))

@@ -129,6 +129,7 @@ def expected_part(name: str, way: str) -> str:
 def open_app(lang: str, page: str = "pages/builder.py") -> AppTest:
     at = AppTest.from_file(APP, default_timeout=60)
     at.session_state["lang"] = lang
+    at.session_state["questions_on"] = False  # the page's content at once, not a prediction first
     at.switch_page(page)
     return at.run()
 
@@ -257,6 +258,13 @@ def test_a_file_not_named_json_is_refused_by_name_and_the_scenario_kept(lang):
         expected = {"es": "el nombre del archivo no termina en .json.", "en": "the file's name does not end in .json."}
         assert errors(at) == [f"{CANNOT_READ[lang]['file']} {expected[lang]} {UNCHANGED[lang]}"], name
         assert same_scenario(at.session_state["scenario"], good), name
+    # a NUL byte: no file system allows one in a name (Streamlit, given types, would raise before the page's script)
+    uploader(at).set_value(("evil\x00.json", scenario_to_json(random_scenario(3)).encode(), "application/json"))
+    at.run()
+    assert_no_exception(at, "nul")
+    nul = {"es": "el nombre del archivo tiene un byte nulo", "en": "the file's name holds a NUL byte"}
+    assert len(errors(at)) == 1 and nul[lang] in errors(at)[0]
+    assert same_scenario(at.session_state["scenario"], good)
     uploader(at).set_value(("GOOD.JSON", scenario_to_json(good).encode(), "application/json"))
     at.run()
     assert errors(at) == []  # the extension in capitals is still .json

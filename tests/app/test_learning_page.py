@@ -322,12 +322,13 @@ def a_training(goal: int) -> learning.Training:
     return learning.Training(case=case, run=run, goal=goal, status="running")
 
 
-def test_stop_ends_a_running_training_where_it_is(session):
-    training = learning.advance(a_training(goal=1000))
-    session["train"] = training
-    learning._on_stop()
-    assert session["train"].status == "stopped"
-    assert session["train"].run.steps == training.run.steps == learning.chunk_size(1000) == 25
+def test_stop_ends_a_running_training_where_it_is():
+    at = open_learning("es", section="train", train=a_training(goal=1000))
+    steps = at.session_state["train"].run.steps  # the page's run trained a chunk (25 steps of 1000) and goes on
+    assert at.session_state["train"].status == "running" and steps == learning.chunk_size(1000) == 25
+    at.button(key="learn_stop").click().run()
+    assert at.session_state["train"].status == "stopped"
+    assert at.session_state["train"].run.steps == steps
 
 
 def test_chunks_reach_the_goal_exactly_and_then_say_done():

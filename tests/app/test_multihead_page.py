@@ -299,13 +299,20 @@ def test_concat_w_o_and_output_are_consistent_and_w_o_follows_its_preset_and_edi
     np.testing.assert_array_equal(panels(at, "mh_w_o")[0], edited)
 
 
-def test_the_w_o_callbacks_apply_presets_and_cell_edits(session):
-    session["kind"] = "random"
-    mh._on_w_o_kind("kind")
-    np.testing.assert_array_equal(mh.current_w_o(6, 4), random_w_o(6, 4, 0))
-    session["seed"] = 9
-    mh._on_w_o_seed("seed")
-    np.testing.assert_array_equal(mh.current_w_o(6, 4), random_w_o(6, 4, 9))
+def test_the_w_o_preset_and_its_seed_follow_their_widgets():
+    at = open_with("en", source="sentence", part="concat")
+    np.testing.assert_array_equal(panels(at, "mh_w_o")[0], np.eye(8))
+    at.selectbox(key="mh_w_o_kind_0_en").set_value("random").run()  # keyed by W_O's revision: rebuilt from it
+    np.testing.assert_array_equal(panels(at, "mh_w_o")[0], random_w_o(8, 8, 0))
+    at.number_input(key="mh_w_o_seed_1").set_value(9).run()
+    np.testing.assert_array_equal(panels(at, "mh_w_o")[0], random_w_o(8, 8, 9))
+    (concat,) = panels(at, "mh_concat")
+    np.testing.assert_allclose(panels(at, "mh_output")[0], concat @ random_w_o(8, 8, 9), atol=1e-12)
+
+
+def test_the_w_o_editor_callback_applies_cell_edits(session):
+    # AppTest cannot type into a data editor's cells: the editor's callback is driven with what Streamlit records
+    session[mh.W_O_STATE.key] = {"kind": "random", "seed": 9, "matrix": None, "rev": 2}
     session["editor"] = {"edited_rows": {"2": {"1": "0,25", "3": "abc"}}}
     mh._on_w_o_edit("editor", 6, 4)
     expected = random_w_o(6, 4, 9)

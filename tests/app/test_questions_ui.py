@@ -718,3 +718,23 @@ def test_a_numeric_answer_box_takes_no_more_characters_than_a_number_may_have():
     assert asked(at, "multihead.sizes").kind == Kind.NUMERIC
     boxes = [box for box in at.text_input if (box.key or "").startswith("quiz_")]
     assert len(boxes) == 1 and boxes[0].proto.max_chars == MAX_NUMBER_CHARS
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_answer_box_suggests_a_number_of_the_kind_asked(lang):
+    """A count is answered with a whole number, a weight with decimals: the box's example is of that kind."""
+    examples = {"es": ("por ejemplo 5", "por ejemplo 0,954"), "en": ("for example 5", "for example 0.954")}
+    for gate, page, whole in (
+        ("pipeline.vectors", "pages/pipeline.py", True),
+        ("walk.2", "pages/walkthrough.py", False),
+    ):
+        at = open_gate(gate, page, lang)
+        question = asked(at, gate)
+        for _ in range(3):  # the gate's questions in turn: find one of the kind wanted
+            if (question.decimals == 0) == whole and question.kind == Kind.NUMERIC:
+                break
+            button(at, translate(lang, "quiz.another")).click().run()
+            question = asked(at, gate)
+        assert question.kind == Kind.NUMERIC and (question.decimals == 0) == whole, gate
+        box = at.text_input(key=questions.widget_key(gate, questions.identity(gate, question), "number"))
+        assert box.placeholder == examples[lang][0 if whole else 1], gate

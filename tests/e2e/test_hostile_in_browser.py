@@ -321,7 +321,7 @@ def test_names_that_look_like_markup_are_shown_literally_everywhere(es_page, ser
         assert f"{name} → {name}" in text, (name, text)
         assert hover.locator("tspan[style*=bold], b").count() == 0
     # The pipeline's table: a word written as __x__ stays a word, not bold.
-    go(page, f"{server.url}/pipeline")
+    go(page, f"{server.url}/pipeline?questions_on=false")
     box_input = page.get_by_role("textbox").first
     box_input.fill("el __x__ www.evil.com come")
     do(page, lambda: box_input.press("Enter"))
@@ -414,7 +414,7 @@ class Forger:
 def test_a_20_mb_sentence_is_cut_at_the_limit_and_memory_stays_bounded(browser, server):
     page = new_page(browser)
     forger = Forger(page)
-    go(page, f"{server.url}/pipeline")
+    go(page, f"{server.url}/pipeline?questions_on=false")
     sentence_box = page.get_by_role("textbox").first
     do(page, lambda: (sentence_box.fill("el gato come"), sentence_box.press("Enter")))  # the page sends its state
     before = server.rss_mb()

@@ -83,10 +83,10 @@ def keys_ready(page: Page) -> None:
 @pytest.mark.parametrize("spec", PAGES, ids=lambda spec: spec.key)
 def test_every_page_in_every_view(browser, app_url, spec, view):
     page = new_page(browser, view)
-    # the themes' contrast is checked on the page's figures, tables and derivations: with the questions off,
-    # since a page waiting for a prediction (the multi-head page's first question) shows none yet
-    themed = {"questions_on": "false"} if view.name in ("light", "dark") else {}
-    open_view(page, page_url(app_url, spec) + query(view, **themed), view)
+    # sizes and contrast are checked on the page's own figures, tables and derivations: with the questions off,
+    # since a page waiting for a prediction (the multi-head page's and the pipeline's first questions) shows none
+    # yet (the questions' own sizes: test_a_question_in_presentation_mode_is_read_from_the_back_row and AppTest)
+    open_view(page, page_url(app_url, spec) + query(view, questions_on="false"), view)
     expect(page.locator("[data-testid=stMain] h1").first).to_have_text(title(spec.key, "es"))
     if view.presentation:
         assert sidebar_open(page) != view.sidebar_closed
@@ -119,6 +119,25 @@ def test_every_page_in_every_view(browser, app_url, spec, view):
     assert page.console_errors == [], page.console_errors
     assert page.dialogs == []
     screenshot(page, f"lecture-{spec.key}-{view.name}")
+    page.context.close()
+
+
+@pytest.mark.parametrize("key", ["multihead", "pipeline"])
+def test_a_question_in_presentation_mode_is_read_from_the_back_row(browser, app_url, key):
+    """The first thing these pages show, questions on, is a prediction: its numbers and widget values at the room's
+    size, nothing scrolling sideways."""
+    view = VIEWS[0]  # 1280 × 720, presentation, the sidebar open
+    page = new_page(browser, view)
+    open_view(page, page_url(app_url, PAGE_BY_KEY[key]) + query(view), view)
+    gate = {"multihead": "multihead_sizes", "pipeline": "pipeline_vectors"}[key]
+    expect(page.locator(f".st-key-quiz_lecture_{gate}")).to_be_visible()  # the question, large, no input
+    small = [n for n in page.evaluate(NUMBER_SIZES) if n["size"] < MIN_PRESENTATION_PX]
+    assert small == [], f"numbers under {MIN_PRESENTATION_PX} px: {small[:10]}"
+    values = [v for v in page.evaluate(WIDGET_VALUE_SIZES) if v["size"] < MIN_PRESENTATION_PX]
+    assert values == [], f"widget values under {MIN_PRESENTATION_PX} px: {values[:10]}"
+    assert page.evaluate(SIDEWAYS) == []
+    assert page.console_errors == [], page.console_errors
+    screenshot(page, f"lecture-{key}-question")
     page.context.close()
 
 
@@ -376,7 +395,7 @@ def test_a_32_character_token_name_keeps_the_figures_at_their_matrix_size(browse
 def test_a_200_word_sentence_gives_a_64_by_64_map_that_can_be_inspected(browser, app_url):
     view = View("normal", 1400, 900)
     page = new_page(browser, view)
-    open_view(page, f"{app_url}/pipeline?lang=en", view)
+    open_view(page, f"{app_url}/pipeline?lang=en&questions_on=false", view)
     words = " ".join(f"p{i}" for i in range(200))  # 200 words, 889 characters
     box = page.locator("[data-testid=stTextInput] input").first
     box.fill(words)

@@ -10,6 +10,7 @@ STRINGS: dict[str, str] = {
     "quiz.your_choice": "Your answer",
     "quiz.your_answer": "Your answer (a number)",
     "quiz.placeholder": "for example 0.954",
+    "quiz.placeholder_whole": "for example 5",
     "quiz.number_help": "With a decimal point or a decimal comma: 0.954 and 0,954 are the same.",
     "quiz.tolerance.within": "Accepted within ±{tolerance}.",
     "quiz.tolerance.exact": "It must be exact.",
@@ -184,7 +185,8 @@ STRINGS: dict[str, str] = {
     "q.pipeline.token_count": "How many tokens of the sentence “{sentence}” go into attention?",
     "q.pipeline.pe_value": (
         "What is the positional encoding PE[{position}, {dimension}]: that of “{token}” (position {position}) in "
-        "dimension {dimension}, with d_model = {d_model}?"
+        "dimension {dimension}, with d_model = {d_model}? (PE[pos, 2i] = sin(pos / 10000^(2i / d_model)) and "
+        "PE[pos, 2i + 1] = cos(pos / 10000^(2i / d_model)).)"
     ),
     "q.pipeline.x_entry": (
         "For “{token}” (position {position}), in dimension {dimension} the embedding is {embedding} and the "

@@ -10,6 +10,7 @@ STRINGS: dict[str, str] = {
     "quiz.your_choice": "Tu respuesta",
     "quiz.your_answer": "Tu respuesta (un número)",
     "quiz.placeholder": "por ejemplo 0,954",
+    "quiz.placeholder_whole": "por ejemplo 5",
     "quiz.number_help": "Con coma o con punto decimal: 0,954 y 0.954 valen lo mismo.",
     "quiz.tolerance.within": "Se acepta con una diferencia de hasta ±{tolerance}.",
     "quiz.tolerance.exact": "Tiene que ser exacta.",
@@ -188,7 +189,8 @@ STRINGS: dict[str, str] = {
     "q.pipeline.token_count": "¿Cuántos tokens de la oración «{sentence}» entran a la atención?",
     "q.pipeline.pe_value": (
         "¿Cuánto vale la codificación posicional PE[{position}, {dimension}]: la de «{token}» (posición "
-        "{position}) en la dimensión {dimension}, con d_model = {d_model}?"
+        "{position}) en la dimensión {dimension}, con d_model = {d_model}? (PE[pos, 2i] = "
+        "sin(pos / 10000^(2i / d_model)) y PE[pos, 2i + 1] = cos(pos / 10000^(2i / d_model)).)"
     ),
     "q.pipeline.x_entry": (
         "Para «{token}» (posición {position}), en la dimensión {dimension} el embedding vale {embedding} y la "
