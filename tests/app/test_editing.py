@@ -115,6 +115,7 @@ def test_score_list_edits_add_delete_and_refuse_emptying():
 
 
 def test_the_w_q_editor_callback_updates_the_shared_scenario_and_rebuilds_the_editors(session):
+    # AppTest cannot type into a data editor's cells: its callback is driven with what Streamlit records
     rev = state.scenario_rev()
     session["editor_w_q"] = {"edited_rows": {0: {"0": 1.3}}, "added_rows": [], "deleted_rows": []}
     editors._on_matrix_edit("editor_w_q", "w_q", "W_Q")
@@ -126,6 +127,7 @@ def test_the_w_q_editor_callback_updates_the_shared_scenario_and_rebuilds_the_ed
 
 
 def test_the_x_editor_callback_reports_refused_cells_in_the_users_terms(session):
+    # AppTest cannot type into a data editor's cells: its callback is driven with what Streamlit records
     session["editor_x"] = {"edited_rows": {1: {"token": "", "2": "hola"}}, "added_rows": [], "deleted_rows": []}
     editors._on_x_edit("editor_x")
     assert state.get_scenario().tokens == TOKENS

@@ -193,7 +193,8 @@ def editor_key(at: AppTest, source: str = "scenario") -> str:
 
 
 def edit_target(session, edits: dict, scenario=None) -> None:
-    """An edit of the target editor, as Streamlit records it, applied by the editor's own callback."""
+    """An edit of the target editor, as Streamlit records it, applied by the editor's own callback (AppTest cannot
+    type into a data editor's cells)."""
     session["scenario"] = scenario or lesson_scenario()
     learning.current_target(learning.current_case())  # the editor is drawn from the preset's target
     key = f"learn_target_editor_scenario_{session['train_targets']['scenario'].rev}"
