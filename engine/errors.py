@@ -57,7 +57,7 @@ CODES: dict[str, tuple[tuple[str, ...], str]] = {
     "bad_scale": ((), "the scale is not one of none, sqrt, dk"),
     "bad_mask": ((), "the mask is not None, 'causal' or an n×n boolean array"),
     "no_heads": ((), "multi-head attention with no head"),
-    "movement_shapes": ((), "x and the attention output are not matrices of one shape (x_shape, output_shape)"),
+    "movement_shapes": (("x_shape", "output_shape"), "x and the attention output are not matrices of one shape"),
     # the scaling page's experiment
     "bad_dks": (("low", "high"), "no d_k to measure: the list of d_k values is empty or not a list"),
     # a scenario

@@ -144,10 +144,14 @@ def dims(count: int) -> list[str]:
     return [t("matrix.dim", j=j) for j in range(count)]
 
 
+def shape(rows: int, cols: int) -> str:
+    """A matrix's shape as the lesson writes it: (3×4)."""
+    return f"({rows}×{cols})"
+
+
 def shaped(title: str, values: np.ndarray) -> str:
     """A figure's title with the shape of the matrix it shows, as the lesson writes it: W_Q (4×2)."""
-    rows, cols = values.shape
-    return f"{title} ({rows}×{cols})"
+    return f"{title} {shape(*values.shape)}"
 
 
 def projection_specs(tokens: Sequence[str], result: AttentionResult, *, shapes: bool = False) -> list[Heatmap]:

@@ -122,15 +122,23 @@ def test_every_page_in_every_view(browser, app_url, spec, view):
     page.context.close()
 
 
-@pytest.mark.parametrize("key", ["multihead", "pipeline"])
+@pytest.mark.parametrize("key", ["multihead", "pipeline", "walkthrough"])
 def test_a_question_in_presentation_mode_is_read_from_the_back_row(browser, app_url, key):
-    """The first thing these pages show, questions on, is a prediction: its numbers and widget values at the room's
-    size, nothing scrolling sideways."""
+    """The first thing these pages show, questions on, is a prediction: its numbers (the walkthrough's question
+    shows its input matrices as tables) and widget values at the room's size, nothing scrolling sideways."""
     view = VIEWS[0]  # 1280 × 720, presentation, the sidebar open
     page = new_page(browser, view)
-    open_view(page, page_url(app_url, PAGE_BY_KEY[key]) + query(view), view)
-    gate = {"multihead": "multihead_sizes", "pipeline": "pipeline_vectors"}[key]
-    expect(page.locator(f".st-key-quiz_lecture_{gate}")).to_be_visible()  # the question, large, no input
+    step = {"step": 1} if key == "walkthrough" else {}
+    open_view(page, page_url(app_url, PAGE_BY_KEY[key]) + query(view, **step), view)
+    gate = {"multihead": "multihead_sizes", "pipeline": "pipeline_vectors", "walkthrough": "walk_1"}[key]
+    question = page.locator(f".st-key-quiz_lecture_{gate}")
+    expect(question).to_be_visible()  # the question, large, no input
+    if key == "walkthrough":  # the session draws its own question: the next ones in turn, to one with its matrices
+        for _ in range(4):
+            if question.locator("[data-testid=stTable]").count():
+                break
+            act(page, lambda: question.get_by_role("button", name=LANGUAGES["es"]["quiz.another"]).click())
+        expect(question.locator("[data-testid=stTable]").first).to_be_visible()
     small = [n for n in page.evaluate(NUMBER_SIZES) if n["size"] < MIN_PRESENTATION_PX]
     assert small == [], f"numbers under {MIN_PRESENTATION_PX} px: {small[:10]}"
     values = [v for v in page.evaluate(WIDGET_VALUE_SIZES) if v["size"] < MIN_PRESENTATION_PX]

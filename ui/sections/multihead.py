@@ -47,12 +47,12 @@ from engine.multihead import FOCUS_WEIGHT, LAYER_NORM_EPS, HeadWeights
 from engine.presets import random_weights
 from engine.questions import MultiHeadView
 from ui import charts, editors, numbers, state
+from ui.charts import shape
 from ui.derivation import BLANK, Row, division_row, dot_rows, show, softmax_rows, sub, token_text, vector_row
 from ui.editing import apply_matrix_edits, column_name
 from ui.editors import EDIT_DECIMALS, errors_ui
 from ui.figures import Heatmap
 from ui.i18n import plural, t, tm
-from ui.sections.walkthrough import shape
 from ui.tables import table_ui
 
 SOURCES = ("scenario", "sentence")  # the shared scenario's tokens and x, or the designed heads' sentence

@@ -26,6 +26,7 @@ from engine.limits import D_MODEL_RANGE, MAX_SENTENCE_CHARS, MAX_TOKEN_CHARS, MA
 from engine.presets import LESSON_D_MODEL, LESSON_SENTENCE, LESSON_TOKENS
 from engine.similarity import COLLAPSE_COSINE, lowest_pairwise_cosine
 from ui import charts, numbers, questions, state
+from ui.charts import shape
 from ui.derivation import block, sub, vector_row
 from ui.editing import refusal_text
 from ui.i18n import plural, t, tm
@@ -50,11 +51,6 @@ def _use_example(sentence: str) -> None:
 def dims(d: int) -> list[str]:
     """Column labels 0, 1, …, d − 1."""
     return [str(j) for j in range(d)]
-
-
-def shape(rows: int, cols: int) -> str:
-    """(3×4): a matrix's shape as the captions write it."""
-    return f"({rows}×{cols})"
 
 
 def titled(name: str, matrix: np.ndarray) -> str:

@@ -17,6 +17,7 @@ from engine import AttentionResult, Scale, Scenario, derivation, lesson_scenario
 from engine.peakedness import row_reading
 from engine.similarity import COLLAPSE_COSINE, lowest_pairwise_cosine
 from ui import charts, numbers, state
+from ui.charts import shape
 from ui.derivation import BLANK, Row, division_row, dot_rows, show, softmax_rows, sub, token_text, vector_row
 from ui.figures import Heatmap
 from ui.i18n import plural, t, tm
@@ -179,11 +180,6 @@ def code_ui(part: int, scenario: Scenario) -> None:
     with st.expander(t("walk.code")):
         key = f"walk.code.{part}.{scenario.scale}" if part == 3 else f"walk.code.{part}"
         st.code(t(key), language="python", wrap_lines=True)
-
-
-def shape(rows: int, cols: int) -> str:
-    """A matrix's shape as the lesson writes it: (3×4)."""
-    return f"({rows}×{cols})"
 
 
 # --- part 1: Q, K, V ---
