@@ -646,7 +646,7 @@ def concat_ui(source: Source, result: MultiHeadResult) -> None:
     st.markdown(t("mh.w_o.body"))
     w_o_controls_ui(columns, d_model)
     charts.show_heatmap(
-        Heatmap(result.w_o, columns, charts.dims(d_model), f"W_O {shape(width, d_model)}"), key="mh_w_o"
+        Heatmap(result.w_o, columns, charts.dims(d_model), charts.shaped("W_O", result.w_o)), key="mh_w_o"
     )
     charts.show_heatmap(
         charts.token_map(result.output, tokens, t("mh.output.figure", shape=shape(n, d_model))), key="mh_output"
@@ -670,7 +670,6 @@ def single_head(source: Source, heads: Heads) -> tuple[str, AttentionResult]:
 @st.fragment
 def residual_ui(source: Source, result: MultiHeadResult, single: tuple[str, AttentionResult]) -> None:
     """The residual x + MultiHead(x), how different the tokens' rows are at each stage, and layer norm on demand."""
-    n, d_model = source.n, source.d_model
     tokens = list(source.tokens)
     assert result.residual is not None  # this page's multi-head attention adds x itself
     st.markdown(t("mh.residual.body"))
@@ -678,7 +677,7 @@ def residual_ui(source: Source, result: MultiHeadResult, single: tuple[str, Atte
     names = ("x", t("mh.output.short"), t("mh.residual.short"))
     charts.show_grid(
         [
-            charts.token_map(m, tokens, f"{name} {shape(n, d_model)}", decimals=2)
+            charts.token_map(m, tokens, charts.shaped(name, m), decimals=2)
             for name, m in zip(names, (source.x, result.output, result.residual), strict=True)
         ],
         t("mh.residual.short"),

@@ -53,11 +53,6 @@ def dims(d: int) -> list[str]:
     return [str(j) for j in range(d)]
 
 
-def titled(name: str, matrix: np.ndarray) -> str:
-    """A figure's title with the shape of what it shows: x (3×4)."""
-    return t("pipeline.matrix", name=name, shape=shape(*matrix.shape))
-
-
 def rows_as_text(name: str, tokens, matrix) -> str:
     """One line per token, `name_token = [+0,500; ...]`, so the numbers can be read and searched as text."""
     return block([vector_row(sub(name, token), row) for token, row in zip(tokens, matrix, strict=True)])
@@ -175,7 +170,7 @@ def positional_ui(result: SentenceVectors) -> None:
     heat_col, wave_col = st.columns(2)
     with heat_col:
         positions = [numbers.count(position) for position in range(len(result.tokens))]
-        title = titled(t("pipeline.pe.heat_title"), result.positional)
+        title = charts.shaped(t("pipeline.pe.heat_title"), result.positional)
         charts.show_heatmap(
             charts.token_map(result.positional, positions, title, row_title=t("pipeline.position")), key="pipe_pe"
         )
@@ -201,7 +196,7 @@ def x_ui(result: SentenceVectors, lesson_case: bool) -> None:
     """X = embedding + PE, as a heatmap and as text; said when it is the lesson's x."""
     st.header(t("pipeline.x.title"))
     st.markdown(t("pipeline.x.body"))
-    charts.show_heatmap(charts.token_map(result.x, result.tokens, titled("x", result.x)), key="pipe_x")
+    charts.show_heatmap(charts.token_map(result.x, result.tokens, charts.shaped("x", result.x)), key="pipe_x")
     st.code(rows_as_text("x", result.tokens, result.x), language=None)
     if lesson_case:
         st.success(t("pipeline.x.lesson_match"))
@@ -224,7 +219,7 @@ def output_ui(result: PipelineResult) -> None:
     st.header(t("pipeline.output.title"))
     st.markdown(t("pipeline.output.body"))
     output = result.attention.output
-    charts.show_heatmap(charts.token_map(output, result.tokens, titled("output", output)), key="pipe_output")
+    charts.show_heatmap(charts.token_map(output, result.tokens, charts.shaped("output", output)), key="pipe_output")
     st.code(rows_as_text("output", result.tokens, output), language=None)
 
 
