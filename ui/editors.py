@@ -20,6 +20,7 @@ from dataclasses import replace
 import numpy as np
 import pandas as pd
 import streamlit as st
+from streamlit.delta_generator import DeltaGenerator
 
 from engine.limits import D_K_RANGE, D_MODEL_RANGE, MAX_ABS_VALUE, MAX_NUMBER_CHARS, MAX_TOKEN_CHARS
 from ui import state
@@ -38,18 +39,31 @@ from ui.tables import written
 EDIT_DECIMALS = 6  # a cell shows its number to this many decimals at most (trailing zeros dropped)
 
 
+def editor_fold(label: str, key: str, *, expanded: bool = False, icon: str | None = None) -> DeltaGenerator | None:
+    """An expander for data editors, whose content is built only while it is open (a folded editor costs a run
+    nothing): the expander when open, else None. Its key carries presentation mode, so switching the mode folds it.
+    That matters: Streamlit sizes a data editor's cells from the root font size when it first draws the editor,
+    so an editor must be drawn anew, in a later run, once presentation mode's larger root size is in place."""
+    fold = st.expander(label, expanded=expanded, key=f"{key}_{state.presentation_mode()}", on_change="rerun", icon=icon)
+    return fold if fold.open else None
+
+
 @contextmanager
-def presented(frame: pd.DataFrame, labels: dict[str, str]) -> Iterator[None]:
-    """The editor drawn inside this block, as it is; in presentation mode, `frame` first as a static table at the
-    room's type size and the editor folded under it: a data editor draws its cells on a canvas at 13 px whatever
-    the page's type size, too small for the back of a lecture hall. `labels`: the editor's column labels. (The
-    builder folds all its editors in presentation mode: its figures show the same numbers large.)"""
+def presented(frame: pd.DataFrame, labels: dict[str, str], key: str) -> Iterator[bool]:
+    """Yields whether to draw the editor inside this block: always out of presentation mode; in it, `frame` is
+    first shown as a static table at the room's type size, and the editor, folded under it (`editor_fold`), is
+    drawn only once opened. `labels`: the editor's column labels; `key`: the fold's. (The builder folds all its
+    editors in presentation mode: its figures show the same numbers large.)"""
     if not state.presentation_mode():
-        yield
+        yield True
         return
     st.table(written(frame.rename(columns=labels), 0), hide_index=True)
-    with st.expander(t("editor.edit_folded"), icon=":material/edit:"):
-        yield
+    fold = editor_fold(t("editor.edit_folded"), key, icon=":material/edit:")
+    if fold is None:
+        yield False
+        return
+    with fold:
+        yield True
 
 
 def _cells(matrix: np.ndarray) -> pd.DataFrame:
@@ -170,15 +184,16 @@ def number_list_editor_ui(name: str, default, column_label: str, max_len: int = 
     values = state.get_list(name, default)
     key = f"editor_{name}_{state.list_rev(name)}"
     frame = _cells(np.asarray(values).reshape(-1, 1))
-    with presented(frame, {column_name(0): column_label}):
-        st.data_editor(
-            frame,
-            key=key,
-            num_rows="dynamic",
-            hide_index=True,
-            column_config={column_name(0): number_column(column_label)},
-            on_change=_on_list_edit,
-            args=(key, name, max_len),
-            width="stretch",
-        )
+    with presented(frame, {column_name(0): column_label}, f"editor_{name}_fold") as shown:
+        if shown:
+            st.data_editor(
+                frame,
+                key=key,
+                num_rows="dynamic",
+                hide_index=True,
+                column_config={column_name(0): number_column(column_label)},
+                on_change=_on_list_edit,
+                args=(key, name, max_len),
+                width="stretch",
+            )
     return values

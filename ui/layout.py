@@ -28,7 +28,7 @@ _BASE_CSS = """
 [data-testid="stMain"]:focus, [data-testid="stMain"] :focus:not(:focus-visible) { outline: none; }
 [data-testid="stMainBlockContainer"] { padding-top: 3.5rem; }
 .st-key-walk_keys { display: none; }
-.st-key-walk_part { scroll-margin-top: 4rem; }
+.st-key-walk_part { scroll-margin-top: 64px; }
 [data-testid="stMain"] [data-testid="stCode"] pre { max-width: 100%; }
 .katex-display .katex { padding: 0 0.15em; }
 [data-testid="stMain"] [data-testid="stPageLink-NavLink"] { height: auto; }
@@ -44,37 +44,42 @@ _BASE_CSS = """
 # captions, tables, code, inputs, selects, slider values), the band above the title gone (the button that leaves
 # presentation mode sits in the header's bar, beside Streamlit's own menu), the slider's value above its track.
 # The header stays: its button reopens a collapsed sidebar.
+# The root font size is 23 px (16 px otherwise): Streamlit sizes a data editor's cells, drawn on a canvas, from it
+# (0.875 rem: 20.1 px instead of 14 px), and its own widgets, gaps and sidebar grow with it. The sizes below are in
+# px, so they do not grow twice.
 _PRESENTATION_CSS = """
 <style>
-[data-testid="stMainBlockContainer"] { padding-top: 4rem; padding-bottom: 4rem; padding-left: 1.5rem;
-  padding-right: 1.5rem; max-width: 100%; }
+html { font-size: 23px; }
+[data-testid="stHeader"] { height: 60px !important; min-height: 0; }
+[data-testid="stMainBlockContainer"] { padding-top: 64px; padding-bottom: 64px; padding-left: 24px;
+  padding-right: 24px; max-width: 100%; }
 [data-testid="stMain"] { font-size: 22px; }
 [data-testid="stMain"] p, [data-testid="stMain"] li, [data-testid="stMain"] label,
 [data-testid="stMain"] [data-testid="stWidgetLabel"] p { font-size: 22px; line-height: 1.45; }
 [data-testid="stMain"] [data-testid="stCaptionContainer"],
 [data-testid="stMain"] [data-testid="stCaptionContainer"] p { font-size: 20px; }
-[data-testid="stMain"] h1 { font-size: 2.4rem; padding-top: 0; padding-bottom: 0.5rem; }
-[data-testid="stMain"] h2 { font-size: 2rem; padding-top: 0.25rem; padding-bottom: 0.25rem; }
-[data-testid="stMain"] h3 { font-size: 1.6rem; }
+[data-testid="stMain"] h1 { font-size: 38px; padding-top: 0; padding-bottom: 8px; }
+[data-testid="stMain"] h2 { font-size: 32px; padding-top: 4px; padding-bottom: 4px; }
+[data-testid="stMain"] h3 { font-size: 26px; }
 [data-testid="stMain"] [data-testid="stCode"] code { font-size: 20px; }
 [data-testid="stMain"] table, [data-testid="stMain"] th, [data-testid="stMain"] td,
 [data-testid="stMain"] th p, [data-testid="stMain"] td p { font-size: 20px; }
 [data-testid="stMain"] input, [data-testid="stMain"] textarea,
 [data-testid="stMain"] [data-baseweb="select"] div,
 [data-testid="stMain"] [data-testid="stMultiSelectTagsContainer"] span { font-size: 20px; }
-[data-testid="stMain"] [data-testid="stSlider"] [role="group"] { margin-top: 1.4rem; }
-[data-testid="stMain"] [data-testid="stSliderThumbValue"] { transform: translateY(-0.5rem); }
+[data-testid="stMain"] [data-testid="stSlider"] [role="group"] { margin-top: 22px; }
+[data-testid="stMain"] [data-testid="stSliderThumbValue"] { transform: translateY(-8px); }
 [data-testid="stMain"] [data-testid="stSliderThumbValue"] p { font-size: 20px; line-height: 1.2; }
 [data-testid="stMain"] [data-testid="stSliderTickBarMin"],
 [data-testid="stMain"] [data-testid="stSliderTickBarMax"] { font-size: 20px; }
-[data-testid="stMain"] [data-testid="stMetricValue"] { font-size: 2rem; }
+[data-testid="stMain"] [data-testid="stMetricValue"] { font-size: 32px; }
 [data-testid="stMain"] button p { font-size: 20px; }
 [data-testid="stMain"] [data-testid="stAlertContentInfo"] p, [data-testid="stMain"] [data-testid="stAlert"] p
   { font-size: 22px; }
 [data-testid="stMain"] .katex-display { font-size: 22px; }
 .katex { font-size: 1.35em !important; }
 [data-testid="stDecoration"] { display: none; }
-.st-key-exit_presentation { position: fixed; top: 0.55rem; right: 3.75rem; z-index: 999991; width: auto; }
+.st-key-exit_presentation { position: fixed; top: 9px; right: 60px; z-index: 999991; width: auto; }
 .st-key-exit_presentation button { background: var(--st-secondary-background-color, transparent); }
 </style>
 """

@@ -32,10 +32,9 @@ import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import ROUND_FLOOR, Decimal
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
-import pandas as pd
 import streamlit as st
 
 from engine import EngineInputError, Scale, Scenario, divisor_for
@@ -49,6 +48,9 @@ from ui.i18n import t
 from ui.pages import PAGE_BY_KEY
 from ui.tables import table_ui
 from ui.text import md_literal
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 REVEAL_SHORTCUT = "S"  # not R or C (Streamlit's), Esc, the arrows, Page or Space (stepping)
 OPTION_LETTERS = "ABCDEFGH"
@@ -76,7 +78,7 @@ GIVEN_MATRICES: dict[str, tuple[str, ...]] = {
 _LECTURE_CSS = """
 <style>
 [class*="st-key-quiz_lecture_"] p, [class*="st-key-quiz_lecture_"] li { font-size: 28px; line-height: 1.45; }
-[class*="st-key-quiz_lecture_"] h3 { font-size: 2.1rem; }
+[class*="st-key-quiz_lecture_"] h3 { font-size: 34px; }
 [class*="st-key-quiz_lecture_"] button p { font-size: 22px; }
 </style>
 """
@@ -525,6 +527,8 @@ def _given_ui(question: Question, context: object) -> None:
 
 
 def _given_frame(name: str, scenario: Scenario, result) -> pd.DataFrame:
+    import pandas as pd  # here, as in ui.tables: the home page imports this module and draws no table
+
     if name.startswith("w_"):
         matrix = scenario.matrix(name)  # (d_model, d_out)
         frame = pd.DataFrame(matrix, columns=[f"d{j}" for j in range(matrix.shape[1])])

@@ -48,7 +48,7 @@ def options_ui() -> None:
     """Scale mode, causal mask and temperature; each change updates every page at once."""
     scenario = state.get_scenario()
     rev = state.scenario_rev()
-    scale_col, temp_col, mask_col = st.columns([3, 3, 2], vertical_alignment="bottom")
+    scale_col, temp_col, mask_col = st.columns([3, 3, 2.5], vertical_alignment="bottom")
     scale_col.segmented_control(
         t("scenario.scale"),
         options=list(Scale),

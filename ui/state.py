@@ -43,10 +43,10 @@ Two kinds of keys:
      "walk_keys" (the presenter keys' component, ui.keys: its state "part" is the part the last key press asked
      for), "walk_scalar_come".
    - builder: "opt_scale_<rev>", "opt_temperature_<rev>", "opt_causal_<rev>" (option widgets, keyed by the
-     scenario's revision), "editor_<matrix>_<rev>", "dims_<d>_<rev>", "random_seed", "builder_edit_open".
+     scenario's revision), "editor_<matrix>_<rev>", "dims_<d>_<rev>", "random_seed", "builder_edit_open_<presenting>".
    - focus pickers: "pick_query_<page>", "pick_key_<page>".
    - share: "share_open", "share_copy" (the copy-link button, ui.clipboard), "upload_<rev>".
-   - softmax: "softmax_temperature", "editor_softmax_<rev>".
+   - softmax: "softmax_temperature", "editor_softmax_scores_<rev>", "editor_softmax_scores_fold_<presenting>".
    - scaling: "scaling_tabs_<lang>", "scaling_walks", "scaling_steps", "scaling_dks", "scaling_samples",
      "scaling_seed", "scaling_row_dk", "scaling_row_length", "scaling_row_seed".
    - pipeline: "pipeline_sentence", "pipeline_d_model", "pipeline_follow", "pipeline_weights",
@@ -59,7 +59,8 @@ Two kinds of keys:
      "learn_send_button".
    - multihead: "mh_tabs_<lang>", "mh_source_<lang>", "mh_x_open", "mh_h_<d_model>", "mh_preset_<source>_<lang>",
      "mh_seed", "mh_head_<h>_<lang>", "mh_query_<source>_<rev>", "mh_key_<source>_<rev>", "mh_qkv_open",
-     "mh_w_o_kind_<w_o rev>_<lang>", "mh_w_o_seed_<w_o rev>", "mh_w_o_open", "mh_w_o_editor_<w_o rev>", "mh_layer_norm".
+     "mh_w_o_kind_<w_o rev>_<lang>", "mh_w_o_seed_<w_o rev>", "mh_w_o_open_<presenting>", "mh_w_o_editor_<w_o rev>",
+     "mh_layer_norm".
    - real model: "real_sentence" (kept across pages by persist_state), "real_example_<lang>", "real_layer",
      "real_head" (the picked head, 0-based; set by "real_pick_best" too), "real_sort", "real_query_<n>",
      "real_key_<n>" (the derived cell's pieces, keyed by the sentence's length in pieces), "real_download".

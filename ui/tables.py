@@ -7,12 +7,16 @@ as markdown, so text cells are escaped: a token named `__x__` shows as typed.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
-import pandas as pd
 import streamlit as st
 
 from ui.numbers import fixed
 from ui.text import md_literal
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 MISSING = "—"
 
@@ -20,6 +24,8 @@ MISSING = "—"
 def written(frame: pd.DataFrame, decimals: int) -> pd.DataFrame:
     """A copy of `frame` for display: float columns with `decimals` decimals ("—" where missing), integer
     columns as whole numbers, every other cell escaped for markdown."""
+    import pandas as pd  # here: the home page, which draws no table, does not wait for pandas (0.7 to 2 s cold)
+
     out = pd.DataFrame(index=frame.index)
     for name in frame.columns:
         column = frame[name]

@@ -1,6 +1,7 @@
 """In presentation mode the softmax page's scores are shown as a table at the room's type size (a data editor draws
-its cells on a canvas at 13 px, whatever the page's type size) and the editor is folded under it; out of it, the
-editor alone. (The builder folds all its editors in presentation mode: its figures show the numbers large.)"""
+its cells on a canvas, a little smaller than the page's text) and the editor is folded under it, drawn once opened;
+out of it, the editor alone. (The builder folds all its editors in presentation mode: its figures show the numbers
+large.)"""
 
 import pytest
 
@@ -25,6 +26,10 @@ def test_the_softmax_pages_scores_are_a_table_in_presentation_mode(lang):
     assert not at.exception
     folded = [e for e in at.expander if e.label == LANGUAGES[lang]["editor.edit_folded"]]
     assert len(folded) == 1
-    assert len(folded[0].dataframe) == 1  # the editor, folded under the table
+    assert len(folded[0].dataframe) == 0  # the editor, folded under the table, is drawn only once opened
+    at.session_state[folded[0].key] = True  # AppTest has no click for an expander: its state, by key
+    at.run()
+    opened = [e for e in at.expander if e.label == LANGUAGES[lang]["editor.edit_folded"]]
+    assert len(opened[0].dataframe) == 1
     scores = next(t for t in tables(at) if len(t.columns) == 1)
     assert scores.iloc[:, 0].tolist() == ["2", "5", "1"]  # the page's example scores

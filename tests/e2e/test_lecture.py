@@ -122,6 +122,49 @@ def test_every_page_in_every_view(browser, app_url, spec, view):
     page.context.close()
 
 
+# The data editors' cell font: Streamlit draws their cells on a canvas, in the font of this CSS variable.
+EDITOR_FONTS = """() => [...document.querySelectorAll('[data-testid=stMain] [data-testid=stDataFrame]')]
+  .map(grid => parseFloat(getComputedStyle(grid.querySelector('[style*="--gdg-base-font-style"]'))
+    .getPropertyValue('--gdg-base-font-style').trim().split(' ').pop()))"""
+# Where each page's editors are: the multi-head page's W_O editor is on its fourth tab.
+EDITOR_PLACES = {"builder": None, "softmax": None, "learning": None, "multihead": "mh.part.concat"}
+
+
+def open_every_editor(page: Page, tab_key: str | None) -> None:
+    """Open the tab the editors are on, then every folded expander of the main area, one at a time."""
+    tab = page.get_by_role("tab", name=LANGUAGES["es"][tab_key]) if tab_key else None
+    if tab is not None and tab.get_attribute("aria-selected") != "true":
+        act(page, lambda: tab.click())
+    for _ in range(12):
+        folded = page.locator("[data-testid=stMain] [data-testid=stExpander] details:not([open]) > summary")
+        if folded.count() == 0:
+            return
+        folded.first.click()  # some expanders rerun the page when opened (to draw their content), some do not
+        page.wait_for_timeout(500)
+        settle(page)
+
+
+@pytest.mark.parametrize("switched", [False, True], ids=["loaded", "switched-on"])
+@pytest.mark.parametrize("key", list(EDITOR_PLACES))
+def test_an_opened_data_editor_in_presentation_mode_is_read_from_the_back_row(browser, app_url, key, switched):
+    """Presentation mode's root font size sets the editors' cells at 20 px: a page opened in presentation mode, or
+    switched to it from the sidebar with its editors open (an editor already drawn must follow)."""
+    view = replace(PROJECTOR, presentation=not switched)
+    page = new_page(browser, view)
+    open_view(page, page_url(app_url, PAGE_BY_KEY[key]) + query(view, questions_on="false"), view)
+    if switched:
+        open_every_editor(page, EDITOR_PLACES[key])
+        assert page.evaluate(EDITOR_FONTS), "no data editor on the page"
+        toggle = page.locator("[data-testid=stSidebar]").get_by_text(LANGUAGES["es"]["sidebar.presentation"])
+        act(page, lambda: toggle.click())
+        settle(page)
+    open_every_editor(page, EDITOR_PLACES[key])
+    fonts = page.evaluate(EDITOR_FONTS)
+    assert fonts, "no data editor on the page"
+    assert min(fonts) >= MIN_PRESENTATION_PX, fonts
+    page.context.close()
+
+
 @pytest.mark.parametrize("key", ["multihead", "pipeline", "walkthrough"])
 def test_a_question_in_presentation_mode_is_read_from_the_back_row(browser, app_url, key):
     """The first thing these pages show, questions on, is a prediction: its numbers (the walkthrough's question

@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import streamlit as st
-from streamlit.delta_generator import DeltaGenerator
 
 from engine import AttentionResult, Scale, Scenario, derivation
 from ui import charts, numbers, state
 from ui.derivation import division_row, dot_rows, show, softmax_rows, token_text
-from ui.editors import dims_ui, errors_ui, matrix_editor_ui, x_editor_ui
+from ui.editors import dims_ui, editor_fold, errors_ui, matrix_editor_ui, x_editor_ui
 from ui.i18n import t, tm
 from ui.scenario_controls import options_ui, presets_ui, token_select_ui
 
@@ -16,15 +15,11 @@ WEIGHTS = (("w_q", "W_Q"), ("w_k", "W_K"), ("w_v", "W_V"))
 
 
 def editors_ui() -> None:
-    """Presets, sizes, x with its tokens, and the three weight matrices. Folded in presentation mode: a folded
-    expander's editors are not built at all (opening it reruns the page), so they cost a slider step nothing."""
-    if state.presentation_mode():
-        folded = st.expander(t("builder.edit"), key="builder_edit_open", on_change="rerun")
-        if not folded.open:
-            return
-        container: DeltaGenerator = folded
-    else:
-        container = st.container()
+    """Presets, sizes, x with its tokens, and the three weight matrices. Folded in presentation mode
+    (`editors.editor_fold`): folded, they are not built at all, so they cost a slider step nothing."""
+    container = editor_fold(t("builder.edit"), "builder_edit_open") if state.presentation_mode() else st.container()
+    if container is None:
+        return
     with container:
         presets_ui()
         errors_ui()
@@ -32,8 +27,10 @@ def editors_ui() -> None:
         st.markdown(f"**{t('builder.x')}**")
         x_editor_ui()
         st.markdown(f"**{t('builder.weights')}**")
-        for column, (name, label) in zip(st.columns(3), WEIGHTS, strict=True):
-            with column:
+        # one under the other in presentation mode: at its 20 px cells, three side by side would hide their last columns
+        places = [st.container() for _ in WEIGHTS] if state.presentation_mode() else st.columns(3)
+        for place, (name, label) in zip(places, WEIGHTS, strict=True):
+            with place:
                 matrix_editor_ui(name, label)
 
 

@@ -329,13 +329,10 @@ def target_ui() -> None:
         st.markdown(t("learn.target.edited") if target.preset is None else t(f"learn.target.is.{target.preset}"))
         errors_ui()
         renormalised_ui(case, target)
-        editor = st.expander(
-            t("learn.target.edit"),
-            expanded=not state.presentation_mode(),
-            key=f"learn_target_edit_open_{state.presentation_mode()}",
-            on_change="rerun",
+        editor = editors.editor_fold(
+            t("learn.target.edit"), "learn_target_edit_open", expanded=not state.presentation_mode()
         )
-        if editor.open:  # a folded editor is not built at all
+        if editor is not None:  # a folded editor is not built at all
             with editor:
                 st.caption(t("learn.target.edit_help"))
                 target_editor_ui(case, target)

@@ -378,8 +378,8 @@ def w_o_controls_ui(row_names: list[str], d_model: int) -> None:
             args=(seed_key,),
         )
     errors_ui()
-    editor = st.expander(t("mh.w_o.edit", shape=shape(rows, d_model)), key="mh_w_o_open", on_change="rerun")
-    if editor.open:
+    editor = editors.editor_fold(t("mh.w_o.edit", shape=shape(rows, d_model)), "mh_w_o_open")
+    if editor is not None:
         with editor:
             matrix = current_w_o(rows, d_model)
             frame = pd.DataFrame(
