@@ -33,6 +33,7 @@ from ui.editing import (
     refusal_text,
 )
 from ui.i18n import t
+from ui.layout import editors_wait
 from ui.numbers import count, short
 from ui.tables import written
 
@@ -104,6 +105,8 @@ def _on_matrix_edit(editor_key: str, name: str, label: str) -> None:
 
 def x_editor_ui() -> None:
     """x: one row per token (name and d_model numbers); rows can be added, removed and renamed."""
+    if editors_wait():
+        return
     scenario = state.get_scenario()
     frame = _cells(scenario.x)
     frame.insert(0, TOKEN_COLUMN, list(scenario.tokens))
@@ -127,6 +130,8 @@ def x_editor_ui() -> None:
 
 def matrix_editor_ui(name: str, label: str) -> None:
     """A fixed-size weight matrix (d_model rows, d_k columns)."""
+    if editors_wait():
+        return
     matrix = state.get_scenario().matrix(name)
     frame = _cells(matrix)
     frame.index = [f"x{i}" for i in range(matrix.shape[0])]
@@ -185,7 +190,7 @@ def number_list_editor_ui(name: str, default, column_label: str, max_len: int = 
     key = f"editor_{name}_{state.list_rev(name)}"
     frame = _cells(np.asarray(values).reshape(-1, 1))
     with presented(frame, {column_name(0): column_label}, f"editor_{name}_fold") as shown:
-        if shown:
+        if shown and not editors_wait():
             st.data_editor(
                 frame,
                 key=key,

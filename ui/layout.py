@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import streamlit as st
 
+from ui import state
 from ui.i18n import t
 from ui.share import link_errors_ui
 
@@ -88,6 +89,43 @@ html { font-size: 23px; }
 def style_ui(presentation: bool) -> None:
     """The page's style: the base rules, and presentation mode's larger type when it is on."""
     st.html(_BASE_CSS + (_PRESENTATION_CSS if presentation else ""))
+
+
+# Presentation mode as the last page run drew it; whether this run leaves the data editors out; the redraw's timer.
+_DRAWN_IN: state.Slot[bool | None] = state.Slot("editors_drawn_in", lambda: None)
+_HELD: state.Slot[bool] = state.Slot("editors_held", lambda: False)
+_REDRAW: state.Slot[str] = state.Slot("editors_redraw", lambda: "")
+REDRAW_AFTER_S = 0.3  # the run after a switch starts this long after the switch's run is on screen
+
+
+def editors_wait() -> bool:
+    """Whether the data editors sit out this run: the run that switched presentation mode on or off.
+    Streamlit sizes an editor's cells from the page's root font size (which presentation mode changes) when it first
+    draws the editor, and in the run that switches the mode the new size may not be in place yet. So the editors
+    are left out of that run, and the next one (`mode_switch_ui` starts it) draws them anew at the new size."""
+    return _HELD.get()
+
+
+def mode_switch_ui() -> None:
+    """Once per page run (ui.shell): whether this run switched the mode; if so, start the next run a moment after
+    this one is on screen (a timed fragment in the sidebar, which draws nothing). Any run after it draws the
+    editors again, whether the timer's or one the reader starts first."""
+    drawn, now = _DRAWN_IN.get(), state.presentation_mode()
+    _DRAWN_IN.set(now)
+    _HELD.set(drawn is not None and drawn != now)
+    if _HELD.get():
+        _REDRAW.set("armed")
+        with st.sidebar:
+            _redraw_editors()
+
+
+@st.fragment(run_every=REDRAW_AFTER_S)
+def _redraw_editors() -> None:
+    if _REDRAW.get() == "armed":  # drawn by the run that switched the mode: the timer's run comes next
+        _REDRAW.set("waiting")
+        return
+    _REDRAW.set("")
+    st.rerun()  # the whole page, editors included (which also ends this timer)
 
 
 def page_header(title_key: str, lead_key: str | None = None) -> None:

@@ -21,7 +21,7 @@ import streamlit as st
 from ui import questions, state
 from ui.heap import freeze_long_lived_objects
 from ui.i18n import LANGUAGE_NAMES, t
-from ui.layout import style_ui
+from ui.layout import mode_switch_ui, style_ui
 from ui.pages import PAGE_BY_KEY, PAGES
 from ui.share import apply_link
 
@@ -50,6 +50,7 @@ def page(key: str) -> None:
     style_ui(state.presentation_mode())
     if state.presentation_mode():
         exit_presentation_ui()
+    mode_switch_ui()
 
 
 def freeze_soon() -> None:

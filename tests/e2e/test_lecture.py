@@ -15,6 +15,7 @@ from playwright.sync_api import Page, expect
 
 from engine import lesson_scenario
 from engine.scenario_io import encode_scenario
+from harness.browser import runs
 from tests.e2e.lecture_helpers import (
     HEADER_PX,
     MIN_PHONE_FIGURE_PX,
@@ -144,24 +145,33 @@ def open_every_editor(page: Page, tab_key: str | None) -> None:
         settle(page)
 
 
-@pytest.mark.parametrize("switched", [False, True], ids=["loaded", "switched-on"])
+NORMAL_EDITOR_PX = 14  # Streamlit's own size for an editor's cells: 0.875 rem of a 16 px root
+
+
+@pytest.mark.parametrize("how", ["loaded", "switched-on", "switched-off"])
 @pytest.mark.parametrize("key", list(EDITOR_PLACES))
-def test_an_opened_data_editor_in_presentation_mode_is_read_from_the_back_row(browser, app_url, key, switched):
-    """Presentation mode's root font size sets the editors' cells at 20 px: a page opened in presentation mode, or
-    switched to it from the sidebar with its editors open (an editor already drawn must follow)."""
-    view = replace(PROJECTOR, presentation=not switched)
+def test_an_opened_data_editor_in_presentation_mode_is_read_from_the_back_row(browser, app_url, key, how):
+    """Presentation mode's root font size sets the editors' cells at 20 px: on a page opened in presentation mode,
+    or switched to it from the sidebar with its editors open (an editor already drawn must follow); switched off
+    again, the editors are back to Streamlit's size."""
+    view = replace(PROJECTOR, presentation=how != "switched-on")
     page = new_page(browser, view)
     open_view(page, page_url(app_url, PAGE_BY_KEY[key]) + query(view, questions_on="false"), view)
-    if switched:
+    if how != "loaded":
         open_every_editor(page, EDITOR_PLACES[key])
         assert page.evaluate(EDITOR_FONTS), "no data editor on the page"
         toggle = page.locator("[data-testid=stSidebar]").get_by_text(LANGUAGES["es"]["sidebar.presentation"])
-        act(page, lambda: toggle.click())
+        before = runs(page)
+        toggle.click()
+        wait_for_app(page, before + 1)  # the switch's run, then the run that draws the editors anew
         settle(page)
     open_every_editor(page, EDITOR_PLACES[key])
     fonts = page.evaluate(EDITOR_FONTS)
     assert fonts, "no data editor on the page"
-    assert min(fonts) >= MIN_PRESENTATION_PX, fonts
+    if how == "switched-off":
+        assert set(fonts) == {NORMAL_EDITOR_PX}, fonts
+    else:
+        assert min(fonts) >= MIN_PRESENTATION_PX, fonts
     page.context.close()
 
 

@@ -53,6 +53,7 @@ from ui.editing import apply_matrix_edits, column_name
 from ui.editors import EDIT_DECIMALS, errors_ui
 from ui.figures import Heatmap
 from ui.i18n import plural, t, tm
+from ui.layout import editors_wait
 from ui.tables import table_ui
 
 SOURCES = ("scenario", "sentence")  # the shared scenario's tokens and x, or the designed heads' sentence
@@ -379,7 +380,7 @@ def w_o_controls_ui(row_names: list[str], d_model: int) -> None:
         )
     errors_ui()
     editor = editors.editor_fold(t("mh.w_o.edit", shape=shape(rows, d_model)), "mh_w_o_open")
-    if editor is not None:
+    if editor is not None and not editors_wait():
         with editor:
             matrix = current_w_o(rows, d_model)
             frame = pd.DataFrame(
