@@ -33,7 +33,7 @@ from ui.editing import (
     refusal_text,
 )
 from ui.i18n import t
-from ui.layout import editors_wait
+from ui.layout import grids_wait
 from ui.numbers import count, short
 from ui.tables import written
 
@@ -51,12 +51,13 @@ def editor_fold(label: str, key: str, *, expanded: bool = False, icon: str | Non
 
 @contextmanager
 def presented(frame: pd.DataFrame, labels: dict[str, str], key: str) -> Iterator[bool]:
-    """Yields whether to draw the editor inside this block: always out of presentation mode; in it, `frame` is
+    """Yields whether to draw the editor inside this block (not in a run that `grids_wait`s): always out of
+    presentation mode; in it, `frame` is
     first shown as a static table at the room's type size, and the editor, folded under it (`editor_fold`), is
     drawn only once opened. `labels`: the editor's column labels; `key`: the fold's. (The builder folds all its
     editors in presentation mode: its figures show the same numbers large.)"""
     if not state.presentation_mode():
-        yield True
+        yield not grids_wait()
         return
     st.table(written(frame.rename(columns=labels), 0), hide_index=True)
     fold = editor_fold(t("editor.edit_folded"), key, icon=":material/edit:")
@@ -64,7 +65,7 @@ def presented(frame: pd.DataFrame, labels: dict[str, str], key: str) -> Iterator
         yield False
         return
     with fold:
-        yield True
+        yield not grids_wait()
 
 
 def _cells(matrix: np.ndarray) -> pd.DataFrame:
@@ -105,7 +106,7 @@ def _on_matrix_edit(editor_key: str, name: str, label: str) -> None:
 
 def x_editor_ui() -> None:
     """x: one row per token (name and d_model numbers); rows can be added, removed and renamed."""
-    if editors_wait():
+    if grids_wait():
         return
     scenario = state.get_scenario()
     frame = _cells(scenario.x)
@@ -130,7 +131,7 @@ def x_editor_ui() -> None:
 
 def matrix_editor_ui(name: str, label: str) -> None:
     """A fixed-size weight matrix (d_model rows, d_k columns)."""
-    if editors_wait():
+    if grids_wait():
         return
     matrix = state.get_scenario().matrix(name)
     frame = _cells(matrix)
@@ -190,7 +191,7 @@ def number_list_editor_ui(name: str, default, column_label: str, max_len: int = 
     key = f"editor_{name}_{state.list_rev(name)}"
     frame = _cells(np.asarray(values).reshape(-1, 1))
     with presented(frame, {column_name(0): column_label}, f"editor_{name}_fold") as shown:
-        if shown and not editors_wait():
+        if shown:
             st.data_editor(
                 frame,
                 key=key,

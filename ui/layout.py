@@ -46,8 +46,9 @@ _BASE_CSS = """
 # presentation mode sits in the header's bar, beside Streamlit's own menu), the slider's value above its track.
 # The header stays: its button reopens a collapsed sidebar.
 # The root font size is 23 px (16 px otherwise): Streamlit sizes a data editor's cells, drawn on a canvas, from it
-# (0.875 rem: 20.1 px instead of 14 px), and its own widgets, gaps and sidebar grow with it. The sizes below are in
-# px, so they do not grow twice.
+# (0.875 rem: 20.1 px instead of 14 px), and its own widgets and gaps, and the sidebar's text, grow with it. The
+# sizes below are in px, so they do not grow twice; the gaps between columns and a derivation's left padding are
+# kept at their 16 px-root sizes, which ui.sections.walkthrough's line widths are measured with.
 _PRESENTATION_CSS = """
 <style>
 html { font-size: 23px; }
@@ -63,6 +64,9 @@ html { font-size: 23px; }
 [data-testid="stMain"] h2 { font-size: 32px; padding-top: 4px; padding-bottom: 4px; }
 [data-testid="stMain"] h3 { font-size: 26px; }
 [data-testid="stMain"] [data-testid="stCode"] code { font-size: 20px; }
+[data-testid="stMain"] [data-testid="stCode"] pre { padding-left: 16px; }
+[data-testid="stMain"] [data-testid="stHorizontalBlock"] { column-gap: 16px; }
+[data-testid="stMain"] .st-key-walk_main { column-gap: 32px; }
 [data-testid="stMain"] table, [data-testid="stMain"] th, [data-testid="stMain"] td,
 [data-testid="stMain"] th p, [data-testid="stMain"] td p { font-size: 20px; }
 [data-testid="stMain"] input, [data-testid="stMain"] textarea,
@@ -91,41 +95,45 @@ def style_ui(presentation: bool) -> None:
     st.html(_BASE_CSS + (_PRESENTATION_CSS if presentation else ""))
 
 
-# Presentation mode as the last page run drew it; whether this run leaves the data editors out; the redraw's timer.
-_DRAWN_IN: state.Slot[bool | None] = state.Slot("editors_drawn_in", lambda: None)
-_HELD: state.Slot[bool] = state.Slot("editors_held", lambda: False)
-_REDRAW: state.Slot[str] = state.Slot("editors_redraw", lambda: "")
-REDRAW_AFTER_S = 0.3  # the run after a switch starts this long after the switch's run is on screen
+# Presentation mode as the last page run drew it; whether this run leaves the data grids out; whether the timer's
+# fragment is being drawn by a page run (rather than run by its timer).
+_DRAWN_IN: state.Slot[bool | None] = state.Slot("grids_drawn_in", lambda: None)
+_HELD: state.Slot[bool] = state.Slot("grids_held", lambda: False)
+_INLINE: state.Slot[bool] = state.Slot("grids_redraw_inline", lambda: False)
+# The timer's period. The browser starts it when the fragment arrives, early in the run (the sidebar is drawn
+# first); a tick that comes while that run is still going waits for it to end.
+REDRAW_AFTER_S = 0.3
 
 
-def editors_wait() -> bool:
-    """Whether the data editors sit out this run: the run that switched presentation mode on or off.
-    Streamlit sizes an editor's cells from the page's root font size (which presentation mode changes) when it first
-    draws the editor, and in the run that switches the mode the new size may not be in place yet. So the editors
-    are left out of that run, and the next one (`mode_switch_ui` starts it) draws them anew at the new size."""
+def grids_wait() -> bool:
+    """Whether the data grids (editors and st.dataframe) sit out this run: the run that switched presentation mode
+    on or off. Streamlit sizes a grid's cells from the page's root font size (which presentation mode changes) when
+    it first draws the grid, and in that run the new size may not be in place yet. The next page run, which a timer
+    starts (`mode_switch_ui`) unless the reader starts one first, draws them anew at the new size. (Only this one
+    run is held, so that the grids can never stay away; a grid drawn after a switch is a new element in any case,
+    in a fold whose key carries the mode or in place of a static table, so it is drawn from nothing.)"""
     return _HELD.get()
 
 
 def mode_switch_ui() -> None:
-    """Once per page run (ui.shell): whether this run switched the mode; if so, start the next run a moment after
-    this one is on screen (a timed fragment in the sidebar, which draws nothing). Any run after it draws the
-    editors again, whether the timer's or one the reader starts first."""
+    """Once per page run (ui.shell): whether this run switched presentation mode; if so, draw a timer that starts
+    the next page run a moment later."""
     drawn, now = _DRAWN_IN.get(), state.presentation_mode()
     _DRAWN_IN.set(now)
     _HELD.set(drawn is not None and drawn != now)
     if _HELD.get():
-        _REDRAW.set("armed")
+        _INLINE.set(True)
         with st.sidebar:
-            _redraw_editors()
+            _redraw_grids()
 
 
 @st.fragment(run_every=REDRAW_AFTER_S)
-def _redraw_editors() -> None:
-    if _REDRAW.get() == "armed":  # drawn by the run that switched the mode: the timer's run comes next
-        _REDRAW.set("waiting")
+def _redraw_grids() -> None:
+    """Draws nothing. Run by its timer: run the page again, grids included (which also ends this timer)."""
+    if _INLINE.get():  # drawn by the switch's run: its timer's run comes next
+        _INLINE.set(False)
         return
-    _REDRAW.set("")
-    st.rerun()  # the whole page, editors included (which also ends this timer)
+    st.rerun()
 
 
 def page_header(title_key: str, lead_key: str | None = None) -> None:

@@ -35,9 +35,9 @@ Two kinds of keys:
    - "mh_w_o": the multi-head page's W_O: {"kind": "identity" | "random", "seed": int, "matrix": the edited W_O or
      None (then the preset's), "rev": int, bumped on every change so that its widgets are rebuilt from it}.
 
-   - "editors_drawn_in": bool, presentation mode as the last page run drew it; "editors_held": bool, this run
-     leaves the data editors out (it switched the mode); "editors_redraw": "" | "armed" | "waiting", the timer
-     that starts the next run (all three ui.layout.mode_switch_ui).
+   - "grids_drawn_in": bool, presentation mode as the last page run drew it; "grids_held": bool, this run leaves
+     the data grids out (it switched the mode); "grids_redraw_inline": bool, the timer's fragment is being drawn by
+     a page run, not run by its timer (all three ui.layout.mode_switch_ui).
 
 2. **Widget keys** (Streamlit owns the value; listed so that no two widgets share one):
    - shell: "lang" (language radio; ui.shell keeps it and the URL's ?lang= in step), "present" (presentation

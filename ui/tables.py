@@ -24,7 +24,7 @@ MISSING = "—"
 def written(frame: pd.DataFrame, decimals: int) -> pd.DataFrame:
     """A copy of `frame` for display: float columns with `decimals` decimals ("—" where missing), integer
     columns as whole numbers, every other cell escaped for markdown."""
-    import pandas as pd  # here: the home page, which draws no table, does not wait for pandas (0.7 to 2 s cold)
+    import pandas as pd  # here: the home page, which draws no table, does not import pandas
 
     out = pd.DataFrame(index=frame.index)
     for name in frame.columns:

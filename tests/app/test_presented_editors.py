@@ -37,13 +37,13 @@ def test_the_softmax_pages_scores_are_a_table_in_presentation_mode(lang):
 
 def test_the_run_that_switches_presentation_mode_leaves_the_editors_out_and_the_next_draws_them():
     """Streamlit sizes an editor's cells from the root font size when it first draws the editor: the run that
-    switches the mode (and the root size) draws none, so that the next draws them anew (ui.layout.editors_wait)."""
+    switches the mode (and the root size) draws none, so that the next draws them anew (ui.layout.grids_wait)."""
     at = open_page("pages/builder.py", "es", present=True)
-    assert len(at.dataframe) == 0  # folded in presentation mode
+    assert len(at.data_editor) == 0  # folded in presentation mode
     by_label(at.toggle, LANGUAGES["es"]["sidebar.presentation"]).set_value(False).run()
     assert not at.exception
-    assert len(at.dataframe) == 0  # the switch's run
+    assert len(at.data_editor) == 0  # the switch's run
     at.run()  # in the browser, a timer starts this run a moment later
-    assert len(at.dataframe) == 4  # x, W_Q, W_K, W_V
+    assert len(at.data_editor) == 4  # x, W_Q, W_K, W_V
     at.run()
-    assert len(at.dataframe) == 4
+    assert len(at.data_editor) == 4

@@ -48,6 +48,13 @@ pytestmark = pytest.mark.e2e
 PROJECTOR = View("projector", 1280, 720, presentation=True)
 QUICK_MS = 60  # a clicker's presses, as fast as a lecturer clicks
 TEXT_ONLY_FIRST = ("home", "scaling")  # pages that open on prose only (the scaling page on its first tab)
+# The data editors' cell font: Streamlit draws their cells on a canvas, in the font of this CSS variable.
+EDITOR_FONTS = """() => [...document.querySelectorAll('[data-testid=stMain] [data-testid=stDataFrame]')]
+  .map(grid => parseFloat(getComputedStyle(grid.querySelector('[style*="--gdg-base-font-style"]'))
+    .getPropertyValue('--gdg-base-font-style').trim().split(' ').pop()))"""
+# Where each page's editors are: the multi-head page's W_O editor is on its fourth tab.
+EDITOR_PLACES = {"builder": None, "softmax": None, "learning": None, "multihead": "mh.part.concat"}
+NORMAL_EDITOR_PX = 14  # Streamlit's own size for an editor's cells: 0.875 rem of a 16 px root
 
 
 def title(key: str, lang: str) -> str:
@@ -123,14 +130,6 @@ def test_every_page_in_every_view(browser, app_url, spec, view):
     page.context.close()
 
 
-# The data editors' cell font: Streamlit draws their cells on a canvas, in the font of this CSS variable.
-EDITOR_FONTS = """() => [...document.querySelectorAll('[data-testid=stMain] [data-testid=stDataFrame]')]
-  .map(grid => parseFloat(getComputedStyle(grid.querySelector('[style*="--gdg-base-font-style"]'))
-    .getPropertyValue('--gdg-base-font-style').trim().split(' ').pop()))"""
-# Where each page's editors are: the multi-head page's W_O editor is on its fourth tab.
-EDITOR_PLACES = {"builder": None, "softmax": None, "learning": None, "multihead": "mh.part.concat"}
-
-
 def open_every_editor(page: Page, tab_key: str | None) -> None:
     """Open the tab the editors are on, then every folded expander of the main area, one at a time."""
     tab = page.get_by_role("tab", name=LANGUAGES["es"][tab_key]) if tab_key else None
@@ -145,15 +144,12 @@ def open_every_editor(page: Page, tab_key: str | None) -> None:
         settle(page)
 
 
-NORMAL_EDITOR_PX = 14  # Streamlit's own size for an editor's cells: 0.875 rem of a 16 px root
-
-
 @pytest.mark.parametrize("how", ["loaded", "switched-on", "switched-off"])
 @pytest.mark.parametrize("key", list(EDITOR_PLACES))
 def test_an_opened_data_editor_in_presentation_mode_is_read_from_the_back_row(browser, app_url, key, how):
     """Presentation mode's root font size sets the editors' cells at 20 px: on a page opened in presentation mode,
-    or switched to it from the sidebar with its editors open (an editor already drawn must follow); switched off
-    again, the editors are back to Streamlit's size."""
+    or switched to it from the sidebar with its editors open (they are folded and drawn anew once opened); switched
+    off again, the editors are back to Streamlit's size (drawn anew by the run after the switch's)."""
     view = replace(PROJECTOR, presentation=how != "switched-on")
     page = new_page(browser, view)
     open_view(page, page_url(app_url, PAGE_BY_KEY[key]) + query(view, questions_on="false"), view)
@@ -251,6 +247,8 @@ def test_each_walkthrough_part_fits_the_projector(browser, app_url, view):
         assert boxes["derivation"][0] + 60 <= height, (part, boxes)
         small = [n for n in page.evaluate(NUMBER_SIZES) if n["size"] < MIN_PRESENTATION_PX]
         assert small == [], (part, small[:10])
+        sideways = page.evaluate(SIDEWAYS)  # the derivations' lines are cut to fit their boxes
+        assert sideways == [], (part, sideways)
         screenshot(page, f"lecture-walkthrough-part{part}-{view.name}")
     page.context.close()
 

@@ -45,7 +45,7 @@ from ui.editing import apply_matrix_edits, column_name
 from ui.editors import errors_ui
 from ui.figures import Heatmap
 from ui.i18n import LANGUAGES, plural, t, tm, translate
-from ui.layout import editors_wait
+from ui.layout import grids_wait
 from ui.sliders import number_slider
 from ui.tables import table_ui
 from ui.text import md_literal
@@ -263,7 +263,7 @@ def _masked(case: Case) -> np.ndarray | None:
 
 def target_editor_ui(case: Case, target: Target) -> None:
     """The target as text cells (rows: the token that looks; columns: the token looked at)."""
-    if editors_wait():
+    if grids_wait():
         return
     frame = pd.DataFrame(
         [[numbers.short(v, 6) for v in row] for row in target.matrix],

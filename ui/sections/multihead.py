@@ -53,7 +53,7 @@ from ui.editing import apply_matrix_edits, column_name
 from ui.editors import EDIT_DECIMALS, errors_ui
 from ui.figures import Heatmap
 from ui.i18n import plural, t, tm
-from ui.layout import editors_wait
+from ui.layout import grids_wait
 from ui.tables import table_ui
 
 SOURCES = ("scenario", "sentence")  # the shared scenario's tokens and x, or the designed heads' sentence
@@ -380,27 +380,35 @@ def w_o_controls_ui(row_names: list[str], d_model: int) -> None:
         )
     errors_ui()
     editor = editors.editor_fold(t("mh.w_o.edit", shape=shape(rows, d_model)), "mh_w_o_open")
-    if editor is not None and not editors_wait():
+    if editor is not None:
         with editor:
-            matrix = current_w_o(rows, d_model)
-            frame = pd.DataFrame(
-                [[numbers.short(v, EDIT_DECIMALS) for v in row] for row in matrix],
-                columns=[column_name(j) for j in range(d_model)],
-                index=row_names,
-            )
-            key = f"mh_w_o_editor_{rev}"
-            st.data_editor(
-                frame,
-                key=key,
-                num_rows="fixed",
-                column_config={column_name(j): editors.number_column(f"d{j}") for j in range(d_model)},
-                on_change=_on_w_o_edit,
-                args=(key, rows, d_model),
-                width="stretch",
-            )
+            w_o_editor_ui(row_names, d_model, rev)
 
 
 # --- the parts, one at a time ---
+
+
+def w_o_editor_ui(row_names: list[str], d_model: int, rev: int) -> None:
+    """W_O as text cells, one row per dimension of the concatenation (W_O's revision `rev` keys the editor)."""
+    if grids_wait():
+        return
+    rows = len(row_names)
+    matrix = current_w_o(rows, d_model)
+    frame = pd.DataFrame(
+        [[numbers.short(v, EDIT_DECIMALS) for v in row] for row in matrix],
+        columns=[column_name(j) for j in range(d_model)],
+        index=row_names,
+    )
+    key = f"mh_w_o_editor_{rev}"
+    st.data_editor(
+        frame,
+        key=key,
+        num_rows="fixed",
+        column_config={column_name(j): editors.number_column(f"d{j}") for j in range(d_model)},
+        on_change=_on_w_o_edit,
+        args=(key, rows, d_model),
+        width="stretch",
+    )
 
 
 def _on_part(widget_key: str, labels: list[str]) -> None:

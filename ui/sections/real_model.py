@@ -25,6 +25,7 @@ from engine.questions import RealModelView
 from ui import charts, figures, model_source, numbers, questions, state
 from ui.derivation import division_row, dot_rows, show, softmax_rows, token_text
 from ui.i18n import t, tm
+from ui.layout import grids_wait
 from ui.model_source import LoadedModel, Reading
 from ui.tables import table_ui
 
@@ -299,7 +300,7 @@ def measures_ui(reading: Reading) -> None:
     if state.presentation_mode():
         table_ui(frame.head(SORTED_HEADS_SHOWN), 3)
         st.caption(t("real.measures.first", shown=numbers.count(SORTED_HEADS_SHOWN), total=numbers.count(len(frame))))
-    else:
+    elif not grids_wait():
         st.dataframe(frame, hide_index=True, height=388, width="content")
 
 

@@ -37,7 +37,8 @@ KEYS = "walk_keys"  # the presenter keys' component
 # A derivation's lines are cut to fit its box on the narrowest page it must fit without scrolling sideways, with
 # the sidebar open: 1280 px wide in presentation mode, 1400 px otherwise. Measured in Chromium: the page's main
 # column is 930 / 940 px wide; monospace text is 12 px a character at 20 px (presentation), 8.4 px at 14 px;
-# a text block has 16 px of padding; st.columns leave 16 px between columns, the main row (below) 32 px.
+# a text block has 16 px of padding; st.columns leave 16 px between columns, the main row (below) 32 px (in
+# presentation mode too, whose larger root font size would widen them: ui.layout keeps them at these sizes).
 MAIN_WIDTH = {True: 930, False: 940}
 CODE_CHAR = {True: 12.0, False: 8.4}
 CODE_PADDING = 40  # its 16 px padding, and room for arrows and signs drawn in a wider fallback font
