@@ -51,11 +51,10 @@ def editor_fold(label: str, key: str, *, expanded: bool = False, icon: str | Non
 
 @contextmanager
 def presented(frame: pd.DataFrame, labels: dict[str, str], key: str) -> Iterator[bool]:
-    """Yields whether to draw the editor inside this block (not in a run that `grids_wait`s): always out of
-    presentation mode; in it, `frame` is
-    first shown as a static table at the room's type size, and the editor, folded under it (`editor_fold`), is
-    drawn only once opened. `labels`: the editor's column labels; `key`: the fold's. (The builder folds all its
-    editors in presentation mode: its figures show the same numbers large.)"""
+    """Yields whether to draw the editor inside this block (never in a run that `grids_wait`s). Out of presentation
+    mode, always; in it, `frame` is first shown as a static table at the room's type size, and the editor, folded
+    under it (`editor_fold`), is drawn only once opened. `labels`: the editor's column labels; `key`: the fold's.
+    (The builder folds all its editors in presentation mode: its figures show the same numbers large.)"""
     if not state.presentation_mode():
         yield not grids_wait()
         return
