@@ -81,6 +81,7 @@ FIGURE_COLOURS = """plot => {
 def test_a_figure_is_readable_in_the_theme_the_system_prefers(app_url, scheme, request):
     page = request.getfixturevalue("dark_page" if scheme == "dark" else "page")
     open_app(page, f"{app_url}/walkthrough?step=4")
+    figure(page, WEIGHTS).locator(".main-svg").first.wait_for(timeout=90_000)  # drawn (slow on a loaded machine)
     screenshot(page, f"walkthrough-part4-{scheme}")
     colours = figure(page, WEIGHTS).evaluate(FIGURE_COLOURS)
     page_lum = luminance(colours["page"])
