@@ -35,7 +35,7 @@ from ui.editing import (
 from ui.i18n import t
 from ui.layout import grids_wait
 from ui.numbers import count, short
-from ui.tables import written
+from ui.tables import table_ui
 
 EDIT_DECIMALS = 6  # a cell shows its number to this many decimals at most (trailing zeros dropped)
 
@@ -58,7 +58,7 @@ def presented(frame: pd.DataFrame, labels: dict[str, str], key: str) -> Iterator
     if not state.presentation_mode():
         yield not grids_wait()
         return
-    st.table(written(frame.rename(columns=labels), 0), hide_index=True)
+    table_ui(frame.rename(columns=labels), 0, numbers=True)
     fold = editor_fold(t("editor.edit_folded"), key, icon=":material/edit:")
     if fold is None:
         yield False

@@ -22,8 +22,9 @@ from ui.share import link_errors_ui
 #   second one's ticks "x2tick", its title "x2title");
 # - a link to a page in the main area (the home page's map, "see also" links) wraps its long label instead of
 #   cutting it at the edge of a phone or a projector;
-# - a derivation (monospace text) scrolls sideways inside its box rather than widening the page; a formula's
-#   box holds its last glyph's overhang (else it scrolls by 2 px).
+# - a derivation (monospace text) and a table (ui.tables) scroll sideways inside their box rather than widening
+#   the page (Streamlit would cut a wide markdown table off); a formula's box holds its last glyph's overhang
+#   (else it scrolls by 2 px).
 _BASE_CSS = """
 <style>
 [data-testid="stMain"]:focus, [data-testid="stMain"] :focus:not(:focus-visible) { outline: none; }
@@ -31,6 +32,7 @@ _BASE_CSS = """
 .st-key-walk_keys { display: none; }
 .st-key-walk_part { scroll-margin-top: 64px; }
 [data-testid="stMain"] [data-testid="stCode"] pre { max-width: 100%; }
+[data-testid="stMain"] [data-testid="stMarkdownContainer"] table { display: block; max-width: 100%; overflow-x: auto; }
 .katex-display .katex { padding: 0 0.15em; }
 [data-testid="stMain"] [data-testid="stPageLink-NavLink"] { height: auto; }
 [data-testid="stMain"] [data-testid="stPageLink-NavLink"] :is(span, p)

@@ -1,8 +1,10 @@
 """Static tables: numbers written in the reader's language, text shown literally.
 
-Static (`st.table`), not a data grid: redrawn at once when a slider changes it (a grid keeps changing its page
-for 150 ms more), and formatted here rather than by a pandas Styler (7 ms a table). `st.table` renders its cells
-as markdown, so text cells are escaped: a token named `__x__` shows as typed.
+A table is one markdown table (`st.markdown`), not a data grid (a grid keeps changing its page for 150 ms after
+a slider moves) and not `st.table`: `st.table` renders every cell as markdown of its own, and two small tables
+that follow a slider cost the browser 33 to 36 ms more than two markdown tables (3 to 5 ms;
+benchmarks/README.md). Numbers are formatted here (a pandas Styler costs 7 ms a table) and right-aligned; text
+cells are escaped, so a token named `__x__` or `a|b` shows as typed.
 """
 
 from __future__ import annotations
@@ -38,6 +40,22 @@ def written(frame: pd.DataFrame, decimals: int) -> pd.DataFrame:
     return out
 
 
-def table_ui(frame: pd.DataFrame, decimals: int = 3) -> None:
-    """`frame` as a table with its numbers written to `decimals` decimals, without the index."""
-    st.table(written(frame, decimals), hide_index=True)
+def markdown_table(frame: pd.DataFrame, decimals: int = 3, *, numbers: bool = False) -> str:
+    """`frame` as a markdown table, without the index: its numbers written to `decimals` decimals (see `written`)
+    and right-aligned, its text escaped; `numbers`: every column right-aligned (numbers already written as text).
+    Cells are separated by " | ": a pipe inside a cell is escaped, "\\|"."""
+    shown = written(frame, decimals)
+    aligns = ["--:" if numbers or frame[name].dtype.kind in "fiu" else ":--" for name in frame.columns]
+    lines = [_row(list(shown.columns)), "| " + " | ".join(aligns) + " |"]
+    lines += [_row(list(row)) for row in shown.itertuples(index=False, name=None)]
+    return "\n".join(lines)
+
+
+def _row(cells: list) -> str:
+    return "| " + " | ".join(str(cell) for cell in cells) + " |"
+
+
+def table_ui(frame: pd.DataFrame, decimals: int = 3, *, numbers: bool = False) -> None:
+    """`frame` as a table with its numbers written to `decimals` decimals, without the index (see
+    `markdown_table`)."""
+    st.markdown(markdown_table(frame, decimals, numbers=numbers))

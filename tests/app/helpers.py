@@ -6,9 +6,13 @@ import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from streamlit.runtime.state.common import user_key_from_element_id
 from streamlit.testing.v1 import AppTest
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 ROOT = Path(__file__).resolve().parents[2]
 MARKDOWN_ESCAPE = re.compile(r"\\([!-/:-@\[-`{-~])")  # what ui.text.md_literal adds before punctuation
@@ -38,6 +42,25 @@ def open_page(page: str, lang: str = "es", timeout: float = 60, questions: bool 
 def shown(markdown: str) -> str:
     """Markdown as the reader sees it, as far as escapes go: "0\\.332" shows as "0.332"."""
     return MARKDOWN_ESCAPE.sub(r"\1", markdown)
+
+
+_TABLE_RULE = re.compile(r"^\|( (--:|:--) \|)+$")
+_CELL_BORDER = re.compile(r"(?<= )\|(?= )")  # between cells: a pipe inside a cell is escaped ("\\|")
+
+
+def tables(at: AppTest) -> list[pd.DataFrame]:
+    """The page's tables (ui.tables draws each as one markdown table), in page order, each as a frame of its
+    cells as written (markdown escapes kept: `shown` removes them)."""
+    import pandas as pd
+
+    out = []
+    for element in at.markdown:
+        lines = str(element.value).split("\n")
+        if len(lines) < 2 or not _TABLE_RULE.match(lines[1]):
+            continue
+        header, *rows = ([cell.strip() for cell in _CELL_BORDER.split(line[2:-2])] for line in [lines[0], *lines[2:]])
+        out.append(pd.DataFrame(rows, columns=header))
+    return out
 
 
 def page_text(at: AppTest) -> str:

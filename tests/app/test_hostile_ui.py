@@ -30,7 +30,7 @@ from engine.limits import (
     MAX_TOKENS,
 )
 from engine.scenario_io import encode_scenario, scenario_to_json
-from tests.app.helpers import APP, page_text
+from tests.app.helpers import APP, page_text, tables
 from ui import editing
 from ui.editing import apply_list_edits, apply_matrix_edits, apply_token_edits
 from ui.i18n import LANGUAGES
@@ -335,8 +335,8 @@ def test_a_20_mb_sentence_is_cut_to_the_limit_with_a_message(lang, limit):
     assert len(at.session_state["pipeline_sentence"]) <= MAX_SENTENCE_CHARS
     notices = [str(i.value) for i in at.info]
     assert any(limit in notice for notice in notices), notices
-    # the tokens' table, the page's first: st.table takes no key or label to find it by
-    assert len(at.table[0].value.columns) == MAX_TOKENS
+    # the tokens' table, the page's first: a table has no key or label to find it by
+    assert len(tables(at)[0].columns) == MAX_TOKENS
 
 
 @pytest.mark.parametrize(("lang", "words"), [("es", "Un token"), ("en", "One token")])
@@ -346,8 +346,8 @@ def test_a_long_word_is_shortened_with_a_message(lang, words):
     assert_no_exception(at)
     notices = " ".join(str(i.value) for i in at.info)
     assert words in notices and str(MAX_TOKEN_CHARS) in notices
-    # the tokens' table, the page's first: st.table takes no key or label to find it by
-    assert "a" * MAX_TOKEN_CHARS in at.table[0].value.to_string()
+    # the tokens' table, the page's first: a table has no key or label to find it by
+    assert "a" * MAX_TOKEN_CHARS in tables(at)[0].to_string()
     assert "a" * (MAX_TOKEN_CHARS + 1) not in page_text(at)
 
 

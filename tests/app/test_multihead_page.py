@@ -29,7 +29,7 @@ from engine import (
 )
 from engine.attention import Scale
 from tests.app.derivation_check import check_block, number
-from tests.app.helpers import no_exception, open_page, page_text
+from tests.app.helpers import no_exception, open_page, page_text, tables
 from ui.figures import MASKED_FILL
 from ui.i18n import LANGUAGES, translate
 from ui.sections import multihead as mh
@@ -88,8 +88,7 @@ def panels(at, key: str) -> list[np.ndarray]:
 
 def table_with(at, header: str):
     """The first static table with a column named `header`, cells unescaped."""
-    for table in at.table:
-        frame = table.value
+    for frame in tables(at):
         columns = [unescape(c) for c in frame.columns]
         if header in columns:
             frame = frame.copy()

@@ -11,7 +11,7 @@ from streamlit.testing.v1 import AppTest
 
 from engine.limits import MAX_SENTENCE_CHARS, MAX_TOKENS
 from engine.pipeline import pipeline, tokenize
-from tests.app.helpers import HOME, ROOT, Chart, chart, charts, open_page, shown
+from tests.app.helpers import HOME, ROOT, Chart, chart, charts, open_page, shown, tables
 from tests.app.lesson import X, vector, written
 from ui.i18n import LANGUAGES, translate
 
@@ -19,7 +19,7 @@ PAGE = "pages/pipeline.py"
 SOURCES = (ROOT / PAGE, ROOT / "ui" / "sections" / "pipeline.py")
 SENTENCE = "pipeline_sentence"  # the text input's key (kept across pages by persist_state)
 AMBIGUOUS = "el perro come carne porque tiene hambre"
-TOKENS_TABLE, EFFECT_TABLE = 0, 1  # the page's static tables, in page order (st.table takes no key or label)
+TOKENS_TABLE, EFFECT_TABLE = 0, 1  # the page's static tables, in page order (a table has no key or label)
 
 
 def lesson_x_lines(lang: str) -> list[str]:
@@ -68,7 +68,7 @@ def test_the_default_sentence_shows_the_lessons_x_as_text(lang):
     for line in lesson_x_lines(lang):
         assert line in code_text(at)
     assert [s.value for s in at.success] == [translate(lang, "pipeline.x.lesson_match")]
-    assert at.table[TOKENS_TABLE].value.iloc[0].tolist() == ["el", "perro", "come"]
+    assert tables(at)[TOKENS_TABLE].iloc[0].tolist() == ["el", "perro", "come"]
     assert np.allclose(chart(at, "pipe_x").trace["z"], X, rtol=0, atol=1e-12)  # embedding + PE, in floats
 
 
@@ -113,7 +113,7 @@ def test_a_300_word_sentence_is_cut_and_says_how_many_tokens_were_dropped(lang):
     assert (MAX_TOKENS, 300 - MAX_TOKENS) == (64, 236)
     dropped = translate(lang, "pipeline.dropped.other", n="236", limit="64")  # more than one: the plural form
     assert dropped in [i.value for i in at.info]
-    assert at.table[TOKENS_TABLE].value.shape == (1, MAX_TOKENS)
+    assert tables(at)[TOKENS_TABLE].shape == (1, MAX_TOKENS)
 
 
 @pytest.mark.parametrize(
@@ -126,7 +126,7 @@ def test_html_markdown_and_repeated_tokens_are_shown_as_typed(sentence):
     assert any(not token.isalnum() for token in tokens) or sentence == "el el el"
     # The tokens table renders markdown: each cell must show its token as typed, so every markup character in
     # it is escaped (a bare "*", "<", "`", "|" or "$" would start emphasis, HTML, code, a column or LaTeX).
-    cells = at.table[TOKENS_TABLE].value.iloc[0].tolist()
+    cells = tables(at)[TOKENS_TABLE].iloc[0].tolist()
     assert [shown(cell) for cell in cells] == tokens
     assert all(cell == "\\" + token for cell, token in zip(cells, tokens, strict=True) if not token.isalnum())
     # The figures' labels are plotly text, which reads HTML tags: every token reaches them HTML-escaped, one
@@ -174,7 +174,7 @@ def test_the_causal_mask_leaves_the_first_token_looking_only_at_itself():
     at = open_page(PAGE)
     at.toggle(key="pipeline_causal").set_value(True).run()
     assert not at.exception
-    effect = at.table[EFFECT_TABLE].value
+    effect = tables(at)[EFFECT_TABLE]
     assert shown(effect.iloc[0, 1]) == "el (0)"
     assert effect.iloc[0, 2] == "1,000"
     assert effect.iloc[0, 3] == "—" and effect.iloc[0, 4] == "—"  # no second choice: the rest is masked
@@ -191,7 +191,7 @@ def test_the_sentence_and_settings_survive_a_trip_to_another_page():
     assert not at.exception
     assert at.text_input(key=SENTENCE).value == "hola mundo"
     assert at.selectbox(key="pipeline_d_model").value == 8
-    assert at.table[TOKENS_TABLE].value.iloc[0].tolist() == ["hola", "mundo"]
+    assert tables(at)[TOKENS_TABLE].iloc[0].tolist() == ["hola", "mundo"]
 
 
 def test_the_wave_plot_shades_the_sentence_once_however_often_the_page_reruns():

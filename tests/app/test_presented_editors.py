@@ -5,12 +5,8 @@ large.)"""
 
 import pytest
 
-from tests.app.helpers import by_label, open_page
+from tests.app.helpers import by_label, open_page, tables
 from ui.i18n import LANGUAGES
-
-
-def tables(at) -> list:
-    return [table.value for table in at.table]
 
 
 def test_out_of_presentation_mode_the_editor_stands_alone():

@@ -10,7 +10,7 @@ from streamlit.testing.v1 import AppTest
 
 from engine import Scale
 from engine.peakedness import VERDICTS
-from tests.app.helpers import HOME, ROOT, chart, open_page, shown
+from tests.app.helpers import HOME, ROOT, chart, open_page, shown, tables
 from ui.i18n import LANGUAGES, translate
 
 PAGE = "pages/scaling.py"
@@ -55,7 +55,7 @@ def rendered_text(at: AppTest) -> list[str]:
 def test_page_measures_a_spread_of_sqrt_dk_for_every_default_dk(lang):
     at = open_scaling(lang)
     assert not at.exception
-    table = at.table[SPREAD_TABLE].value
+    table = tables(at)[SPREAD_TABLE]
     assert [number(shown(cell), lang) for cell in table.iloc[:, 0]] == DEFAULT_DKS
     sep = re.escape(DECIMAL[lang])
     assert all(re.fullmatch(rf"\d+{sep}\d\d", value) for value in table.iloc[:, 3])  # written with 2 decimals
@@ -81,13 +81,13 @@ def test_no_string_shows_up_as_its_bare_key(lang):
 def test_only_the_open_section_runs_and_the_choice_is_kept():
     at = open_scaling("es", "walk")
     assert at.select_slider(key="scaling_walks")  # the walk section's widgets are there
-    assert not at.table  # the experiment's and the three divisors' tables are not computed
+    assert not tables(at)  # the experiment's and the three divisors' tables are not computed
     at.switch_page(HOME).run()
     at.radio(key="lang").set_value("en").run()  # the tab labels change with the language; the open section not
     at.switch_page(PAGE).run().run()  # (a second run: AppTest's first after a switch has the old language)
     assert not at.exception
     assert at.select_slider(key="scaling_walks").label == translate("en", "scaling.walk.walks")
-    assert not at.table
+    assert not tables(at)
 
 
 def test_every_key_the_page_uses_exists_in_both_languages():
@@ -105,7 +105,7 @@ def test_adding_dk_4096_adds_its_row_and_it_is_still_about_one():
     at = open_scaling()
     at.multiselect(key="scaling_dks").select(4096).run()
     assert not at.exception
-    table = at.table[SPREAD_TABLE].value
+    table = tables(at)[SPREAD_TABLE]
     assert [number(shown(cell), "es") for cell in table.iloc[:, 0]] == [*DEFAULT_DKS, 4096]
     assert 0.9 < number(table.iloc[-1, 3], "es") < 1.1
 
@@ -120,13 +120,13 @@ def test_with_no_dk_chosen_the_page_asks_for_one_instead_of_failing():
 @pytest.mark.parametrize("lang", ["es", "en"])
 def test_one_row_at_large_dk_reads_saturated_balanced_flat(lang):
     at = open_scaling(lang, "row", scaling_row_dk=1024)
-    verdicts = at.table[ROW_TABLE].value.iloc[:, 3].tolist()
+    verdicts = tables(at)[ROW_TABLE].iloc[:, 3].tolist()
     assert verdicts == [translate(lang, f"scaling.verdict.{v}") for v in ("saturated", "balanced", "flat")]
 
 
 def test_the_average_table_has_one_row_per_dk_and_divisor():
     at = open_scaling()
-    table = at.table[AVERAGE_TABLE].value
+    table = tables(at)[AVERAGE_TABLE]
     assert len(table) == len(DEFAULT_DKS) * len(Scale)
     assert all(0 <= number(cell, "es") <= 1 for cell in table.iloc[:, 2])
 
@@ -141,8 +141,6 @@ def test_settings_survive_a_trip_to_another_page_and_to_another_section():
     assert not at.exception
     assert at.selectbox(key="scaling_row_dk").value == 4096
     # √4096 = 64 exactly, so the divisor is written with "=" (an irrational one, √512 ≈ 22,627, with "≈")
-    assert shown(at.table[ROW_TABLE].value.iloc[1, 0]) == translate(
-        "es", "scaling.divisor.sqrt", relation="=", value="64"
-    )
+    assert shown(tables(at)[ROW_TABLE].iloc[1, 0]) == translate("es", "scaling.divisor.sqrt", relation="=", value="64")
     open_section(at, "walk")
     assert at.select_slider(key="scaling_steps").value == 500

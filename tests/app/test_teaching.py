@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from tests.app.helpers import open_page, page_text
+from tests.app.helpers import open_page, page_text, tables
 from ui.i18n import LANGUAGES, translate
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -188,7 +188,7 @@ def as_float(cell: str) -> float:
 def test_the_verdicts_follow_the_stated_rule_and_agree_between_tabs(lang):
     words = {translate(lang, f"scaling.verdict.{v}"): v for v in ("saturated", "balanced", "flat")}
     at = open_at("pages/scaling.py", lang, scaling_section="experiment")
-    average = at.table[1].value  # the averages' table, second on the tab: st.table takes no key or label
+    average = tables(at)[1]  # the averages' table, second on the tab: a table has no key or label
     by_dk: dict[int, list[str]] = {}
     for _, row in average.iterrows():
         d_k, max_weight, effective, verdict = int(as_float(row.iloc[0])), row.iloc[2], row.iloc[3], row.iloc[4]
@@ -201,7 +201,7 @@ def test_the_verdicts_follow_the_stated_rule_and_agree_between_tabs(lang):
     # the other tab, opened afresh (AppTest formats a selectbox's options in the test process, in Spanish only,
     # so an English page with the samples selectbox cannot be rerun with new widget state)
     at = open_at("pages/scaling.py", lang, scaling_section="row", scaling_row_dk=64)
-    row_table = at.table[0].value  # the row tab's table: st.table takes no key or label
+    row_table = tables(at)[0]  # the row tab's table: a table has no key or label
     typical = [words[v] for v in row_table.iloc[:, 4]]
     assert typical == by_dk[64]  # the "typical" column says what the experiment's table says
     this_row = [

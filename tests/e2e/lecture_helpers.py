@@ -197,7 +197,7 @@ TEXT_BOXES = r"""() => {
     const style = getComputedStyle(text);
     add(text, [style.fill, style.fillOpacity, style.opacity], 'figure');
   }
-  const cells = '[data-testid=stMain] [data-testid=stTable] td, [data-testid=stMain] [data-testid=stTable] th';
+  const cells = ['td', 'th'].map(c => `[data-testid=stMain] [data-testid=stMarkdownContainer] table ${c}`).join(', ');
   for (const cell of document.querySelectorAll(cells)) {
     if (!cell.textContent.trim()) continue;
     add(cell, [getComputedStyle(cell).color, '1', '1'], 'table');

@@ -325,7 +325,7 @@ def test_names_that_look_like_markup_are_shown_literally_everywhere(es_page, ser
     box_input = page.get_by_role("textbox").first
     box_input.fill("el __x__ www.evil.com come")
     do(page, lambda: box_input.press("Enter"))
-    table = page.locator("[data-testid=stTable]").first
+    table = page.locator("[data-testid=stMarkdownContainer] table").first
     expect(table).to_contain_text("__x__")
     assert table.locator("strong, em").count() == 0
     assert_no_markup_from_names(page)

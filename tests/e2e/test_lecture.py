@@ -184,10 +184,10 @@ def test_a_question_in_presentation_mode_is_read_from_the_back_row(browser, app_
     expect(question).to_be_visible()  # the question, large, no input
     if key == "walkthrough":  # the session draws its own question: the next ones in turn, to one with its matrices
         for _ in range(4):
-            if question.locator("[data-testid=stTable]").count():
+            if question.locator("[data-testid=stMarkdownContainer] table").count():
                 break
             act(page, lambda: question.get_by_role("button", name=LANGUAGES["es"]["quiz.another"]).click())
-        expect(question.locator("[data-testid=stTable]").first).to_be_visible()
+        expect(question.locator("[data-testid=stMarkdownContainer] table").first).to_be_visible()
     small = [n for n in page.evaluate(NUMBER_SIZES) if n["size"] < MIN_PRESENTATION_PX]
     assert small == [], f"numbers under {MIN_PRESENTATION_PX} px: {small[:10]}"
     values = [v for v in page.evaluate(WIDGET_VALUE_SIZES) if v["size"] < MIN_PRESENTATION_PX]

@@ -127,7 +127,7 @@ def test_the_page_draws_the_pieces_every_head_and_the_picked_head(page, model_ur
     in_language(page, lang)
     strings = LANGUAGES[lang]
     expect(main(page)).to_contain_text(strings["real.pieces.title"])
-    pieces = main(page).locator("[data-testid=stTable]").first
+    pieces = main(page).locator("[data-testid=stMarkdownContainer] table").first
     for piece in ("[CLS]", "per", "##ro", "ham", "##bre", "[SEP]"):
         expect(pieces).to_contain_text(piece)
     expect(charts(page)).to_have_count(2)  # every head at once, the picked one large
@@ -156,7 +156,7 @@ def test_a_hostile_sentence_is_shown_as_text(page, model_url):
     box = page.get_by_role("textbox").first
     box.fill(HOSTILE)
     acted(page, lambda: box.press("Enter"))
-    expect(main(page).locator("[data-testid=stTable]").first).to_contain_text("onerror")
+    expect(main(page).locator("[data-testid=stMarkdownContainer] table").first).to_contain_text("onerror")
     assert page.locator("img[src='x']").count() == 0
     assert_healthy(page)
 

@@ -1,0 +1,50 @@
+"""Tables as markdown (ui.tables): whatever a cell holds, a row keeps its columns and the cell shows as typed."""
+
+from __future__ import annotations
+
+import re
+
+import pandas as pd
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tests.app.helpers import shown
+from ui.tables import markdown_table
+
+# GitHub-flavoured markdown ends a cell at a pipe that no backslash escapes ("\|" is a pipe in the cell; "\\|"
+# is a backslash, then the cell's end)
+CELL_END = re.compile(r"(?<!\\)(?:\\\\)*\|")
+
+HOSTILE = ["a|b", "|", "a\\", "\\|", "__x__", "<b>x</b>", "line\nbreak", "$x$", "[a](javascript:alert(1))", "", " "]
+
+
+def cells_per_row(table: str) -> list[int]:
+    return [len(CELL_END.findall(line)) - 1 for line in table.split("\n")]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.text(), min_size=1, max_size=4))
+def test_any_text_keeps_a_row_to_its_columns(texts):
+    frame = pd.DataFrame({f"c{k}": [text] for k, text in enumerate(texts)})
+    assert cells_per_row(markdown_table(frame)) == [len(texts)] * 3  # header, rule, the row
+
+
+def test_hostile_cells_and_names_keep_their_columns_and_show_as_typed():
+    frame = pd.DataFrame({name or "empty": [name] for name in HOSTILE})
+    frame.columns = HOSTILE
+    table = markdown_table(frame)
+    assert cells_per_row(table) == [len(HOSTILE)] * 3
+    row = table.split("\n")[2]
+    # between the borders, each cell as written: unescaped, it is the text typed (a line break as a space)
+    cells = [cell.strip() for cell in re.split(r"(?<= )\|(?= )", row[2:-2])]
+    assert [shown(cell) for cell in cells] == [text.replace("\n", " ").strip() for text in HOSTILE]
+
+
+def test_numbers_are_written_in_the_readers_language_and_right_aligned():
+    frame = pd.DataFrame({"token": ["el", "perro"], "peso": [0.3321, float("nan")], "n": [2000, 3]})
+    lines = markdown_table(frame, 3).split("\n")
+    assert lines[1] == "| :-- | --: | --: |"  # text to the left, numbers to the right
+    assert lines[2] == "| el | 0,332 | 2.000 |"  # Spanish, the session's default: "2.000" is two thousand
+    assert lines[3] == "| perro | — | 3 |"  # a missing number is a dash
+    every = markdown_table(frame[["token"]], numbers=True).split("\n")
+    assert every[1] == "| --: |"  # numbers already written as text: right-aligned on request
