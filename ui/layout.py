@@ -32,7 +32,7 @@ _BASE_CSS = """
 .st-key-walk_keys { display: none; }
 .st-key-walk_part { scroll-margin-top: 64px; }
 [data-testid="stMain"] [data-testid="stCode"] pre { max-width: 100%; }
-[data-testid="stMain"] [data-testid="stMarkdownContainer"] table { display: block; max-width: 100%; overflow-x: auto; }
+[data-testid="stMain"] [data-testid="stMarkdownContainer"]:has(> table) { overflow-x: auto; }
 .katex-display .katex { padding: 0 0.15em; }
 [data-testid="stMain"] [data-testid="stPageLink-NavLink"] { height: auto; }
 [data-testid="stMain"] [data-testid="stPageLink-NavLink"] :is(span, p)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.shared import act, assert_healthy, choose_language, open_app, screenshot
+from tests.e2e.shared import act, assert_healthy, choose_language, open_app, screenshot, watched_page
 from ui.i18n import LANGUAGES
 from ui.pages import PAGE_BY_KEY, PAGES, page_url
 
@@ -88,3 +88,24 @@ def test_the_language_survives_a_click_in_the_menu(page, app_url):
     expect(page.locator("h1").first).to_have_text(LANGUAGES["en"]["builder.title"])
     assert page.url.split("?")[0] == page_url(app_url, PAGE_BY_KEY["builder"])
     assert_healthy(page)
+
+
+def test_a_wide_table_scrolls_in_its_box_on_a_phone(browser, app_url):
+    """The pipeline's tokens table, 40 tokens wide on a 390 px screen: it scrolls sideways inside its own box (a
+    markdown table, which Streamlit would cut off at the page's edge), and the page does not."""
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    try:
+        page = watched_page(context)
+        open_app(page, f"{app_url}/pipeline")
+        sentence = page.get_by_role("textbox").first
+        sentence.fill(" ".join(f"palabra{k}" for k in range(40)))
+        act(page, lambda: sentence.press("Enter"))
+        table = page.locator("[data-testid=stMarkdownContainer]:has(> table)").first
+        expect(table).to_contain_text("palabra39")
+        box = table.evaluate("e => [e.scrollWidth, e.clientWidth, getComputedStyle(e).overflowX]")
+        assert box[0] > 2 * box[1] and box[2] == "auto", box
+        main = page.locator("[data-testid=stMain]").evaluate("e => [e.scrollWidth, e.clientWidth]")
+        assert main[0] <= main[1] + 1, main
+        assert_healthy(page)
+    finally:
+        context.close()
