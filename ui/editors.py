@@ -58,7 +58,7 @@ def presented(frame: pd.DataFrame, labels: dict[str, str], key: str) -> Iterator
     if not state.presentation_mode():
         yield not grids_wait()
         return
-    table_ui(frame.rename(columns=labels), 0, numbers=True)
+    table_ui(frame.rename(columns=labels), 0, right_aligned=True)
     fold = editor_fold(t("editor.edit_folded"), key, icon=":material/edit:")
     if fold is None:
         yield False

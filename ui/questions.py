@@ -541,7 +541,8 @@ def _given_frame(name: str, scenario: Scenario, result) -> pd.DataFrame:
     else:
         columns = [f"d{j}" for j in range(matrix.shape[1])]
     frame = pd.DataFrame(matrix, columns=columns)
-    frame.insert(0, t("quiz.given.token"), [token_text(token) for token in scenario.tokens])
+    # allow_duplicates: a token may be named like the first column's header ("token")
+    frame.insert(0, t("quiz.given.token"), [token_text(token) for token in scenario.tokens], allow_duplicates=True)
     return frame
 
 

@@ -44,13 +44,14 @@ def shown(markdown: str) -> str:
     return MARKDOWN_ESCAPE.sub(r"\1", markdown)
 
 
-_TABLE_RULE = re.compile(r"^\|( (--:|:--) \|)+$")
+_TABLE_RULE = re.compile(r"^\|( *:?-+:? *\|)+$")  # a markdown table's second line: its columns' alignment
 _CELL_BORDER = re.compile(r"(?<= )\|(?= )")  # between cells: a pipe inside a cell is escaped ("\\|")
 
 
 def tables(at: AppTest) -> list[pd.DataFrame]:
     """The page's tables (ui.tables draws each as one markdown table), in page order, each as a frame of its
-    cells as written (markdown escapes kept: `shown` removes them)."""
+    cells as written (markdown escapes kept: `shown` removes them). A table whose rows do not all have its
+    header's number of cells fails the test: the browser would not draw it as a table."""
     import pandas as pd
 
     out = []
@@ -58,7 +59,8 @@ def tables(at: AppTest) -> list[pd.DataFrame]:
         lines = str(element.value).split("\n")
         if len(lines) < 2 or not _TABLE_RULE.match(lines[1]):
             continue
-        header, *rows = ([cell.strip() for cell in _CELL_BORDER.split(line[2:-2])] for line in [lines[0], *lines[2:]])
+        header, rule, *rows = ([cell.strip() for cell in _CELL_BORDER.split(line[2:-2])] for line in lines)
+        assert all(len(row) == len(header) for row in (rule, *rows)), f"a row with the wrong cells: {lines}"
         out.append(pd.DataFrame(rows, columns=header))
     return out
 

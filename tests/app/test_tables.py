@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import dataclasses
 import re
 
 import pandas as pd
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from engine.scenario import lesson_scenario
 from tests.app.helpers import shown
+from ui import questions
 from ui.tables import markdown_table
 
 # GitHub-flavoured markdown ends a cell at a pipe that no backslash escapes ("\|" is a pipe in the cell; "\\|"
@@ -23,10 +26,11 @@ def cells_per_row(table: str) -> list[int]:
 
 
 @settings(max_examples=200, deadline=None)
-@given(st.lists(st.text(), min_size=1, max_size=4))
-def test_any_text_keeps_a_row_to_its_columns(texts):
-    frame = pd.DataFrame({f"c{k}": [text] for k, text in enumerate(texts)})
-    assert cells_per_row(markdown_table(frame)) == [len(texts)] * 3  # header, rule, the row
+@given(st.lists(st.tuples(st.text(), st.text()), min_size=1, max_size=4))
+def test_any_text_keeps_a_row_to_its_columns(columns):
+    """Any names (the same twice, or the same once escaped: "a\nb" and "a b") and any cells."""
+    frame = pd.DataFrame([[cell for _, cell in columns]], columns=[name for name, _ in columns])
+    assert cells_per_row(markdown_table(frame)) == [len(columns)] * 3  # header, rule, the row
 
 
 def test_hostile_cells_and_names_keep_their_columns_and_show_as_typed():
@@ -46,5 +50,19 @@ def test_numbers_are_written_in_the_readers_language_and_right_aligned():
     assert lines[1] == "| :-- | --: | --: |"  # text to the left, numbers to the right
     assert lines[2] == "| el | 0,332 | 2.000 |"  # Spanish, the session's default: "2.000" is two thousand
     assert lines[3] == "| perro | — | 3 |"  # a missing number is a dash
-    every = markdown_table(frame[["token"]], numbers=True).split("\n")
+    every = markdown_table(frame[["token"]], right_aligned=True).split("\n")
     assert every[1] == "| --: |"  # numbers already written as text: right-aligned on request
+
+
+def test_columns_that_share_a_name_stay_two_and_a_frame_without_columns_is_no_table():
+    table = markdown_table(pd.DataFrame([[1.5, "b"]], columns=["x", "x"]), 1).split("\n")
+    assert table == ["| x | x |", "| --: | :-- |", "| 1,5 | b |"]
+    assert markdown_table(pd.DataFrame(index=[0, 1])) == ""
+
+
+def test_a_token_named_like_the_given_numbers_first_column_keeps_the_questions_table():
+    """A question's given numbers: rows and columns named by the tokens, the first column headed "token"."""
+    scenario = dataclasses.replace(lesson_scenario(), tokens=("token", "perro", "come"))
+    table = markdown_table(questions._given_frame("scores", scenario, scenario.run())).split("\n")
+    assert table[0] == "| token | token | perro | come |"
+    assert [line.split(" | ")[0] for line in table[2:]] == ["| token", "| perro", "| come"]
