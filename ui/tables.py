@@ -3,8 +3,8 @@
 A table is one markdown table (`st.markdown`), not a data grid (a grid keeps changing its page for 150 ms after
 a slider moves) and not `st.table`: `st.table` renders every cell as markdown of its own; on a floor app, two
 small tables that follow a slider cost 33 to 36 ms over the plain floor as `st.table` and 3 to 5 ms as markdown
-tables (benchmarks/README.md). Numbers are formatted here (a pandas Styler costs 7 ms a table) and right-aligned; text
-cells are escaped, so a token named `__x__` or `a|b` shows as typed.
+tables (benchmarks/README.md). Numbers are formatted here (a pandas Styler costs 7 ms a table) and
+right-aligned; text cells are escaped, so a token named `__x__` or `a|b` shows as typed.
 """
 
 from __future__ import annotations

@@ -48,6 +48,11 @@ _TABLE_RULE = re.compile(r"^\|( *:?-+:? *\|)+$")  # a markdown table's second li
 _CELL_BORDER = re.compile(r"(?<= )\|(?= )")  # between cells: a pipe inside a cell is escaped ("\\|")
 
 
+def table_row_cells(line: str) -> list[str]:
+    """One line of a markdown table drawn by ui.tables ("| a | b\\|c |") as its cells as written: ["a", "b\\|c"]."""
+    return [cell.strip() for cell in _CELL_BORDER.split(line[2:-2])]
+
+
 def tables(at: AppTest) -> list[pd.DataFrame]:
     """The page's tables (ui.tables draws each as one markdown table), in page order, each as a frame of its
     cells as written (markdown escapes kept: `shown` removes them). A table whose rows do not all have its
@@ -59,7 +64,7 @@ def tables(at: AppTest) -> list[pd.DataFrame]:
         lines = str(element.value).split("\n")
         if len(lines) < 2 or not _TABLE_RULE.match(lines[1]):
             continue
-        header, rule, *rows = ([cell.strip() for cell in _CELL_BORDER.split(line[2:-2])] for line in lines)
+        header, rule, *rows = (table_row_cells(line) for line in lines)
         assert all(len(row) == len(header) for row in (rule, *rows)), f"a row with the wrong cells: {lines}"
         out.append(pd.DataFrame(rows, columns=header))
     return out

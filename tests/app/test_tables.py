@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.scenario import lesson_scenario
-from tests.app.helpers import shown
+from tests.app.helpers import shown, table_row_cells
 from ui import questions
 from ui.tables import markdown_table
 
@@ -34,13 +34,10 @@ def test_any_text_keeps_a_row_to_its_columns(columns):
 
 
 def test_hostile_cells_and_names_keep_their_columns_and_show_as_typed():
-    frame = pd.DataFrame({name or "empty": [name] for name in HOSTILE})
-    frame.columns = HOSTILE
-    table = markdown_table(frame)
+    table = markdown_table(pd.DataFrame([HOSTILE], columns=HOSTILE))
     assert cells_per_row(table) == [len(HOSTILE)] * 3
-    row = table.split("\n")[2]
     # between the borders, each cell as written: unescaped, it is the text typed (a line break as a space)
-    cells = [cell.strip() for cell in re.split(r"(?<= )\|(?= )", row[2:-2])]
+    cells = table_row_cells(table.split("\n")[2])
     assert [shown(cell) for cell in cells] == [text.replace("\n", " ").strip() for text in HOSTILE]
 
 
