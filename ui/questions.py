@@ -23,9 +23,7 @@ own download of the tally (`tally_ui`).
 
 from __future__ import annotations
 
-import csv
 import hashlib
-import io
 import json
 import math
 import secrets
@@ -42,6 +40,7 @@ from engine import questions as engine_questions
 from engine.limits import MAX_NUMBER_CHARS
 from engine.questions import Grade, Kind, OptionKind, Outcome, Question, ScalingSetup, SoftmaxRow
 from engine.scenario import parse_number
+from engine.spreadsheet import csv_text
 from ui import numbers, state
 from ui.derivation import token_text
 from ui.i18n import t
@@ -786,14 +785,13 @@ def export_json(current: Book) -> str:
 
 
 def export_csv(current: Book) -> str:
-    """The same as a spreadsheet: headers and outcomes in the reader's language, answers joined by " | "."""
-    out = io.StringIO()
-    writer = csv.writer(out)
+    """The same as a spreadsheet: headers and outcomes in the reader's language, answers joined by " | ", no cell a
+    spreadsheet could take for a formula (`engine.spreadsheet`)."""
     columns = ("page", "template", "question", "answers", "right_answer", "outcome", "first_try_right")
-    writer.writerow([t(f"quiz.export.col.{name}") for name in columns])
+    rows = [[t(f"quiz.export.col.{name}") for name in columns]]
     for row in export_rows(current):
         outcome = row["outcome"]
-        writer.writerow(
+        rows.append(
             [
                 row["page"],
                 row["template"],
@@ -804,4 +802,4 @@ def export_csv(current: Book) -> str:
                 t("quiz.export.yes") if row["first_try_right"] else t("quiz.export.no"),
             ]
         )
-    return out.getvalue()
+    return csv_text(rows)
