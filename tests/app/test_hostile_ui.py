@@ -58,6 +58,10 @@ BROKEN_PART = {
     "invisible_name.json": "tokens",
     "long_decimal_upload.json": "x",
     "long_name_link.txt": "tokens",
+    "lookalike_name_link.txt": "tokens",
+    "fullwidth_duplicate_upload.json": "tokens",
+    "braille_blank_name.json": "tokens",
+    "tag_characters_name_link.txt": "tokens",
     "nan_upload.json": "x",
     "nesting_in_a_matrix_link.txt": "link",
     "newline_name.json": "tokens",
@@ -316,6 +320,28 @@ def test_a_poisoned_name_is_refused_with_a_message_and_the_session_keeps_working
     forge(at, "x", {"edited_rows": {"0": {"token": "gato"}}, "added_rows": [], "deleted_rows": []})
     assert at.session_state["scenario"].tokens == ("gato", "perro", "come")
     assert warnings(at) == []
+
+
+# Look-alike, blank and hidden names (issue 26, item 11), and what each language says of them (written here by hand).
+LOOKALIKE_SAYS = {"es": "Se ve igual que «perro»", "en": "It looks the same as “perro”"}
+HIDDEN_SAYS = {"es": "está pero no se ve (U+200B)", "en": "there but cannot be seen (U+200B)"}
+NAMES_OF_ITEM_11 = {
+    "\u0440\u0435rr\u043e": LOOKALIKE_SAYS,  # Cyrillic р, е, о beside the lesson's «perro»
+    "perro\u200b": HIDDEN_SAYS,  # «perro» with a zero-width space: a second row reading "perro"
+    "\u2800": NO_VISIBLE,  # the braille blank: an empty label
+}
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("name", list(NAMES_OF_ITEM_11), ids=["lookalike", "zero-width", "braille-blank"])
+def test_a_lookalike_hidden_or_blank_name_is_refused_saying_why(name, lang):
+    at = open_app(lang)
+    forge(at, "x", {"edited_rows": {"0": {"token": name}}, "added_rows": [], "deleted_rows": []})
+    assert_no_exception(at)
+    assert at.session_state["scenario"].tokens == lesson_scenario().tokens
+    shown = warnings(at)
+    assert len(shown) == 1, shown
+    assert KEEPS_NAME[lang] in shown[0] and NAMES_OF_ITEM_11[name][lang] in shown[0], shown[0]
 
 
 # --- 4. limits on what a user can type ---
