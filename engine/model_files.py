@@ -318,7 +318,11 @@ def read_tokenizer(path: Path, config: EncoderConfig) -> Any:
 
 def tokenize(model: Model, sentence: str, *, max_tokens: int = MAX_MODEL_TOKENS) -> Tokens:
     """The pieces the model reads for `sentence`, special tokens included; longer than max_tokens is refused
-    (not cut: a cut sentence would show attention patterns of a sentence nobody typed)."""
+    (not cut: a cut sentence would show attention patterns of a sentence nobody typed).
+
+    The words are read one space apart, as SentencePiece itself reads a sentence (its remove_extra_whitespaces):
+    a tokenizer.json does not always say so, and XLM-R's then makes a space at the end, or a second one between
+    two words, a "▁" piece of its own that belongs to no word."""
     sentence = str(sentence)
     if len(sentence) > MAX_SENTENCE_CHARS:
         raise EngineInputError(
@@ -327,6 +331,7 @@ def tokenize(model: Model, sentence: str, *, max_tokens: int = MAX_MODEL_TOKENS)
             count=len(sentence),
             limit=MAX_SENTENCE_CHARS,
         )
+    sentence = " ".join(sentence.split())
     try:
         encoding = model.tokenizer.encode(sentence)
     except Exception as error:  # text the Rust side cannot take, such as a lone surrogate

