@@ -524,9 +524,10 @@ def test_encode_refuses_ids_the_model_has_no_rows_for(tiny, ids, code):
 @pytest.mark.parametrize(
     ("change", "code", "field"),
     [
-        ({"model_type": "xlm-roberta"}, "model_unsupported", "model_type"),
+        ({"model_type": "gpt2"}, "model_unsupported", "model_type"),
         ({"hidden_act": "relu"}, "model_unsupported", "hidden_act"),
         ({"position_embedding_type": "relative_key"}, "model_unsupported", "position_embedding_type"),
+        ({"model_type": None}, "model_bad_config", "model_type"),
         ({"hidden_size": None}, "model_bad_config", "hidden_size"),
         ({"num_attention_heads": 3}, "model_bad_config", "num_attention_heads"),
         ({"num_hidden_layers": 0}, "model_bad_config", "n_layers"),
@@ -542,6 +543,19 @@ def test_configs_the_forward_pass_cannot_compute_are_refused(tmp_path, change, c
     with pytest.raises(EngineInputError) as caught:
         load_model(tmp_path)
     assert (caught.value.code, caught.value.params["field"]) == (code, field)
+    if code == "model_unsupported":  # what the file says is named
+        assert caught.value.params["found"] == change[field]
+
+
+def test_an_unsupported_value_that_is_not_text_is_named_as_json_and_shortened(tmp_path):
+    write_model(tmp_path, config={**TINY_CONFIG, "model_type": ["bert", {"x": 1}], "hidden_act": "gelu"})
+    with pytest.raises(EngineInputError) as caught:
+        load_model(tmp_path)
+    assert caught.value.params["found"] == '["bert", {"x": 1}]'
+    (tmp_path / "config.json").write_text(json.dumps({**TINY_CONFIG, "model_type": "x" * 5000}))
+    with pytest.raises(EngineInputError) as caught:
+        load_model(tmp_path)
+    assert caught.value.params["found"] == "x" * 60
 
 
 def test_a_config_that_is_not_json_is_refused(tmp_path):
@@ -559,7 +573,8 @@ def test_a_missing_file_is_named(tmp_path, absent):
     with pytest.raises(EngineInputError) as caught:
         load_model(tmp_path)
     assert caught.value.code == "model_missing_files"
-    assert caught.value.params["missing"] == absent
+    assert caught.value.params == {"missing": absent}  # the directory's path only in the English text, for logs
+    assert str(tmp_path) in str(caught.value)
 
 
 def test_a_directory_that_does_not_exist_lacks_every_file(tmp_path):
