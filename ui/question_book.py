@@ -1,5 +1,6 @@
 """The questions' view-model: which question a gate asks, how an answer is graded, what has been answered, and the
-tally. Pure: no Streamlit, no session state, no strings; frozen data and plain functions over it.
+tally. Pure: it draws nothing and reads no session state and no strings (a language, where one is needed, is
+passed in); frozen data and plain functions over it.
 
 ui/questions.py draws a gate from these, and anything else that asks the same questions (a live class: one draw for
 a whole room, answers gathered from many sessions, the lecturer's reveal) calls them the same way:
