@@ -17,8 +17,8 @@ first N whose interaction p95 passes 1 s.
     python benchmarks/bench_capacity.py --sessions 10,40 --replicas 1 --no-storm --steady 20   # a quick look
     python benchmarks/bench_capacity.py --sessions 40 --compare STREAMLIT_RUNNER_POST_SCRIPT_GC=false --rounds 2
 
---compare runs each point with the serving configuration as it is (A) and with the given STREAMLIT_* settings (B),
-alternated, `--rounds` times each.
+--compare runs each point with the serving configuration as it is (A, or with the --base settings) and with the given
+STREAMLIT_* settings too (B), alternated, `--rounds` times each.
 """
 
 from __future__ import annotations
@@ -146,10 +146,10 @@ class Point:
     client_cpu: float
 
     def row(self) -> str:
-        asked = self.users / 3
+        rate = f"{self.rate:.1f} / {self.users / 3:.1f}" if self.interactions else "–"
         return (
-            f"| {self.label} | {self.users} | {percentile(self.first, 0.5):,.0f} / {percentile(self.first, 0.95):,.0f}"
-            f" | {_pair(self.interactions)} | {self.rate:.1f} / {asked:.1f} | {_num(self.cpu_ms)} | {self.rss:.0f}"
+            f"| {self.label} | {self.users} | {_pair(self.first)}"
+            f" | {_pair(self.interactions)} | {rate} | {_num(self.cpu_ms)} | {self.rss:.0f}"
             f" | {self.failures} | {self.client_cpu:.0%} |"
         )
 
@@ -233,6 +233,9 @@ def main() -> None:
     parser.add_argument("--no-storm", action="store_true")
     parser.add_argument("--steady", type=float, default=40, help="seconds of steady class after everyone joined")
     parser.add_argument("--compare", nargs="*", default=[], metavar="STREAMLIT_X=value")
+    parser.add_argument(
+        "--base", nargs="*", default=[], metavar="STREAMLIT_X=value", help="with --compare: for A and B"
+    )
     parser.add_argument("--rounds", type=int, default=1, help="with --compare: A/B pairs per point")
     args = parser.parse_args()
     sessions = [int(n) for n in args.sessions.split(",")]
@@ -243,10 +246,15 @@ def main() -> None:
     print(HEADER)
     points: list[Point] = []
     if args.compare:
-        variant = parse_env(args.compare)
+        base = parse_env(args.base)
+        variant = {**base, **parse_env(args.compare)}
+        print(
+            f"A: the serving configuration{' with ' + ' '.join(args.base) if args.base else ''}; B: A with",
+            *args.compare,
+        )
         for users in sessions:
             for _ in range(args.rounds):
-                for label, env in (("A", {}), ("B " + " ".join(args.compare), variant)):
+                for label, env in (("A", base), ("B", variant)):
                     point = measure(1, users, "class", args.steady, env, label)
                     print(point.row(), flush=True)
         print(load_average())
