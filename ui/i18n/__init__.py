@@ -12,7 +12,7 @@ from ui.languages import DEFAULT_LANGUAGE, LANGUAGE_NAMES
 
 LANGUAGES: dict[str, dict[str, str]] = {"es": ES, "en": EN}
 
-__all__ = ["DEFAULT_LANGUAGE", "LANGUAGES", "LANGUAGE_NAMES", "plural", "t", "tm", "translate"]
+__all__ = ["DEFAULT_LANGUAGE", "LANGUAGES", "LANGUAGE_NAMES", "has", "plural", "t", "tm", "translate"]
 
 
 def translate(lang: str, key: str, **params: object) -> str:
@@ -26,6 +26,13 @@ def t(key: str, **params: object) -> str:
     from ui.state import current_language
 
     return translate(current_language(), key, **params)
+
+
+def has(key: str) -> bool:
+    """Whether the reader's language has the string `key` (an optional, more precise wording)."""
+    from ui.state import current_language
+
+    return key in LANGUAGES.get(current_language(), ES)
 
 
 def tm(key: str, **params: object) -> str:

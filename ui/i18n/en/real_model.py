@@ -29,7 +29,7 @@ STRINGS: dict[str, str] = {
     "real.error.other": "The model could not be used with this input.",
     # the sentence
     "real.sentence": "Your sentence",
-    "real.sentence_help": "Up to {chars} characters and {pieces} pieces, special ones included. A longer sentence is not cut: you get a message.",
+    "real.sentence_help": "Up to {chars} characters (the box takes no more) and {pieces} pieces, special ones included. A sentence with more pieces is not cut: you get a message.",
     "real.example.es": "Spanish example",
     "real.example.en": "English example",
     "real.computing": "The model is reading your sentence…",

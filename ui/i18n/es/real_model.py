@@ -29,7 +29,7 @@ STRINGS: dict[str, str] = {
     "real.error.other": "El modelo no se pudo usar con estos datos.",
     # the sentence
     "real.sentence": "Tu oración",
-    "real.sentence_help": "Hasta {chars} caracteres y {pieces} piezas, contando las especiales. Una oración más larga no se recorta: se avisa.",
+    "real.sentence_help": "Hasta {chars} caracteres (el cuadro no toma más) y {pieces} piezas, contando las especiales. Una oración con más piezas no se recorta: se avisa.",
     "real.example.es": "Ejemplo en castellano",
     "real.example.en": "Ejemplo en inglés",
     "real.computing": "El modelo está leyendo tu oración…",
