@@ -77,7 +77,8 @@ class Student(User):
         try:
             if not self.environment.parsed_options.no_static:
                 received += self.fetch(self.recording.static_paths(before_first_run=True))
-            self.connection = Connection(self.host)
+            cookies = "; ".join(f"{name}={value}" for name, value in self.http.cookies.items())  # the balancer's
+            self.connection = Connection(self.host, cookies=cookies)
             received += self.connection.run(self.recording.opening()).received
             if not self.environment.parsed_options.no_static:
                 received += self.fetch(self.recording.static_paths(before_first_run=False))
