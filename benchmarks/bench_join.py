@@ -65,7 +65,19 @@ def measure(browser, variant: str, browsers: int, together: int, profile: Path |
         spy = None
         if profile is not None:
             spy = subprocess.Popen(
-                ["py-spy", "record", "--nonblocking", "--pid", str(pid), "--format", "raw", "--rate", "100", "--output", str(profile)],
+                [
+                    "py-spy",
+                    "record",
+                    "--nonblocking",
+                    "--pid",
+                    str(pid),
+                    "--format",
+                    "raw",
+                    "--rate",
+                    "100",
+                    "--output",
+                    str(profile),
+                ],
                 stdout=subprocess.DEVNULL,
                 stderr=subprocess.DEVNULL,
             )
