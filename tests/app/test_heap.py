@@ -26,7 +26,7 @@ def test_freezing_leaves_little_for_a_full_collection_and_happens_once():
         "gc.collect = gc.freeze = gc.get_freeze_count = walks\n"  # later calls on every run must be a flag check
         "second = freeze_long_lived_objects()\n"
         "after = len(gc.get_objects())\n"
-        "print(before, after, first, second, 'ui.figures' in sys.modules, 'ui.sections.pipeline' in sys.modules)"
+        "print(before, after, first, second, 'ui.figure_specs' in sys.modules, 'ui.sections.pipeline' in sys.modules)"
     )
     before, after, first, second, figures_imported, pipeline_imported = out.split()
     assert int(before) > 50_000 and int(after) < int(before) // 100  # what a full collection still walks
