@@ -18,7 +18,7 @@ from ui.share import link_errors_ui
 # - the figures' labels (ticks, axis titles, titles, colour bars, legends, values over bars, names beside points) in
 #   the page's own text
 #   colour, light or dark (Streamlit's chart theme draws them grey: 3.7 : 1 on white); values on heatmap cells
-#   keep their own black or white (ui.figures); every axis of a figure of several panels too (plotly names the
+#   keep their own black or white (ui.figure_specs); every axis of a figure of several panels too (plotly names the
 #   second one's ticks "x2tick", its title "x2title");
 # - a link to a page in the main area (the home page's map, "see also" links) wraps its long label instead of
 #   cutting it at the edge of a phone or a projector;

@@ -30,7 +30,7 @@ from engine import (
 from engine.attention import Scale
 from tests.app.derivation_check import check_block, number
 from tests.app.helpers import no_exception, open_page, page_text, tables
-from ui.figures import MASKED_FILL
+from ui.figure_specs import MASKED_FILL
 from ui.i18n import LANGUAGES, translate
 from ui.sections import multihead as mh
 

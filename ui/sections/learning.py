@@ -40,10 +40,10 @@ from engine import (
 from engine.limits import MAX_TRAINING_STEPS, OUTPUT_WEIGHT_RANGE, SEED_RANGE
 from engine.questions import LearningView
 from engine.targets import TARGET_PRESETS, subject_index
-from ui import charts, editors, figures, numbers, questions, state
+from ui import charts, editors, figure_specs, numbers, questions, state
 from ui.editing import apply_matrix_edits, column_name
 from ui.editors import errors_ui
-from ui.figures import Heatmap
+from ui.figure_specs import Heatmap
 from ui.i18n import LANGUAGES, plural, t, tm, translate
 from ui.layout import grids_wait
 from ui.sliders import number_slider
@@ -894,7 +894,7 @@ def before_after_ui(run: TrainingRun) -> None:
     if run.learns_w_v:
         pairs.append(("W_V", run.w_v_start, run.w_v))
     for name, before, after in pairs:
-        shared = figures.signed_range(before, after)
+        shared = figure_specs.signed_range(before, after)
         charts.show_row(
             [
                 matrix_spec(before, t("learn.inside.before", w=name), shared, False),
@@ -936,7 +936,7 @@ def gradient_ui(training: Training) -> None:
     gradient = weight_gradient(
         case.x, w_q, w_k, i, j, scale=run.objective.scale, mask=case.mask, temperature=case.temperature
     )
-    shared = figures.signed_range(gradient.grad_w_q, gradient.grad_w_k)
+    shared = figure_specs.signed_range(gradient.grad_w_q, gradient.grad_w_k)
     cell = t("learn.gradient.cell", i=asker, j=looked)
     charts.show_row(
         [

@@ -51,7 +51,7 @@ from ui.charts import shape
 from ui.derivation import BLANK, Row, division_row, dot_rows, show, softmax_rows, sub, token_text, vector_row
 from ui.editing import apply_matrix_edits, column_name
 from ui.editors import EDIT_DECIMALS, errors_ui
-from ui.figures import Heatmap
+from ui.figure_specs import Heatmap
 from ui.i18n import plural, t, tm
 from ui.layout import grids_wait
 from ui.tables import table_ui

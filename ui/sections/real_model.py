@@ -22,7 +22,7 @@ from engine.errors import EngineInputError
 from engine.limits import MAX_MODEL_TOKENS, MAX_SENTENCE_CHARS
 from engine.model_files import MODEL_DIR_VARIABLE, MODEL_REPO, MODEL_REVISION
 from engine.questions import RealModelView
-from ui import charts, figures, model_source, numbers, questions, state
+from ui import charts, figure_specs, model_source, numbers, questions, state
 from ui.derivation import division_row, dot_rows, show, softmax_rows, token_text
 from ui.i18n import t, tm
 from ui.layout import grids_wait
@@ -93,8 +93,11 @@ def sentence_ui() -> str:
         value=EXAMPLES["es"],
         key=SENTENCE_KEY,
         help=t("real.sentence_help", pieces=numbers.count(MAX_MODEL_TOKENS), chars=numbers.count(MAX_SENTENCE_CHARS)),
+        max_chars=MAX_SENTENCE_CHARS,  # the browser stops typing there, and Streamlit cuts what a message carries
         persist_state="session",
     )
+    if len(sentence) >= MAX_SENTENCE_CHARS:
+        st.info(t("limits.sentence_at_limit", limit=numbers.count(MAX_SENTENCE_CHARS)))
     for column, (lang, example) in zip(st.columns(len(EXAMPLES)), EXAMPLES.items(), strict=True):
         column.button(
             t(f"real.example.{lang}"),
@@ -259,7 +262,7 @@ def head_ui(reading: Reading, layer: int, head: int) -> None:
     spec = dataclasses.replace(spec, title=t("real.head.figure", **names))
     # built on every run, never kept in charts.FIGURES: one per sentence and head, each up to 64 × 64 cells with a
     # line of hover text apiece, would fill the shared cache (a few milliseconds to build)
-    figure = figures.heatmap_figure(spec, charts.style(), state.current_language())
+    figure = figure_specs.heatmap_figure(spec, charts.style(), state.current_language())
     charts.show_figure(figure, spec.title, charts.describe(spec), key="real_head_figure")
     st.caption(t("real.head.hover"))
     n = len(tokens.pieces)

@@ -19,7 +19,7 @@ from engine.similarity import COLLAPSE_COSINE, lowest_pairwise_cosine
 from ui import charts, numbers, state
 from ui.charts import shape
 from ui.derivation import BLANK, Row, division_row, dot_rows, show, softmax_rows, sub, token_text, vector_row
-from ui.figures import Heatmap
+from ui.figure_specs import Heatmap
 from ui.i18n import plural, t, tm
 from ui.keys import part_keys_ui
 from ui.scenario_controls import token_select_ui
