@@ -4,12 +4,13 @@ import streamlit as st
 
 from ui import questions, shell, state
 from ui.layout import page_header
+from ui.scenario_controls import edited_notice_ui
 from ui.sections import walkthrough as walk
 from ui.share import share_ui
 
 shell.page("walkthrough")
 page_header("walk.title", "walk.lead")
-walk.edited_notice_ui()
+edited_notice_ui()
 share_ui(state.step())
 
 

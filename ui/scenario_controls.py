@@ -1,4 +1,5 @@
-"""Controls over the shared scenario: presets, options (scale, mask, temperature) and the tokens to derive.
+"""Controls over the shared scenario: presets, options (scale, mask, temperature) and the tokens to derive; the
+notice that the numbers are the reader's own.
 
 The scenario is the one source of truth for its options: each option widget is drawn from it, keyed by the
 scenario's revision (so it shows the new value after a preset, a link or an upload), and writes back to it in
@@ -9,11 +10,17 @@ from __future__ import annotations
 
 import streamlit as st
 
-from engine import Scale
+from engine import Scale, lesson_scenario, same_numbers
 from engine.limits import SEED_RANGE, TEMPERATURE_RANGE, TEMPERATURE_STEP
 from ui import state
 from ui.i18n import t
 from ui.sliders import number_slider
+
+
+def edited_notice_ui() -> None:
+    """Say that the numbers are the reader's own scenario, not the lesson's."""
+    if not same_numbers(state.get_scenario(), lesson_scenario()):
+        st.info(t("scenario.edited"))
 
 
 def presets_ui() -> None:

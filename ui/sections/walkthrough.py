@@ -162,12 +162,6 @@ def in_order(main: Callable[[], None], explanation: Callable[[], None]) -> None:
     second()
 
 
-def edited_notice_ui() -> None:
-    """Say that the numbers are the reader's own scenario, not the lesson's."""
-    if not same_numbers(state.get_scenario(), lesson_scenario()):
-        st.info(t("scenario.edited"))
-
-
 def inputs_ui(scenario: Scenario) -> None:
     """The input vectors x, folded: drawn only when opened."""
     inputs = st.expander(t("walk.inputs"), key="walk_inputs_open", on_change="rerun")
