@@ -48,7 +48,7 @@ from engine.presets import random_weights
 from engine.questions import MultiHeadView
 from ui import charts, editors, numbers, state
 from ui.charts import shape
-from ui.derivation import BLANK, Row, division_row, dot_rows, show, softmax_rows, sub, token_text, vector_row
+from ui.derivation import BLANK, CellTexts, cell_derivation_ui, sub, vector_row
 from ui.editing import apply_matrix_edits, column_name
 from ui.editors import EDIT_DECIMALS, errors_ui
 from ui.figure_specs import Heatmap
@@ -613,27 +613,14 @@ def cell_ui(source: Source, head: AttentionResult, name: str, i: int, j: int) ->
     """One cell of one head, as the walkthrough derives it: Q_i · K_j, ÷ the divisor, the row's softmax."""
     query, key = source.tokens[i], source.tokens[j]
     st.markdown(tm("mh.detail.cell", head=name, q=query, k=key))
-    rows: list[Row | None] = [vector_row(sub("Q", query), head.q[i]), vector_row(sub("K", key), head.k[j]), BLANK]
-    rows += dot_rows(
-        f"score({token_text(query)} → {token_text(key)})",
-        derivation.dot(head.q[i], head.k[j], exact=head.scores[i, j]),
+    cell = derivation.cell(head, i, j, divided=source.scale != Scale.NONE)
+    texts = CellTexts(
+        masked=tm("mh.detail.masked", q=query, k=key),
+        row=tm("mh.detail.row", head=name, q=query),
+        weight=tm("mh.detail.weight", head=name, q=query, k=key, weight=numbers.fixed(cell.weight)),
     )
-    if head.allowed[i, j] and source.scale != Scale.NONE:
-        rows.append(BLANK)
-        rows += division_row(
-            f"score'({token_text(query)} → {token_text(key)})", derivation.division(head.scores[i, j], head.divisor)
-        )
-    show(rows)
-    if not head.allowed[i, j]:
-        st.warning(tm("mh.detail.masked", q=query, k=key))
-        return
-    allowed = head.allowed[i]
-    labels = [token for token, ok in zip(source.tokens, allowed, strict=True) if ok]
-    st.markdown(tm("mh.detail.row", head=name, q=query))
-    written = derivation.softmax_row(head.scaled_scores[i][allowed], source.temperature, exact=head.weights[i][allowed])
-    show(softmax_rows(written, labels))
-    weight = head.weights[i, j]
-    st.success(tm("mh.detail.weight", head=name, q=query, k=key, weight=numbers.fixed(weight)))
+    vectors = [vector_row(sub("Q", query), head.q[i]), vector_row(sub("K", key), head.k[j]), BLANK]
+    cell_derivation_ui(cell, source.tokens, texts, lead=vectors)
 
 
 # --- concatenation and W_O ---
