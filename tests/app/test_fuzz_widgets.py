@@ -36,11 +36,11 @@ from tests.app.test_hostile_ui import as_link, as_upload, fixture_names
 from ui.i18n import LANGUAGES
 from ui.pages import PAGES
 from ui.questions import ANSWERS, Book
-from ui.sections.learning import LEARNING_RATES, SOURCES, STARTS
 from ui.sections.real_model import MEASURES
 from ui.sections.scaling import DK_OPTIONS
 from ui.sections.walkthrough import PARTS, ROLES
 from ui.sliders import grid
+from ui.view_models.learning import LEARNING_RATES, SOURCES, STARTS
 
 HOSTILE_TEXT = [
     "",

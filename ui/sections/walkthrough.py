@@ -1,7 +1,8 @@
 """The walkthrough's five parts, each drawn from the shared scenario: what the page `pages/walkthrough.py` calls.
 
 Every heading and sentence says what is actually computed with the scenario's options (divisor, temperature,
-causal mask); every number is the engine's, every derivation the engine's written arithmetic.
+causal mask); every number is the engine's, every derivation the engine's written arithmetic. What a part reads
+off the numbers, and how wide a derivation may be, is the view-model's (`ui.view_models.walkthrough`).
 """
 
 from __future__ import annotations
@@ -13,9 +14,7 @@ import numpy as np
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
-from engine import AttentionResult, Scale, Scenario, derivation, lesson_scenario, same_numbers, softmax
-from engine.peakedness import row_reading
-from engine.similarity import COLLAPSE_COSINE, lowest_pairwise_cosine
+from engine import AttentionResult, Scale, Scenario, derivation, lesson_scenario, same_numbers
 from ui import charts, numbers, state
 from ui.charts import shape
 from ui.derivation import BLANK, Row, division_row, dot_rows, show, softmax_rows, sub, token_text, vector_row
@@ -24,27 +23,12 @@ from ui.i18n import plural, t, tm
 from ui.keys import part_keys_ui
 from ui.scenario_controls import token_select_ui
 from ui.sliders import number_slider
+from ui.view_models import walkthrough as model
 
 PARTS = 5
 ROLES = ("Q", "K", "V")
-SCALAR_VALUES = (10.0, 20.0, 30.0)  # the lesson's one-number-per-token example: V_el, V_perro, V_come
-SCALAR_WEIGHTS = (0.3, 0.4, 0.3)  # and the attention "perro" gives them
-VECTOR_EXAMPLE = ((1.0, 2.0, 3.0), (4.0, 5.0, 6.0), (7.0, 8.0, 9.0))  # the lesson's three vectors
-VECTOR_WEIGHTS = (0.5, 0.3, 0.2)
-SMALL_SCORE_GAP = 2.0  # a row whose scores differ by less than this: dividing changes its weights only a little
 ANCHOR = "walk_part"  # the container (controls and title) a change of part brings into view
 KEYS = "walk_keys"  # the presenter keys' component
-# A derivation's lines are cut to fit its box on the narrowest page it must fit without scrolling sideways, with
-# the sidebar open: 1280 px wide in presentation mode, 1400 px otherwise. Measured in Chromium: the page's main
-# column is 930 / 940 px wide; monospace text is 12 px a character at 20 px (presentation), 8.4 px at 14 px;
-# a text block has 16 px of padding; st.columns leave 16 px between columns, the main row (below) 32 px (in
-# presentation mode too, whose larger root font size would widen them: ui.layout keeps them at these sizes).
-MAIN_WIDTH = {True: 930, False: 940}
-CODE_CHAR = {True: 12.0, False: 8.4}
-CODE_PADDING = 40  # its 16 px padding, and room for arrows and signs drawn in a wider fallback font
-COLUMN_GAP = 16
-MAIN_ROW_GAP = 32
-MIN_DERIVATION_COLUMNS = 30
 
 
 def part_name(part: int, scenario: Scenario) -> str:
@@ -119,22 +103,14 @@ def part_top_ui(scenario: Scenario) -> int:
     return part
 
 
-def text_columns(width: float) -> int:
-    """Characters a derivation's line may take in a box `width` px wide, in the current mode."""
-    presenting = state.presentation_mode()
-    return max(MIN_DERIVATION_COLUMNS, int((width - CODE_PADDING) // CODE_CHAR[presenting]))
-
-
 def share_columns(share: float, columns: int = 2) -> int:
     """Characters a derivation's line may take in a column holding `share` of a row of `columns` columns."""
-    main = MAIN_WIDTH[state.presentation_mode()]
-    return text_columns((main - COLUMN_GAP * (columns - 1)) * share)
+    return model.share_columns(share, state.presentation_mode(), columns)
 
 
 def derivation_columns(figure: Heatmap) -> int:
     """Characters a derivation's line may take beside `figure` in presentation mode's main row."""
-    width = charts.heatmap_figure(figure).layout.width or 0
-    return text_columns(MAIN_WIDTH[True] - width - MAIN_ROW_GAP)
+    return model.beside_columns(charts.heatmap_figure(figure).layout.width or 0)
 
 
 def main_block() -> tuple[DeltaGenerator, DeltaGenerator]:
@@ -297,15 +273,15 @@ def scores_ui(scenario: Scenario, result: AttentionResult) -> None:
     in_order(main, explanation)
     token, other = state.focus("query", "perro"), state.focus("key", "come")
     i, j = scenario.tokens.index(token), scenario.tokens.index(other)
-    row = result.scores[i]
+    row, reading = result.scores[i], model.scores_reading(result, i)
     st.info(
         tm(
             "walk.2.reading",
             token=token,
-            best=scenario.tokens[int(row.argmax())],
-            best_score=numbers.signed(row.max()),
-            worst=scenario.tokens[int(row.argmin())],
-            worst_score=numbers.signed(row.min()),
+            best=scenario.tokens[reading.best],
+            best_score=numbers.signed(row[reading.best]),
+            worst=scenario.tokens[reading.worst],
+            worst_score=numbers.signed(row[reading.worst]),
         )
     )
     if i != j:
@@ -426,27 +402,24 @@ def softmax_ui(scenario: Scenario, result: AttentionResult) -> None:
     in_order(main, explanation)
     token = state.focus("query", "perro")
     i = scenario.tokens.index(token)
-    allowed = result.allowed[i]
+    row = model.softmax_reading(result, i, divided=scenario.scale != Scale.NONE)
+    allowed = row.allowed
     shares = [
         tm("walk.share", token=name, share=numbers.percent(w) if ok else t("walk.masked_share"))
         for name, w, ok in zip(scenario.tokens, result.weights[i], allowed, strict=True)
     ]
     reading = tm("walk.4.reading", token=token) + " " + ", ".join(shares) + "."
-    if allowed.sum() > 1:  # one token left by the mask takes it all: nothing to read
-        kept = np.flatnonzero(allowed)
-        top = scenario.tokens[kept[int(result.weights[i][kept].argmax())]]
-        reading += " " + tm(f"walk.4.reading.{row_reading(result.weights[i][kept])}", top=top)
+    if row.verdict is not None and row.top is not None:
+        reading += " " + tm(f"walk.4.reading.{row.verdict}", top=scenario.tokens[row.top])
     st.info(reading)
-    if scenario.scale != Scale.NONE:
-        unscaled = softmax(np.where(allowed, result.scores[i], -np.inf), temperature=scenario.temperature)
+    if row.unscaled is not None:
         with_col, without_col = st.columns(2)
         with_col.metric(
             t("walk.4.with", divisor=numbers.short(result.divisor)),
             numbers.vector(result.weights[i], sign=False, masked=~allowed),
         )
-        without_col.metric(t("walk.4.without"), numbers.vector(unscaled, sign=False, masked=~allowed))
-        gap = float(np.ptp(result.scores[i][allowed])) if allowed.any() else 0.0
-        st.markdown(t("walk.4.compare_small" if gap < SMALL_SCORE_GAP else "walk.4.compare_large"))
+        without_col.metric(t("walk.4.without"), numbers.vector(row.unscaled, sign=False, masked=~allowed))
+        st.markdown(t("walk.4.compare_small" if row.small_gap else "walk.4.compare_large"))
     if same_numbers(scenario, lesson_scenario()):
         errata_ui()
 
@@ -469,28 +442,26 @@ def quoted_list(names) -> str:
 def scalar_example_ui(columns: int | None = None) -> None:
     """The lesson's one-number example, with the weight of the last value movable: the blend follows the weights."""
     label = t("walk.5.scalar_slider")
-    come = number_slider(label, 0.0, 1.0, 0.05, SCALAR_WEIGHTS[2], decimals=2, key="walk_scalar_come")
-    rest = 1.0 - come
-    weights = (rest * 3 / 7, rest * 4 / 7, come)  # "el" and "perro" keep the lesson's 3 : 4
-    written = derivation.dot(weights, SCALAR_VALUES)
+    come = number_slider(label, 0.0, 1.0, 0.05, model.SCALAR_WEIGHTS[2], decimals=2, key="walk_scalar_come")
+    written = derivation.dot(model.scalar_weights(come), model.SCALAR_VALUES)
     show(dot_rows(t("walk.5.scalar_lhs"), written), columns)
     st.markdown(t("walk.5.scalar", result=numbers.short(written.result)))
 
 
 def vector_example_ui(columns: int | None = None) -> None:
     """The lesson's [1,2,3], [4,5,6], [7,8,9] with 0.5 / 0.3 / 0.2 → [3.1, 4.1, 5.1]."""
-    vectors = np.array(VECTOR_EXAMPLE)
+    vectors, weights = np.array(model.VECTOR_EXAMPLE), model.VECTOR_WEIGHTS
     rows: list[Row | None] = [
         Row(name, "=", numbers.short_vector(v)) for name, v in zip(("A", "B", "C"), vectors, strict=True)
     ]
     rows.append(BLANK)
-    scaled = [w * v for w, v in zip(VECTOR_WEIGHTS, vectors, strict=True)]
+    scaled = [w * v for w, v in zip(weights, vectors, strict=True)]
     rows.append(
         Row(
             t("walk.5.vector_lhs"),
             "=",
             " + ".join(
-                f"{numbers.short(w)} × {numbers.short_vector(v)}" for w, v in zip(VECTOR_WEIGHTS, vectors, strict=True)
+                f"{numbers.short(w)} × {numbers.short_vector(v)}" for w, v in zip(weights, vectors, strict=True)
             ),
         )
     )
@@ -559,12 +530,12 @@ def weighted_sum_ui(scenario: Scenario, result: AttentionResult) -> None:
 
 def collapse_ui(scenario: Scenario, result: AttentionResult) -> None:
     """Say what the outputs show: with near-uniform weights they are nearly the same vector."""
-    lowest = lowest_pairwise_cosine(result.output)
-    if lowest is None:
+    reading = model.collapse_reading(result)
+    if reading is None:
         return
-    if lowest >= COLLAPSE_COSINE:
-        st.warning(t("walk.5.collapse", cosine=numbers.fixed(lowest, 3)))
+    if reading.collapsed:
+        st.warning(t("walk.5.collapse", cosine=numbers.fixed(reading.lowest, 3)))
     else:
-        st.success(t("walk.5.distinct", cosine=numbers.fixed(lowest, 3)))
+        st.success(t("walk.5.distinct", cosine=numbers.fixed(reading.lowest, 3)))
     st.markdown(t("walk.5.next"))
     st.page_link("pages/multihead.py", label=t("mh.from_walk"), icon=":material/view_column:")
