@@ -91,9 +91,9 @@ CODES: dict[str, tuple[tuple[str, ...], str]] = {
     "target_on_masked": (("row", "col"), "the target puts weight on a masked cell"),
     "target_not_normalised": (("rows",), "target rows that do not add up to 1"),
     # the real model
-    "model_missing_files": (("directory", "missing"), "the model directory lacks `missing`"),
+    "model_missing_files": (("missing",), "the model directory lacks `missing` (its path only in the English text)"),
     "model_bad_config": (("field",), "config.json is unreadable or `field` is wrong"),
-    "model_unsupported": (("field",), "the model is not the BERT kind this page computes (`field`)"),
+    "model_unsupported": (("field", "found"), "config.json's `field` is `found`, not what this page computes"),
     "model_bad_weights": ((), "model.safetensors is unreadable or a tensor is wrong"),
     "model_bad_tokenizer": ((), "tokenizer.json is unreadable"),
     "model_offline": (("repo",), "the model hub cannot be reached and there is no local copy"),

@@ -28,6 +28,7 @@ from typing import NamedTuple
 import streamlit as st
 
 from engine.derivation import CellDerivation, Division, DotDerivation, SoftmaxDerivation
+from ui import state
 from ui.i18n import t
 from ui.numbers import fixed, short, signed, vector
 
@@ -127,9 +128,7 @@ LINE_COLUMNS = {True: 72, False: 110}
 
 def show(rows: Sequence[Row | None], max_columns: int | None = None) -> None:
     """The rows as a text block, its lines cut at the page's width (or at `max_columns`, for a narrower column)."""
-    from ui.state import presentation_mode
-
-    st.code(block(rows, max_columns or LINE_COLUMNS[presentation_mode()]), language=None)
+    st.code(block(rows, max_columns or LINE_COLUMNS[state.presentation_mode()]), language=None)
 
 
 def sub(symbol: str, token: object) -> str:

@@ -19,7 +19,7 @@ Two kinds of keys:
    - "link_error": (strings key, field) of a link or upload that could not be read, shown once.
    - "lists": {name: np.ndarray}: a page's own editable list of numbers (the softmax scores), with
      "lists_rev": {name: int} for its editor.
-   - "answers": the questions' `ui.questions.Book` (the session's seed, each gate's draw and current question,
+   - "answers": the questions' `ui.question_book.Book` (the session's seed, each gate's draw and current question,
      one record per question answered or shown, for the tally and its download), kept for the session only.
    - "train": the learning page's current training run, if any: a `ui.view_models.learning.Training` (what it
      trains, the `engine.TrainingRun` so far, the steps asked for, and "running" / "stopped" / "done"); a run

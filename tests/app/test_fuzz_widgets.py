@@ -35,7 +35,8 @@ from tests.app.helpers import APP, HOME
 from tests.app.test_hostile_ui import as_link, as_upload, fixture_names
 from ui.i18n import LANGUAGES
 from ui.pages import PAGES
-from ui.questions import ANSWERS, Book
+from ui.question_book import Book
+from ui.questions import ANSWERS
 from ui.sections.real_model import MEASURES
 from ui.sections.scaling import DK_OPTIONS
 from ui.sections.walkthrough import PARTS, ROLES

@@ -22,7 +22,7 @@ from tests.app.test_questions_ui import (
     written,
 )
 from tests.app.test_real_model_page import computed, local_model, picked_head, tiny_dir  # noqa: F401 (fixtures)
-from ui import numbers, questions
+from ui import numbers, question_book, question_wording
 from ui.i18n import translate
 
 REAL = "pages/real_model.py"
@@ -53,7 +53,7 @@ def test_another_h_asks_a_fresh_width_question_and_the_old_answer_comes_back_wit
     assert (after.params["h"], after.answer) == (4, 1)  # d_model = 4 over 4 heads
     assert translate("en", "mh.cost.body") not in page_text(at)  # hidden again until this one is predicted
     at.selectbox(key="mh_h_4").set_value(2).run()
-    assert questions.identity("multihead.sizes", asked(at, "multihead.sizes")) == questions.identity(
+    assert question_book.identity("multihead.sizes", asked(at, "multihead.sizes")) == question_book.identity(
         "multihead.sizes", before
     )
     assert translate("en", "mh.cost.body") in page_text(at)
@@ -85,10 +85,10 @@ def test_the_head_question_is_about_the_picked_head_and_its_figure_shows_the_ans
 
     response, key = a_named_mistake(question, lang)  # a wrong piece: its mistake named, then the figure shows
     answer(at, "real_model.head", lang, response)
-    picked = written(lang, questions.option_text, question, response)
+    picked = written(lang, question_wording.option_text, question, response)
     assert picked in error_texts(at)
     assert key is not None  # a named slip is among the options (the transposed row, the piece itself, …)
-    assert written(lang, questions.mistake_text, question, key, picked) in error_texts(at)
+    assert written(lang, question_wording.mistake_text, question, key, picked) in error_texts(at)
     assert revealed(at, "real_model.head", lang)
     i = question.params["position"]
     row = np.array(picked_head(at)["data"][0]["z"])[i]  # the row the reveal shows
@@ -96,9 +96,9 @@ def test_the_head_question_is_about_the_picked_head_and_its_figure_shows_the_ans
     assert question.options[question.correct_option] == int(np.argmax(row))
 
     answer(at, "real_model.head", lang, the_answer(question, lang))
-    right = translate(lang, "quiz.feedback.right", answer=written(lang, questions.answer_text, question))
+    right = translate(lang, "quiz.feedback.right", answer=written(lang, question_wording.answer_text, question))
     assert right in success_texts(at)
-    outcomes = [a.grade.outcome for a in book(at).records[questions.identity("real_model.head", question)].attempts]
+    outcomes = [a.grade.outcome for a in book(at).records[question_book.identity("real_model.head", question)].attempts]
     assert outcomes == [Outcome.MISCONCEPTION, Outcome.RIGHT]
 
 
@@ -114,7 +114,7 @@ def test_another_head_asks_a_fresh_question_and_the_answered_one_comes_back(loca
     assert (after.params["layer"], after.params["head"]) == (layer + 1, 2 - head)
     assert not revealed(at, "real_model.head", "en")  # the other head waits for its own prediction
     at.selectbox(key="real_head").set_value(head).run()
-    assert questions.identity("real_model.head", asked(at, "real_model.head")) == questions.identity(
+    assert question_book.identity("real_model.head", asked(at, "real_model.head")) == question_book.identity(
         "real_model.head", before
     )
     assert revealed(at, "real_model.head", "en")
@@ -139,14 +139,14 @@ def test_the_cell_question_is_about_the_picked_cell_and_the_derivation_shows_its
 
     mistaken = numbers.fixed(dict(question.misconceptions)["not_scaled"], 3, lang=lang)  # forgot to divide
     answer(at, "real_model.cell", lang, mistaken)
-    named = written(lang, questions.mistake_text, question, "not_scaled", questions.number_text(score, 3))
+    named = written(lang, question_wording.mistake_text, question, "not_scaled", question_wording.number_text(score, 3))
     assert named in error_texts(at)
     assert revealed(at, "real_model.cell", lang)
     assert any(scaled in line for line in derivation_lines(at))  # the division row: q·k / √d_k = the answer
     assert question.answer == pytest.approx(score / np.sqrt(attended.q.shape[1]), abs=1e-12)
 
     answer(at, "real_model.cell", lang, the_answer(question, lang))
-    assert translate(lang, "quiz.feedback.right", answer=written(lang, questions.answer_text, question)) in (
+    assert translate(lang, "quiz.feedback.right", answer=written(lang, question_wording.answer_text, question)) in (
         success_texts(at)
     )
     # another query piece: a fresh question about that cell, the derivation hidden until it is predicted

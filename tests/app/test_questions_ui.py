@@ -43,7 +43,7 @@ from tests.engine.question_contexts import (
     multihead_view,
     real_model_view,
 )
-from ui import numbers, questions, state
+from ui import numbers, question_book, question_wording, questions, state
 from ui.i18n import LANGUAGES, translate
 
 LANGS = sorted(LANGUAGES)
@@ -115,7 +115,7 @@ def open_gate(gate: str, page: str, lang: str, *, questions_on: bool = True, see
     question seed fixed (a real session draws its own)."""
     OUTSIDE_A_RUN["lang"] = lang
     at = AppTest.from_file(APP, default_timeout=60)
-    at.session_state[questions.ANSWERS.key] = questions.Book(seed=seed)
+    at.session_state[questions.ANSWERS.key] = question_book.Book(seed=seed)
     at.session_state["lang"] = lang
     at.session_state["questions_on"] = questions_on
     if gate.startswith("scaling."):
@@ -142,7 +142,7 @@ def open_gate(gate: str, page: str, lang: str, *, questions_on: bool = True, see
     return at
 
 
-def book(at: AppTest) -> questions.Book:
+def book(at: AppTest) -> question_book.Book:
     return at.session_state[questions.ANSWERS.key]
 
 
@@ -201,7 +201,7 @@ def shown_in(lang: str, value: float, decimals: int) -> str:
 def answer(at: AppTest, gate: str, lang: str, response) -> AppTest:
     """Type a number (written in `lang`) or pick an option index, then press the check button."""
     question = asked(at, gate)
-    ident = questions.identity(gate, question)
+    ident = question_book.identity(gate, question)
     if question.kind == Kind.NUMERIC:
         at.text_input(key=questions.widget_key(gate, ident, "number")).input(response)
     else:
@@ -240,28 +240,28 @@ def check_wrong_then_right(at: AppTest, gate: str, lang: str) -> None:
     """The question is on the page and the step hidden; a named mistake is named and the step appears; the
     engine's own answer is then graded right."""
     question = asked(at, gate)
-    assert written(lang, questions.question_text, question) in [m.value for m in at.markdown]
+    assert written(lang, question_wording.question_text, question) in [m.value for m in at.markdown]
     assert not revealed(at, gate, lang), gate
     response, key = a_named_mistake(question, lang)
     answer(at, gate, lang, response)
     typed = response if question.kind == Kind.NUMERIC else str(response)
-    grade_now = grade(question, questions.typed_number(typed, lang) if question.kind == Kind.NUMERIC else response)
+    grade_now = grade(question, question_book.typed_number(typed, lang) if question.kind == Kind.NUMERIC else response)
     outcome = Outcome.WRONG if key is None else Outcome.MISCONCEPTION
     assert (grade_now.outcome, grade_now.misconception) == (outcome, key)
-    mistake = written(lang, questions.feedback_text, question, questions.Attempt(typed, grade_now))
+    mistake = written(lang, question_wording.feedback_text, question, question_book.Attempt(typed, grade_now))
     assert mistake in error_texts(at), (gate, mistake, error_texts(at))
     if key is not None:  # the mistake, in words, with the value it gives
         if question.kind == Kind.NUMERIC:
-            value = questions.number_text(dict(question.misconceptions)[key], question.decimals)
+            value = question_wording.number_text(dict(question.misconceptions)[key], question.decimals)
         else:
-            value = written(lang, questions.option_text, question, response)
-        named = written(lang, questions.mistake_text, question, key, value)
+            value = written(lang, question_wording.option_text, question, response)
+        named = written(lang, question_wording.mistake_text, question, key, value)
         assert named.strip() and named in error_texts(at)
     assert revealed(at, gate, lang), gate  # after a try, the step shows
     answer(at, gate, lang, the_answer(question, lang))
-    right = translate(lang, "quiz.feedback.right", answer=written(lang, questions.answer_text, question))
+    right = translate(lang, "quiz.feedback.right", answer=written(lang, question_wording.answer_text, question))
     assert right in success_texts(at), (gate, right, success_texts(at))
-    record = book(at).records[questions.identity(gate, question)]
+    record = book(at).records[question_book.identity(gate, question)]
     assert [a.grade.outcome for a in record.attempts] == [outcome, Outcome.RIGHT]
     assert revealed(at, gate, lang)
 
@@ -311,7 +311,7 @@ def test_show_me_reveals_the_answer_and_the_step_without_counting_an_answer(lang
     question = asked(at, "walk.2")
     button(at, translate(lang, "quiz.show_me")).click().run()
     assert revealed(at, "walk.2", lang)
-    assert translate(lang, "quiz.shown", answer=written(lang, questions.answer_text, question)) in page_text(at)
+    assert translate(lang, "quiz.shown", answer=written(lang, question_wording.answer_text, question)) in page_text(at)
     assert book(at).tally() == (0, 0, 0)
     assert [r.outcome for r in book(at).records.values()] == ["shown"]
 
@@ -323,7 +323,7 @@ def test_presentation_mode_shows_the_question_large_and_reveals_it_with_a_key(la
     while asked(at, "walk.4").template_id != template:
         button(at, translate(lang, "quiz.another")).click().run()
     question = asked(at, "walk.4")
-    assert written(lang, questions.question_text, question) in [h.value for h in at.subheader]
+    assert written(lang, question_wording.question_text, question) in [h.value for h in at.subheader]
     assert len(at.main.text_input) == 0 and len(at.main.radio) == 0  # the class answers aloud or on paper
     reveal = button(at, translate(lang, "quiz.lecture.reveal", shortcut=questions.REVEAL_SHORTCUT))
     assert reveal.proto.shortcut.upper() == questions.REVEAL_SHORTCUT
@@ -332,12 +332,12 @@ def test_presentation_mode_shows_the_question_large_and_reveals_it_with_a_key(la
     assert not revealed(at, "walk.4", lang)
     reveal.click().run()
     assert no_exception(at)
-    answer_text = written(lang, questions.answer_text, question)
+    answer_text = written(lang, question_wording.answer_text, question)
     if question.kind == Kind.CHOICE:  # with the letter the class calls out
-        answer_text = f"{questions.OPTION_LETTERS[question.correct_option]}. {answer_text}"
+        answer_text = f"{question_wording.OPTION_LETTERS[question.correct_option]}. {answer_text}"
     assert translate(lang, "quiz.lecture.answer", answer=answer_text) in success_texts(at)
     explained = page_text(at)
-    for shown, feedback in written(lang, questions.mistaken_values, question):
+    for shown, feedback in written(lang, question_wording.mistaken_values, question):
         if feedback:
             assert f"**{shown}**: {feedback}" in explained
     assert revealed(at, "walk.4", lang)
@@ -384,12 +384,12 @@ def test_an_edited_scenario_asks_a_fresh_question_and_the_old_answer_comes_back_
     at.session_state["scenario"] = edited
     at.run()
     after = asked(at, "walk.2")
-    assert questions.identity("walk.2", after) != questions.identity("walk.2", before)
+    assert question_book.identity("walk.2", after) != question_book.identity("walk.2", before)
     assert translate("es", "quiz.title") in page_text(at)
     assert not any("= " in line and "Q_perro" in line for line in derivation_lines(at))
     at.session_state["scenario"] = lesson
     at.run()
-    assert questions.identity("walk.2", asked(at, "walk.2")) == questions.identity("walk.2", before)
+    assert question_book.identity("walk.2", asked(at, "walk.2")) == question_book.identity("walk.2", before)
     assert revealed(at, "walk.2", "es")
 
 
@@ -412,7 +412,7 @@ def test_odd_inputs_never_break_a_gate():
             assert asked(at, f"walk.{part}").section == f"walk.{part}"
     at = open_gate("pipeline", "pages/pipeline.py", "es", pipeline_sentence="el perro ve el perro.")
     question = asked(at, "pipeline")
-    labels = [written("es", questions.option_text, question, i) for i in range(len(question.options))]
+    labels = [written("es", question_wording.option_text, question, i) for i in range(len(question.options))]
     assert len(set(labels)) == len(labels)  # a repeated word is told apart by its position
 
 
@@ -470,7 +470,7 @@ def test_the_tally_counts_and_the_downloads_list_every_question(lang, downloads)
     rows = document["questions"]
     assert [row["template"] for row in rows] == [first.template_id, second.template_id, third.template_id]
     assert [row["question"] for row in rows] == [
-        written(lang, questions.question_text, q, markdown=False) for q in (first, second, third)
+        written(lang, question_wording.question_text, q, markdown=False) for q in (first, second, third)
     ]
     assert [row["outcome"] for row in rows] == ["right", "right", "shown"]
     assert [row["first_try_right"] for row in rows] == [True, False, False]
@@ -478,8 +478,8 @@ def test_the_tally_counts_and_the_downloads_list_every_question(lang, downloads)
     if second.kind == Kind.NUMERIC:
         assert rows[1]["answers"][0] == mistaken  # as typed
     else:
-        label = written(lang, questions.option_text, second, mistaken, markdown=False)
-        assert rows[1]["answers"][0] == f"{questions.OPTION_LETTERS[mistaken]}. {label}"
+        label = written(lang, question_wording.option_text, second, mistaken, markdown=False)
+        assert rows[1]["answers"][0] == f"{question_wording.OPTION_LETTERS[mistaken]}. {label}"
     assert len(rows[1]["answers"]) == 2 and rows[2]["answers"] == []
     assert {row["page"] for row in rows} == {translate(lang, "page.walkthrough")}
 
@@ -572,17 +572,17 @@ def test_every_string_a_template_declares_exists_and_fills(template, lang):
         assert f"quiz.option.{key}" in strings
     for question in found:
         with reading(lang):
-            available = questions.placeholders(question) | {"value": ""}
-            text = questions.question_text(question)
+            available = question_wording.placeholders(question) | {"value": ""}
+            text = question_wording.question_text(question)
             for key in template.misconception_keys:
-                resolved = questions.mistake_key(template.id, key)
+                resolved = question_wording.mistake_key(template.id, key)
                 assert resolved in strings, (template.id, key)
                 assert used(strings[resolved]) <= set(available), (template.id, key, used(strings[resolved]))
-                assert "{" not in questions.mistake_text(question, key, "1")
-            labels = [questions.option_text(question, i) for i in range(len(question.options))]
+                assert "{" not in question_wording.mistake_text(question, key, "1")
+            labels = [question_wording.option_text(question, i) for i in range(len(question.options))]
             for index, key in enumerate(question.option_misconceptions):
                 if key is not None:
-                    assert questions.mistake_text(question, key, labels[index])
+                    assert question_wording.mistake_text(question, key, labels[index])
         assert used(strings[template.text_key]) <= set(available)
         assert "{" not in text and text.strip()
         assert all(label.strip() for label in labels)
@@ -616,27 +616,28 @@ def test_every_misconception_and_option_key_has_a_string():
 )
 @pytest.mark.parametrize("lang", ["es", "en"])
 def test_a_typed_answer_is_read_in_either_writing(typed, value, lang):
-    assert questions.typed_number(typed, lang) == pytest.approx(value, abs=1e-12)
+    assert question_book.typed_number(typed, lang) == pytest.approx(value, abs=1e-12)
 
 
 @pytest.mark.parametrize(
     ("typed", "lang", "value"), [("4,000", "es", 4.0), ("1,223", "es", 1.223), ("1.223", "en", 1.223)]
 )
 def test_a_number_written_as_the_app_writes_it_is_read_in_the_readers_language(typed, lang, value):
-    assert questions.typed_number(typed, lang) == pytest.approx(value, abs=1e-12)
+    assert question_book.typed_number(typed, lang) == pytest.approx(value, abs=1e-12)
 
 
 @pytest.mark.parametrize(("typed", "lang"), [("1.223", "es"), ("4,000", "en")])
 def test_a_thousands_looking_number_in_the_readers_language_is_refused_not_guessed(typed, lang):
     with pytest.raises(EngineInputError) as error:
-        questions.typed_number(typed, lang)
+        question_book.typed_number(typed, lang)
     assert error.value.code == "ambiguous_number"
 
 
 @pytest.mark.parametrize(("typed", "code"), [("abc", "not_a_number"), ("", "empty_or_nan"), ("1e400", "too_large")])
-def test_an_unreadable_answer_says_why(typed, code):
+@pytest.mark.parametrize("lang", ["es", "en"])
+def test_an_unreadable_answer_says_why(typed, code, lang):
     with pytest.raises(EngineInputError) as error:
-        questions.typed_number(typed)
+        question_book.typed_number(typed, lang)
     assert error.value.code == code
 
 
@@ -650,16 +651,16 @@ def test_an_unreadable_answer_is_not_graded_and_the_page_says_why():
 
 def test_the_question_is_stable_per_session_and_gate_and_moves_on_per_draw():
     scenario = lesson_scenario()
-    first = questions.pick_question("walk.2", scenario, seed=7, gate="walk.2")
-    assert questions.pick_question("walk.2", scenario, seed=7, gate="walk.2") == first
+    first = question_book.pick_question("walk.2", scenario, seed=7, gate="walk.2")
+    assert question_book.pick_question("walk.2", scenario, seed=7, gate="walk.2") == first
     templates = [
-        questions.pick_question("walk.2", scenario, seed=7, gate="walk.2", draw=d).template_id for d in range(4)
+        question_book.pick_question("walk.2", scenario, seed=7, gate="walk.2", draw=d).template_id for d in range(4)
     ]
     assert sorted(templates) == sorted(t.id for t in engine_questions.templates_for("walk.2"))
-    firsts = {questions.pick_question("walk.2", scenario, seed=s, gate="walk.2").template_id for s in range(40)}
+    firsts = {question_book.pick_question("walk.2", scenario, seed=s, gate="walk.2").template_id for s in range(40)}
     assert len(firsts) > 1  # different students start on different questions
-    assert questions.pick_question("walk.2", SoftmaxRow((1.0,)), seed=7, gate="x") is None  # not its input
-    assert questions.pick_question("softmax", SoftmaxRow((1.0, 2.0)), seed=1, gate="s", templates=()) is None
+    assert question_book.pick_question("walk.2", SoftmaxRow((1.0,)), seed=7, gate="x") is None  # not its input
+    assert question_book.pick_question("softmax", SoftmaxRow((1.0, 2.0)), seed=1, gate="s", templates=()) is None
 
 
 def first_question(template_id: str, context, **params):
@@ -675,31 +676,33 @@ def test_the_feedback_names_the_mistake_with_this_scenarios_numbers():
     """Worked by hand: the lesson has d_k = 4 (√d_k = 2); the √d_k page's d_k = 1024 has √d_k = 32."""
     lesson = lesson_scenario()
     scaled = first_question("walk.3.scaled_score", lesson)
-    assert written("es", questions.mistake_text, scaled, "divided_by_dk", "") == (
+    assert written("es", question_wording.mistake_text, scaled, "divided_by_dk", "") == (
         "Eso da dividir por d_k = 4; acá corresponde dividir por √d_k = 2."
     )
-    assert written("en", questions.mistake_text, scaled, "divided_by_dk", "") == (
+    assert written("en", question_wording.mistake_text, scaled, "divided_by_dk", "") == (
         "That is what dividing by d_k = 4 gives; here you should divide by √d_k = 2."
     )
     divisor = first_question("walk.3.divisor", replace(lesson, scale=Scale.DK))
-    assert written("es", questions.mistake_text, divisor, "divided_by_sqrt_dk", "") == (
+    assert written("es", question_wording.mistake_text, divisor, "divided_by_sqrt_dk", "") == (
         "Eso da dividir por √d_k = 2, la escala de siempre; pero en este escenario corresponde dividir por d_k = 4."
     )
     unscaled = first_question("walk.4.without_scaling", lesson)
-    assert written("es", questions.mistake_text, unscaled, "divided_by_dk", "").endswith("acá corresponde no dividir.")
+    assert written("es", question_wording.mistake_text, unscaled, "divided_by_dk", "").endswith(
+        "acá corresponde no dividir."
+    )
     score = first_question("walk.2.score", lesson, token="perro", other="come")
-    assert written("es", questions.mistake_text, score, "transposed", "").startswith(
+    assert written("es", question_wording.mistake_text, score, "transposed", "").startswith(
         "Ese es el score «come» → «perro» = Q_come · K_perro. El orden importa"
     )
-    assert written("en", questions.mistake_text, score, "transposed", "").startswith(
+    assert written("en", question_wording.mistake_text, score, "transposed", "").startswith(
         "That is the score “come” → “perro” = Q_come · K_perro. Order matters"
     )
     unit = first_question("scaling.unit_divisor", ScalingSetup(d_k=1024))
-    assert written("es", questions.mistake_text, unit, "no_divisor", "") == (
+    assert written("es", question_wording.mistake_text, unit, "no_divisor", "") == (
         "Dividir por 1 es dejar los scores como están; acá corresponde dividir por √d_k = 32."
     )
     row = first_question("walk.4.row_sum", lesson, token="perro")
-    assert "«perro»" in written("es", questions.mistake_text, row, "sum_of_scores", "")
+    assert "«perro»" in written("es", question_wording.mistake_text, row, "sum_of_scores", "")
 
 
 @settings(max_examples=60, deadline=None, database=None)
@@ -707,7 +710,7 @@ def test_the_feedback_names_the_mistake_with_this_scenarios_numbers():
 def test_the_stated_tolerance_never_exceeds_the_accepted_one(tolerance):
     """Two significant digits, rounded down: a student who stays within what is written is graded right."""
     with reading("en"):
-        stated = float(questions.stated_tolerance(tolerance).replace(",", ""))
+        stated = float(question_wording.stated_tolerance(tolerance).replace(",", ""))
     assert 0.89 * tolerance <= stated <= tolerance
 
 
@@ -736,5 +739,5 @@ def test_the_answer_box_suggests_a_number_of_the_kind_asked(lang):
             button(at, translate(lang, "quiz.another")).click().run()
             question = asked(at, gate)
         assert question.kind == Kind.NUMERIC and (question.decimals == 0) == whole, gate
-        box = at.text_input(key=questions.widget_key(gate, questions.identity(gate, question), "number"))
+        box = at.text_input(key=questions.widget_key(gate, question_book.identity(gate, question), "number"))
         assert box.placeholder == examples[lang][0 if whole else 1], gate

@@ -14,11 +14,13 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
+from engine.limits import MAX_SENTENCE_CHARS
 from harness.browser import ScriptRuns, runs, wait_for_app
 from harness.server import free_port, start_app, stop_app, wait_healthy
 from harness.tiny_model import TINY_CONFIG, random_bert_tensors, write_model
 from tests.e2e.shared import assert_healthy, screenshot
 from ui.i18n import LANGUAGE_NAMES, LANGUAGES
+from ui.numbers import count
 
 pytestmark = pytest.mark.e2e
 ROOT = Path(__file__).resolve().parents[2]
@@ -158,6 +160,24 @@ def test_a_hostile_sentence_is_shown_as_text(page, model_url):
     acted(page, lambda: box.press("Enter"))
     expect(main(page).locator("[data-testid=stMarkdownContainer] table").first).to_contain_text("onerror")
     assert page.locator("img[src='x']").count() == 0
+    assert_healthy(page)
+
+
+@pytest.mark.parametrize("lang", ["es", "en"])
+def test_a_huge_paste_is_refused_by_the_box_and_the_limit_is_said(page, model_url, lang):
+    """A 20,000,000-character paste took the browser 91 s and the server 52 MB: the box now has the limit."""
+    opened(page, f"{model_url}/real_model")
+    in_language(page, lang)
+    box = page.get_by_role("textbox").first
+    box.fill("el gato come")
+    acted(page, lambda: box.press("Enter"))
+    box.fill("perro " * 400_000)  # 2.4 MB: Streamlit's box refuses a text longer than its max_chars whole
+    expect(box).to_have_value("el gato come")
+    box.fill("ab " * (MAX_SENTENCE_CHARS // 3) + "ab")  # exactly the limit: taken, and the page says so
+    acted(page, lambda: box.press("Enter"))
+    assert len(box.input_value()) == MAX_SENTENCE_CHARS
+    at_limit = LANGUAGES[lang]["limits.sentence_at_limit"].format(limit=count(MAX_SENTENCE_CHARS, lang=lang))
+    expect(main(page)).to_contain_text(at_limit)
     assert_healthy(page)
 
 

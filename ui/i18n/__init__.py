@@ -11,9 +11,12 @@ from __future__ import annotations
 import importlib
 import pkgutil
 
+from ui import state
 from ui.languages import DEFAULT_LANGUAGE, LANGUAGE_NAMES
+from ui.numbers import count as written_count
+from ui.text import md_literal
 
-__all__ = ["DEFAULT_LANGUAGE", "LANGUAGES", "LANGUAGE_NAMES", "plural", "t", "tm", "translate"]
+__all__ = ["DEFAULT_LANGUAGE", "LANGUAGES", "LANGUAGE_NAMES", "has", "plural", "t", "tm", "translate"]
 
 
 def language_strings(lang: str) -> dict[str, str]:
@@ -30,31 +33,31 @@ def language_strings(lang: str) -> dict[str, str]:
 
 
 LANGUAGES: dict[str, dict[str, str]] = {lang: language_strings(lang) for lang in LANGUAGE_NAMES}
+DEFAULT_STRINGS = LANGUAGES[DEFAULT_LANGUAGE]
 
 
 def translate(lang: str, key: str, **params: object) -> str:
     """The string `key` in `lang`, filled with `params`; the key itself if it is missing (a test forbids that)."""
-    template = LANGUAGES.get(lang, LANGUAGES[DEFAULT_LANGUAGE]).get(key, key)
+    template = LANGUAGES.get(lang, DEFAULT_STRINGS).get(key, key)
     return template.format(**params) if params else template
 
 
 def t(key: str, **params: object) -> str:
-    """The string `key` in the reader's language."""
-    from ui.state import current_language
+    """The string `key` in the reader's language (the session's, ui.state)."""
+    return translate(state.current_language(), key, **params)
 
-    return translate(current_language(), key, **params)
+
+def has(key: str) -> bool:
+    """Whether the reader's language has the string `key` (an optional, more precise wording)."""
+    return key in LANGUAGES.get(state.current_language(), DEFAULT_STRINGS)
 
 
 def tm(key: str, **params: object) -> str:
     """`t` for text rendered as markdown: every parameter is escaped, so names users typed show literally."""
-    from ui.text import md_literal
-
     return t(key, **{name: md_literal(value) for name, value in params.items()})
 
 
 def plural(key: str, count: int, **params: object) -> str:
     """`key.one` when count is 1, else `key.other`, filled with the count (written in the reader's language)."""
-    from ui.numbers import count as written_count
-
     form = "one" if count == 1 else "other"
     return t(f"{key}.{form}", n=written_count(count), **params)

@@ -92,8 +92,11 @@ def sentence_ui() -> str:
         value=EXAMPLES["es"],
         key=SENTENCE_KEY,
         help=t("real.sentence_help", pieces=numbers.count(MAX_MODEL_TOKENS), chars=numbers.count(MAX_SENTENCE_CHARS)),
+        max_chars=MAX_SENTENCE_CHARS,  # the browser stops typing there, and Streamlit cuts what a message carries
         persist_state="session",
     )
+    if len(sentence) >= MAX_SENTENCE_CHARS:
+        st.info(t("limits.sentence_at_limit", limit=numbers.count(MAX_SENTENCE_CHARS)))
     for column, (lang, example) in zip(st.columns(len(EXAMPLES)), EXAMPLES.items(), strict=True):
         column.button(
             t(f"real.example.{lang}"),

@@ -23,6 +23,7 @@ from ui.i18n import plural, t, tm
 from ui.keys import part_keys_ui
 from ui.scenario_controls import token_select_ui
 from ui.sliders import number_slider
+from ui.url import url_int
 from ui.view_models import walkthrough as model
 
 PARTS = 5
@@ -38,16 +39,18 @@ def part_name(part: int, scenario: Scenario) -> str:
     return t(f"walk.name.{part}")
 
 
-def current_part() -> int:
-    """The part shown: a link's ?step=3 when the page opens with one, else the session's (1 at first). The URL
-    always says it, so that a reload, a bookmark or a copied address opens the same part."""
-    wanted = st.query_params.get(state.STEP, "")
-    if wanted.isdigit() and 1 <= int(wanted) <= PARTS:
-        state.set_step(int(wanted))
+def current_part() -> tuple[int, bool]:
+    """The part shown, and whether the URL asked for one that does not exist: a link's ?step=3 when the page opens
+    with one, else the session's (1 at first). The URL always says it, so that a reload, a bookmark or a copied
+    address opens the same part (a ?step= that is no part is replaced by the part shown)."""
+    wanted = st.query_params.get(state.STEP)
+    asked = url_int(wanted, 1, PARTS)
+    if asked is not None:
+        state.set_step(asked)
     part = int(state.step() or 1)
     if wanted != str(part):
         st.query_params[state.STEP] = str(part)
-    return part
+    return part, wanted is not None and asked is None
 
 
 def show_part(part: int) -> None:
@@ -72,7 +75,9 @@ def part_top_ui(scenario: Scenario) -> int:
     no progress bar: the title says the part), so that the title, the main figure and the start of the
     derivation fit a 1280×720 screen."""
     presenting = state.presentation_mode()
-    part = current_part()
+    part, refused = current_part()
+    if refused:
+        st.warning(t("walk.bad_step", parts=PARTS, part=part), icon=":material/link_off:")
     with st.container(key=ANCHOR):
         prev_col, picker_col, next_col = st.columns([1, 4, 1], vertical_alignment="bottom")
         picker = f"walk_picker_{part}"

@@ -6,7 +6,7 @@ STRINGS: dict[str, str] = {
     "editor.refused.token": "New name for “{where}”: {reason} It stays “{where}”.",
     "editor.refused.new_token": "New row: {reason} For now it is called “{where}”.",
     "editor.token_help": "The token's name: up to {limit} characters, something visible, different from the others and no line breaks.",
-    # a number typed into a cell (engine.scenario.parse_number)
+    # a number typed into a cell (engine.number_grammar.parse_number)
     "error.empty_or_nan": "The cell is empty or says NaN.",
     "error.not_a_number": "That is not a number: write digits, one decimal separator (1.5 or 1,5) and, if needed, an exponent (1e-3).",
     "error.ambiguous_number": "“{value}” is ambiguous: it has more than one separator, or one followed by three digits that could group thousands (1,000 is a thousand in English and one in Spanish). Write it with one decimal separator and no thousands separator: 1000, 1 or 1.5.",

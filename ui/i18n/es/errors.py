@@ -6,7 +6,7 @@ STRINGS: dict[str, str] = {
     "editor.refused.token": "Nuevo nombre para «{where}»: {reason} Se mantiene «{where}».",
     "editor.refused.new_token": "Fila nueva: {reason} Por ahora se llama «{where}».",
     "editor.token_help": "El nombre del token: hasta {limit} caracteres, con algo visible, distinto de los demás y sin saltos de línea.",
-    # un número escrito en una celda (engine.scenario.parse_number)
+    # un número escrito en una celda (engine.number_grammar.parse_number)
     "error.empty_or_nan": "La celda quedó vacía o dice NaN.",
     "error.not_a_number": "No es un número: se escribe con cifras, un solo separador decimal (1,5 o 1.5) y, si hace falta, un exponente (1e-3).",
     "error.ambiguous_number": "«{value}» es ambiguo: tiene más de un separador, o un punto seguido de tres cifras que podría separar miles (1.000 es mil para vos y uno en inglés). Escribilo con coma decimal y sin separador de miles: 1000, 1 o 1,5.",
