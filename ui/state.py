@@ -15,7 +15,8 @@ Two kinds of keys:
      an upload, a resize); editors and option widgets are keyed by it, so they are rebuilt from the scenario.
    - "scenario_errors": list of (code, params) refused by the last edit, shown once by the editor's page.
    - "focus": {"query": token, "key": token}: the tokens chosen for derivations, the same on every page.
-   - "step": int, the walkthrough's part (1–5), kept in step with the URL's ?step= by ui.sections.walkthrough.
+   - "step": int, the walkthrough's part (1–5), kept in step with the URL's ?step= by
+     ui.sections.walkthrough.navigation.
    - "link_error": (strings key, field) of a link or upload that could not be read, shown once.
    - "lists": {name: np.ndarray}: a page's own editable list of numbers (the softmax scores), with
      "lists_rev": {name: int} for its editor.

@@ -39,7 +39,8 @@ from ui.question_book import Book
 from ui.questions import ANSWERS
 from ui.sections.real_model import MEASURES
 from ui.sections.scaling import DK_OPTIONS
-from ui.sections.walkthrough import PARTS, ROLES
+from ui.sections.walkthrough.navigation import PARTS
+from ui.sections.walkthrough.projections import ROLES
 from ui.sliders import grid
 from ui.view_models.learning import LEARNING_RATES, SOURCES, STARTS
 
