@@ -16,6 +16,7 @@ first N whose interaction p95 passes 1 s.
     flock /work/locks/heavy python benchmarks/bench_capacity.py            # the whole table (about 15 minutes)
     python benchmarks/bench_capacity.py --sessions 10,40 --replicas 1 --no-storm --steady 20   # a quick look
     python benchmarks/bench_capacity.py --sessions 40 --compare STREAMLIT_RUNNER_POST_SCRIPT_GC=false --rounds 2
+    python benchmarks/bench_capacity.py --storm-only --storm 200        # the join storm on 1, 2 and 3 replicas
 
 --compare runs each point with the serving configuration as it is (A, or with the --base settings) and with the given
 STREAMLIT_* settings too (B), alternated, `--rounds` times each.
@@ -242,6 +243,7 @@ def main() -> None:
     parser.add_argument("--replica-sessions", default="80,160,200", help="students per point with 2 or more")
     parser.add_argument("--storm", default="200", help="students in the join storm (one run per server count)")
     parser.add_argument("--no-storm", action="store_true")
+    parser.add_argument("--storm-only", action="store_true", help="only the join storms")
     parser.add_argument("--steady", type=float, default=40, help="seconds of steady class after everyone joined")
     parser.add_argument("--compare", nargs="*", default=[], metavar="STREAMLIT_X=value")
     parser.add_argument(
@@ -271,12 +273,13 @@ def main() -> None:
                     print(point.row(), flush=True)
         print(load_average())
         return
-    for replicas in replica_counts:
+    for replicas in [] if args.storm_only else replica_counts:
         for users in sessions if replicas == 1 else [int(n) for n in args.replica_sessions.split(",")]:
             point = measure(replicas, users, "class", args.steady, {}, f"{replicas} × class", args.profile)
             points.append(point)
             print(point.row(), flush=True)
-    print(knee([p for p in points if p.label == "1 × class"]))
+    if points:
+        print(knee([p for p in points if p.label == "1 × class"]))
     if not args.no_storm:
         for replicas in replica_counts:
             for users in [int(n) for n in args.storm.split(",")]:
