@@ -119,8 +119,12 @@ def new_pages_dynamic_keys() -> set[str]:
     keys |= {f"learn.stall.output.{verdict}" for verdict in ("small", "stalled", "slower")}
     keys |= {f"learn.send.matrices.{n}" for n in (2, 3)} | {f"learn.tab.{name}" for name in LEARN_SECTIONS}
     keys |= {f"scaling.lesson.{mode}" for mode in ("none", "sqrt")}
-    keys |= {f"softmax.reading.{kind}" for kind in ("single", "equal", "peaked", "even", "mixed")}
-    keys |= {f"walk.4.reading.{kind}" for kind in ("peaked", "even", "mixed")}
+    keys |= {f"softmax.reading.{kind}" for kind in ("single", "equal", "saturated", "balanced", "flat")}
+    keys |= {f"walk.4.reading.{kind}" for kind in VERDICTS}
+    keys |= {f"peak.{form}.{kind}" for form in ("rows", "one") for kind in VERDICTS}
+    keys |= {f"learn.stall.output.header.{verdict}" for verdict in ("small", "stalled", "slower")}
+    keys |= {f"learn.stall.weights.header.{fate}" for fate in ("converged", "diverged", "stuck")}
+    keys |= {f"mh.distinct.{who}" for who in ("one", "many", "same")}
     keys |= {f"mh.cost.{row}" for row in COST_ROWS} | {f"mh.part.{name}" for name in MH_PARTS}
     keys |= {f"mh.job.{job}" for job in ("previous", "self", "one_token", "spread", "look", "mixed", "mixed_rest")}
     keys |= {f"mh.built.{job}" for job in ("previous", "subject", "self", "first")}
