@@ -314,6 +314,28 @@ def test_every_line_of_the_cell_derivation_follows_from_its_written_operands(loc
 
 
 @pytest.mark.parametrize("lang", LANGS)
+def test_the_cells_summary_divides_the_score_it_shows_as_the_derivation_does(local_model, lang):
+    """Issue 30, item 8: the summary said "+1,335; divided by 2 gives +0,667" (the unrounded score's quotient),
+    where the derivation under it divides the +1,335 it shows: +0,668. Both now say what the digits give."""
+    from decimal import ROUND_HALF_UP, Decimal
+
+    at = open_page(PAGE, lang)
+    assert not at.exception
+    point = "," if lang == "es" else "."
+    summary = next(
+        m.value for m in at.markdown if m.value.startswith(translate(lang, "real.cell.summary").split("{")[0])
+    )
+    summary = summary.replace("\\", "")
+    division = next(b for b in code_blocks(at) if "÷" in b and b.startswith("score'"))
+    numerator, divisor = re.search(r"= ([+−][\d.,]+) ÷ ([\d.,]+)", division).groups()
+    as_decimal = lambda s: Decimal(s.replace("−", "-").replace(point, "."))  # noqa: E731
+    quotient = (as_decimal(numerator) / as_decimal(divisor)).quantize(Decimal("0.001"), rounding=ROUND_HALF_UP)
+    written = ("+" if quotient >= 0 else "−") + f"{abs(quotient)}".replace(".", point)
+    assert f"{numerator};" in summary or f"{numerator}," in summary or f"{numerator} " in summary
+    assert written in summary and written in division
+
+
+@pytest.mark.parametrize("lang", LANGS)
 def test_a_model_with_the_real_head_width_derives_a_cell_with_32_terms(tmp_path, monkeypatch, lang):
     """Heads 32 wide, as in the real model (hidden 384 / 12 heads): the dot product is written out in 32 terms,
     and every line of every derivation still reproduces from its shown operands."""

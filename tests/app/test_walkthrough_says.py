@@ -159,3 +159,20 @@ def test_part_3_draws_the_divided_scores_only_when_they_are_divided(scale, keys)
     drawn = [c.key for c in charts(at)]
     assert drawn == keys
     assert not any("÷ 1" in json.dumps(c.spec, ensure_ascii=False) for c in charts(at))
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_errata_list_only_numbers_that_differ_at_the_lessons_digits(lang):
+    """Issue 30, item 7: the lesson's e^0.339 ≈ 1.404 is the app's 1.4035 with one digit less, not a difference;
+    its e^0.611 ≈ 1.842 is one (the app's e^0.612 = 1.8441 reads 1.844 at the lesson's three decimals)."""
+    import math
+
+    assert round(math.exp(0.339), 3) == 1.404 and round(math.exp(0.612), 4) == 1.8441
+    assert round(math.exp(0.612), 3) != 1.842
+    body = LANGUAGES[lang]["walk.errata.body"]
+    point = "," if lang == "es" else "."
+    differences = body.split("\n\n")[1]
+    listed = differences.split(":", 1)[1].split(". ")[0]  # "0.611 for 0.612 (…), …": the listed pairs
+    assert f"1{point}842" in listed
+    pairs = {"es": " por ", "en": " for "}[lang]
+    assert f"1{point}404{pairs}" not in listed and f"e^x 1{point}404" not in listed
