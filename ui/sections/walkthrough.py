@@ -16,7 +16,7 @@ from streamlit.delta_generator import DeltaGenerator
 from engine import AttentionResult, Scale, Scenario, derivation, lesson_scenario, same_numbers, softmax
 from engine.peakedness import row_reading
 from engine.similarity import COLLAPSE_COSINE, lowest_pairwise_cosine
-from ui import charts, numbers, state
+from ui import charts, numbers, state, url
 from ui.charts import shape
 from ui.derivation import BLANK, Row, division_row, dot_rows, show, softmax_rows, sub, token_text, vector_row
 from ui.figure_specs import Heatmap
@@ -24,9 +24,8 @@ from ui.i18n import plural, t, tm
 from ui.keys import part_keys_ui
 from ui.scenario_controls import token_select_ui
 from ui.sliders import number_slider
-from ui.url import url_int
 
-PARTS = 5
+PARTS = state.PARTS
 ROLES = ("Q", "K", "V")
 SCALAR_VALUES = (10.0, 20.0, 30.0)  # the lesson's one-number-per-token example: V_el, V_perro, V_come
 SCALAR_WEIGHTS = (0.3, 0.4, 0.3)  # and the attention "perro" gives them
@@ -55,25 +54,18 @@ def part_name(part: int, scenario: Scenario) -> str:
     return t(f"walk.name.{part}")
 
 
-def current_part() -> tuple[int, bool]:
-    """The part shown, and whether the URL asked for one that does not exist: a link's ?step=3 when the page opens
-    with one, else the session's (1 at first). The URL always says it, so that a reload, a bookmark or a copied
-    address opens the same part (a ?step= that is no part is replaced by the part shown)."""
-    wanted = st.query_params.get(state.STEP)
-    asked = url_int(wanted, 1, PARTS)
-    if asked is not None:
-        state.set_step(asked)
-    part = int(state.step() or 1)
-    if wanted != str(part):
-        st.query_params[state.STEP] = str(part)
-    return part, wanted is not None and asked is None
+def current_part() -> int:
+    """The part shown: the session's (a link's ?step=3 sets it when the page opens: ui.url), 1 at first. The URL
+    always says it, so that a reload, a bookmark or a copied address opens the same part."""
+    if state.step() is None:
+        show_part(1)
+    return int(state.step() or 1)
 
 
 def show_part(part: int) -> None:
-    """Go to `part` (from a callback: a button, the picker, a presenter key)."""
-    part = min(PARTS, max(1, int(part)))
-    state.set_step(part)
-    st.query_params[state.STEP] = str(part)
+    """Go to `part` (from a callback: a button, the picker, a presenter key; or in a fragment's run)."""
+    state.set_step(min(PARTS, max(1, int(part))))
+    url.keep_in_url(state.STEP)
 
 
 def _picked(widget_key: str) -> None:
@@ -91,9 +83,7 @@ def part_top_ui(scenario: Scenario) -> int:
     no progress bar: the title says the part), so that the title, the main figure and the start of the
     derivation fit a 1280×720 screen."""
     presenting = state.presentation_mode()
-    part, refused = current_part()
-    if refused:
-        st.warning(t("walk.bad_step", parts=PARTS, part=part), icon=":material/link_off:")
+    part = current_part()
     with st.container(key=ANCHOR):
         prev_col, picker_col, next_col = st.columns([1, 4, 1], vertical_alignment="bottom")
         picker = f"walk_picker_{part}"
