@@ -15,7 +15,7 @@ from engine.attention import AttentionResult, Scale, attention
 from engine.errors import EngineInputError, checked_int
 from engine.limits import D_K_RANGE, D_MODEL_RANGE, MAX_TOKEN_CHARS, TEMPERATURE_RANGE
 from engine.presets import LESSON_TOKENS, LESSON_W_K, LESSON_W_Q, LESSON_W_V, LESSON_X, random_inputs, random_weights
-from engine.text import code_point, forbidden_character, is_invisible, shown
+from engine.text import code_point, forbidden_character, hidden_character, is_invisible, shown, skeleton
 
 # NFC composes at most 4 code points into one (a letter with three marks; Hangul jamo take 3): a name longer
 # than 4 × the limit is too long whatever it composes to, and is refused before it is normalised.
@@ -23,14 +23,19 @@ _NFC_MAX_SHRINK = 4
 
 
 def check_token_name(name: object, others: list[str] | tuple[str, ...]) -> str:
-    """A token name, NFC-normalised and stripped of surrounding space, or an error saying why it is refused.
+    """A token name, NFKC-normalised and stripped of surrounding space, or an error saying why it is refused.
 
     A name is text a user can see, share in a link and read back (numbers typed into the column are taken as
-    their text). Refused: empty ("empty_token"); not text ("token_not_text"); more than MAX_TOKEN_CHARS
-    characters ("token_too_long"); a lone surrogate, a control character (newline, tab, NUL...), a line or
-    paragraph separator, or a bidi embedding, override or isolate ("token_bad_characters", char="U+XXXX");
-    only invisible characters such as zero-width spaces ("token_invisible"); the name of another token
-    ("duplicate_token"). Accents, right-to-left scripts and emoji with their modifiers are names like any other.
+    their text). NFKC writes compatibility forms as their plain letters ("ｐｅｒｒｏ" and "ﬁ" are "perro" and
+    "fi"). Refused: empty ("empty_token"); not text ("token_not_text"); more than MAX_TOKEN_CHARS characters
+    ("token_too_long"); a lone surrogate, a control character (newline, tab, NUL...), a line or paragraph
+    separator, or a bidi embedding, override or isolate ("token_bad_characters", char="U+XXXX"); only invisible
+    characters such as zero-width spaces or the braille blank ("token_invisible"); a character that is there
+    without being seen: a format character (zero-width space, joiner where it joins nothing, soft hyphen, LRM,
+    tag characters), a variation selector that selects nothing, a blank letter ("token_hidden_character",
+    char="U+XXXX"; `engine.text.hidden_character`); the name of another token ("duplicate_token"); a name that
+    looks the same as another's, such as Cyrillic «реrrо» beside «perro» ("token_lookalike", name=the other;
+    `engine.text.skeleton`). Accents, right-to-left scripts and emoji with their modifiers are names like any other.
     """
     if name is None or (isinstance(name, float) and math.isnan(name)):
         raise EngineInputError("empty_token", "a token name cannot be empty")
@@ -53,14 +58,32 @@ def check_token_name(name: object, others: list[str] | tuple[str, ...]) -> str:
             f"a token name cannot hold the character {code_point(bad)} (a control, bidi or unencodable one)",
             char=code_point(bad),
         )
-    text = unicodedata.normalize("NFC", text)
+    _check_visible(text)  # as typed, so a refusal names the character typed (NFKC writes U+3164 as U+1160)
+    text = unicodedata.normalize("NFKC", text).strip()  # NFKC may write a spacing accent as a space and a mark
     if len(text) > MAX_TOKEN_CHARS:
         raise too_long
-    if is_invisible(text):
-        raise EngineInputError("token_invisible", "a token name needs at least one visible character")
+    _check_visible(text)
     if text in others:
         raise EngineInputError("duplicate_token", f"the token name {text!r} is already used", name=text)
+    looks = skeleton(text)
+    twin = next((other for other in others if skeleton(other) == looks), None)
+    if twin is not None:
+        raise EngineInputError(
+            "token_lookalike", f"the token name {text!r} looks the same as {twin!r}, another token's", name=twin
+        )
     return text
+
+
+def _check_visible(text: str) -> None:
+    if not text or is_invisible(text):
+        raise EngineInputError("token_invisible", "a token name needs at least one visible character")
+    hidden = hidden_character(text)
+    if hidden is not None:
+        raise EngineInputError(
+            "token_hidden_character",
+            f"a token name cannot hold {code_point(hidden)}, a character that is there without being seen",
+            char=code_point(hidden),
+        )
 
 
 MATRICES = ("x", "w_q", "w_k", "w_v")

@@ -50,7 +50,7 @@ _BASE_CSS = """
 # The root font size is 23 px (16 px otherwise): Streamlit sizes a data editor's cells, drawn on a canvas, from it
 # (0.875 rem: 20.1 px instead of 14 px), and its own widgets and gaps, and the sidebar's text, grow with it. The
 # sizes below are in px, so they do not grow twice; the gaps between columns and a derivation's left padding are
-# kept at their 16 px-root sizes, which ui.sections.walkthrough's line widths are measured with.
+# kept at their 16 px-root sizes, which ui.view_models.walkthrough's line widths are measured with.
 _PRESENTATION_CSS = """
 <style>
 html { font-size: 23px; }

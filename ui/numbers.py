@@ -18,7 +18,7 @@ left out.
 from __future__ import annotations
 
 import math
-from decimal import ROUND_HALF_UP, Decimal
+from decimal import ROUND_HALF_UP, Decimal, localcontext
 
 from ui import state
 
@@ -42,7 +42,9 @@ def round_half_up(value: float | Decimal, decimals: int) -> Decimal:
     """`value` rounded as a person rounds it: 0.1235 → 0.124. A float is read as its shortest decimal form
     (0.1235, not the binary 0.12349999…), the number a reader sees."""
     number = value if isinstance(value, Decimal) else Decimal(repr(float(value)))
-    return number.quantize(Decimal(1).scaleb(-decimals), rounding=ROUND_HALF_UP)
+    with localcontext() as context:  # every digit kept: a score of 5e26 has 27 before the point (28 by default)
+        context.prec = max(context.prec, number.adjusted() + decimals + 2)
+        return number.quantize(Decimal(1).scaleb(-decimals), rounding=ROUND_HALF_UP)
 
 
 def _digits(number: Decimal, lang: str) -> str:

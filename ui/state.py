@@ -25,10 +25,10 @@ Two kinds of keys:
      "lists_rev": {name: int} for its editor.
    - "answers": the questions' `ui.question_book.Book` (the session's seed, each gate's draw and current question,
      one record per question answered or shown, for the tally and its download), kept for the session only.
-   - "train": the learning page's current training run, if any: a `ui.sections.learning.Training` (what it
+   - "train": the learning page's current training run, if any: a `ui.view_models.learning.Training` (what it
      trains, the `engine.TrainingRun` so far, the steps asked for, and "running" / "stopped" / "done"); a run
      is trained in chunks, one fragment run each, and stored after every chunk.
-   - "train_targets": {"scenario" | "sentence": `ui.sections.learning.Target`}: the target pattern for each
+   - "train_targets": {"scenario" | "sentence": `ui.view_models.learning.Target`}: the target pattern for each
      source of tokens (the matrix, the preset it came from or None when edited, the rows an edit renormalised).
    - "learn_playing": bool, the learning page's history is being played; "learn_sent": bool, the learned
      weights were sent to the shared scenario; "learn_section": the learning page's open tab.

@@ -82,10 +82,10 @@ def new_pages_dynamic_keys() -> set[str]:
     constants the code builds them from (or, where the value comes from data, the values it can take)."""
     from engine.questions.core import Outcome
     from ui.editing import PARTS as REFUSAL_PARTS
-    from ui.sections.learning import SECTIONS as LEARN_SECTIONS
-    from ui.sections.multihead import COST_ROWS
-    from ui.sections.multihead import PARTS as MH_PARTS
+    from ui.sections.learning.tabs import SECTIONS as LEARN_SECTIONS
     from ui.sections.real_model import MEASURES
+    from ui.view_models.multihead import COST_ROWS
+    from ui.view_models.multihead import PARTS as MH_PARTS
 
     keys = {f"quiz.scale.{mode}" for mode in Scale} | {f"quiz.rule.{mode}" for mode in Scale}
     keys |= {f"quiz.outcome.{outcome}" for outcome in (*Outcome, "shown")}
@@ -176,3 +176,70 @@ def test_every_key_template_the_app_uses_names_existing_keys_and_is_listed_here(
                 continue  # a whole key passed in (plural's "{key}.{form}"): its callers' keys are checked
             assert any(pattern.fullmatch(key) for key in strings), (lang, template)
             assert any(pattern.fullmatch(key) for key in listed), f"list the keys of {template} in dynamic_keys()"
+
+
+# --- a string left in English in the Spanish strings (issue 26, item 9) ---
+
+# The words a string may share with its translation, each with its reason; any other word in a string that is
+# the same in both languages is an English string left in Spanish (or the reverse).
+SHARED_WORDS = {
+    # the field's English terms, which the lesson's Spanish uses as they are
+    "token": "the lesson's Spanish says token",
+    "tokens": "the lesson's Spanish says tokens",
+    "score": "the lesson's Spanish says score",
+    "scores": "the lesson's Spanish says scores",
+    "softmax": "a function's name, in the lesson's Spanish too",
+    "embedding": "the lesson's Spanish says embedding",
+    "embeddings": "the lesson's Spanish says embeddings",
+    "self": "self-attention: the lesson's Spanish says self-attention",
+    "attention": "self-attention: the lesson's Spanish says self-attention",
+    "output": "the lesson's Spanish says output",
+    # names: an optimiser, functions as formulas write them, an abbreviation, a symbol
+    "adam": "the optimiser's name",
+    "concat": "Concat, a function's name in the formula",
+    "multihead": "MultiHead(x), a function's name in the formula",
+    "layernorm": "LayerNorm, a function's name in the formula",
+    "pe": "PE, the positional encoding's symbol in the formula x = embedding + PE",
+    "kᵀ": "K transposed, a symbol",
+    # spelt the same in both languages
+    "divisor": "the same word in Spanish",
+    "matrices": "the same word in Spanish",
+    "no": "the same word in Spanish",
+    # the lesson's example sentence, quoted in both languages
+    "tiene": "a word of «el perro come carne porque tiene hambre»",
+}
+# Keys whose text is code or LaTeX: the same in every language by nature.
+CODE_KEYS = {
+    "walk.code.1": "Python code",
+    "walk.code.2": "Python code",
+    "walk.code.5": "Python code",
+    "walk.3.formula.none": "LaTeX",
+    "walk.3.formula.sqrt": "LaTeX",
+    "walk.3.formula.dk": "LaTeX",
+}
+
+
+def words(text: str) -> set[str]:
+    """The words of a string, lower-cased: placeholders ({name}) and identifiers (d_k, W_Q) are not words."""
+    text = re.sub(r"\{[^}]*\}", " ", text)
+    text = re.sub(r"\b\w*_\w*\b", " ", text)
+    return {word.lower() for word in re.findall(r"[^\W\d_]{2,}", text)}
+
+
+def test_no_string_is_the_same_in_both_languages_unless_its_words_are_shared_or_it_is_code():
+    es, en = LANGUAGES["es"], LANGUAGES["en"]
+    identical = [key for key in es if es[key] == en[key] and key not in CODE_KEYS]
+    assert len(identical) > 50, "the comparison found too few identical strings: it is broken"
+    left = {key: sorted(words(es[key]) - set(SHARED_WORDS)) for key in identical}
+    assert {key: unshared for key, unshared in left.items() if unshared} == {}
+
+
+def test_the_allow_lists_are_all_still_needed():
+    es, en = LANGUAGES["es"], LANGUAGES["en"]
+    assert sorted(key for key in CODE_KEYS if es[key] != en[key]) == []
+    used = set().union(*(words(es[key]) for key in es if es[key] == en[key] and key not in CODE_KEYS))
+    assert sorted(set(SHARED_WORDS) - used) == []
+
+
+def test_an_english_string_left_in_spanish_is_caught():
+    assert words("Step by step: {n} tokens") - set(SHARED_WORDS) == {"step", "by"}
