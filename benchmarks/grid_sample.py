@@ -1,4 +1,4 @@
-"""The app's own four-panel figure for the floor apps floor_grid.py and floor_grid_live.py: `ui.figures.
+"""The app's own four-panel figure for the floor apps floor_grid.py and floor_grid_live.py: `ui.figure_specs.
 grid_figure` of four 3×3 weight matrices, as the multi-head page draws them, drawn from a seed."""
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from ui import figures
-from ui.figures import Heatmap, Style
+from ui import figure_specs
+from ui.figure_specs import Heatmap, Style
 
 TOKENS = ["el", "perro", "come"]
 
@@ -23,4 +23,4 @@ def sample_grid(seed: int):
         weights = rng.random((3, 3))
         weights /= weights.sum(axis=1, keepdims=True)
         panels.append(Heatmap(weights, TOKENS, TOKENS, f"cabeza {k + 1}", "weights"))
-    return figures.grid_figure(panels, Style(), "es", per_row=4)
+    return figure_specs.grid_figure(panels, Style(), "es", per_row=4)

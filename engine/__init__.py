@@ -22,6 +22,7 @@ from engine.multihead import (
     random_heads,
     random_w_o,
 )
+from engine.number_grammar import parse_number
 from engine.peakedness import peakedness_verdict
 from engine.pipeline import PipelineResult, SentenceVectors, attend, positional_encoding, sentence_vectors
 from engine.projection import TopAttended, movement, top_attended
@@ -33,7 +34,7 @@ from engine.scaling import (
     scaling_experiment,
     softmax_three_ways,
 )
-from engine.scenario import Scenario, check_token_name, lesson_scenario, parse_number, random_scenario, same_numbers
+from engine.scenario import Scenario, check_token_name, lesson_scenario, random_scenario, same_numbers
 from engine.softmax import naive_normalize, softmax, softmax_steps
 from engine.targets import normalise_target, preset_available, target_preset
 from engine.training import (

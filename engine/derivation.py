@@ -1,4 +1,5 @@
-"""Derivations a student can redo with a calculator: the arithmetic of a dot product, a division, a softmax row.
+"""Derivations a student can redo with a calculator: the arithmetic of a dot product, a division, a softmax row,
+and of one attention weight end to end (`cell`).
 
 The rule, the same on every page: **every result on a line is computed from the operands as they are written on
 that line.** Operands are written with three decimals (fewer when the number is exactly shorter, as the lesson
@@ -20,6 +21,7 @@ from decimal import ROUND_HALF_UP, Decimal, localcontext
 
 import numpy as np
 
+from engine.attention import AttentionResult
 from engine.errors import EngineInputError
 
 SHOWN = 3  # decimals of every operand and result a derivation writes
@@ -213,3 +215,48 @@ def projection(x_row: Numbers, w: np.ndarray) -> tuple[DotDerivation, ...]:
 def weighted_sum(weights_row: Numbers, v: np.ndarray) -> tuple[DotDerivation, ...]:
     """Output = Σ_j α_j · V_j, one dimension at a time: entry d is the weights against column d of V."""
     return projection(weights_row, v)
+
+
+@dataclass(frozen=True)
+class CellDerivation:
+    """Where weights[i, j] of one attention comes from, as the walkthrough writes it: the score q_i · k_j, divided
+    by the divisor, then the softmax of row i (the columns the mask hides left out), and the weight it gives."""
+
+    i: int  # the token asking (row)
+    j: int  # the token looked at (column)
+    dot: DotDerivation  # q_i · k_j as written; exact = scores[i, j]
+    divisor: float  # what the scores are divided by
+    division: Division | None  # scores[i, j] ÷ divisor; None when the scores are not divided or (i, j) is masked
+    scaled_score: float  # scores[i, j] / divisor (-inf where masked)
+    columns: tuple[int, ...]  # the columns of row i that softmax takes: those the mask allows
+    softmax: SoftmaxDerivation | None  # row i's scaled scores at those columns through softmax; None if masked
+    weight: float  # weights[i, j] (0 where masked)
+
+    @property
+    def masked(self) -> bool:
+        """Whether the mask hides (i, j): then its weight is 0 and there is no softmax to write."""
+        return self.softmax is None
+
+    @property
+    def written_weight(self) -> Decimal:
+        """The weight as the softmax's written arithmetic gives it (rounded operands; 0 where masked)."""
+        return Decimal(0) if self.softmax is None else self.softmax.weights[self.columns.index(self.j)]
+
+
+def cell(result: AttentionResult, i: int, j: int, *, divided: bool = True) -> CellDerivation:
+    """The arithmetic behind result.weights[i, j]; `divided` False when the scores go into softmax undivided."""
+    allowed = result.allowed[i]  # (n,)
+    masked = not bool(allowed[j])
+    return CellDerivation(
+        i=i,
+        j=j,
+        dot=dot(result.q[i], result.k[j], exact=float(result.scores[i, j])),
+        divisor=result.divisor,
+        division=None if masked or not divided else division(float(result.scores[i, j]), result.divisor),
+        scaled_score=float(result.scaled_scores[i, j]),
+        columns=tuple(int(c) for c in np.flatnonzero(allowed)),
+        softmax=None
+        if masked
+        else softmax_row(result.scaled_scores[i][allowed], result.temperature, exact=result.weights[i][allowed]),
+        weight=float(result.weights[i, j]),
+    )

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from engine.attention import AttentionResult, Scale
-from engine.derivation import DotDerivation, SoftmaxDerivation, dot, softmax_row
+from engine.derivation import CellDerivation, cell
 from engine.errors import EngineInputError
 from engine.multihead import MultiHeadResult, multi_head_attention
 from engine.scaling import row_entropy
@@ -365,37 +365,12 @@ def rank_heads(words: np.ndarray, asker: int, first: int, second: int) -> tuple[
     return tuple(sorted(preferences, key=lambda p: (-p.margin, p.layer, p.head)))
 
 
-@dataclass(frozen=True)
-class CellDerivation:
-    """Where one attention weight of the real model comes from, step by step as in the walkthrough."""
-
-    layer: int
-    head: int
-    i: int  # the token asking (row)
-    j: int  # the token looked at (column)
-    dot: DotDerivation  # q_i · k_j as written: a = q_i, b = k_j (d_head numbers each), exact = the score
-    divisor: float  # √d_head
-    scaled_score: float  # score / divisor
-    softmax: SoftmaxDerivation  # row i of the scaled scores through softmax, as written: e^x, total, shares
-    weight: float  # weights[i, j]
-
-
 def cell_derivation(result: EncoderResult, layer: int, head: int, i: int, j: int) -> CellDerivation:
-    """The arithmetic behind weights[i, j] of one head: q_i·k_j, ÷√d_head, then softmax over row i."""
+    """The arithmetic behind weights[i, j] of one head: q_i·k_j, ÷√d_head, then softmax over row i (the
+    walkthrough's `derivation.cell`, on the model's head)."""
     attended = result.head(layer, head)
     n = attended.weights.shape[0]
-    i, j = checked_index("i", i, n), checked_index("j", j, n)
-    return CellDerivation(
-        layer=layer,
-        head=head,
-        i=i,
-        j=j,
-        dot=dot(attended.q[i], attended.k[j], exact=float(attended.scores[i, j])),
-        divisor=attended.divisor,
-        scaled_score=float(attended.scaled_scores[i, j]),
-        softmax=softmax_row(attended.scaled_scores[i], exact=attended.weights[i]),
-        weight=float(attended.weights[i, j]),
-    )
+    return cell(attended, checked_index("i", i, n), checked_index("j", j, n))
 
 
 # --- the checks, kept out of the formulas ---

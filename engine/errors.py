@@ -35,7 +35,12 @@ CODES: dict[str, tuple[tuple[str, ...], str]] = {
     "token_too_long": (("limit",), "more than `limit` characters"),
     "token_bad_characters": (("char",), "holds `char` (e.g. U+D800): a lone surrogate, control or bidi character"),
     "token_invisible": ((), "only spaces, zero-width or other invisible characters"),
+    "token_hidden_character": (
+        ("char",),
+        "holds `char`, there but not seen: a format character, selector or blank",
+    ),
     "duplicate_token": (("name",), "another token already has this name"),
+    "token_lookalike": (("name",), "looks the same as `name`, another token's name (Cyrillic «р» for Latin «p»…)"),
     # the pipeline's sentence and options
     "sentence_not_text": ((), "the sentence is not text"),
     "sentence_too_long": (("limit", "length"), "more than `limit` characters; refused before any work"),

@@ -1,140 +1,21 @@
-"""The scenario a user works on (tokens, x, W_Q, W_K, W_V, options) and the checks on what they type."""
+"""The scenario a user works on (tokens, x, W_Q, W_K, W_V, options) and the check of a token name they type
+(a number they type is read by engine/number_grammar.py)."""
 
 from __future__ import annotations
 
 import math
 import numbers
-import re
 import unicodedata
 from dataclasses import dataclass, replace
-from typing import Any, SupportsFloat, cast
+from typing import Any
 
 import numpy as np
 
 from engine.attention import AttentionResult, Scale, attention
 from engine.errors import EngineInputError, checked_int
-from engine.limits import D_K_RANGE, D_MODEL_RANGE, MAX_ABS_VALUE, MAX_NUMBER_CHARS, MAX_TOKEN_CHARS, TEMPERATURE_RANGE
+from engine.limits import D_K_RANGE, D_MODEL_RANGE, MAX_TOKEN_CHARS, TEMPERATURE_RANGE
 from engine.presets import LESSON_TOKENS, LESSON_W_K, LESSON_W_Q, LESSON_W_V, LESSON_X, random_inputs, random_weights
-from engine.text import code_point, forbidden_character, is_invisible, shown
-
-# One number as typed, in either locale: ASCII digits, one optional decimal separator ("." or ","), an
-# optional exponent. Spaces around it are ignored.
-_NUMBER = re.compile(
-    r"(?P<sign>[+\-\u2212]?)(?P<whole>[0-9]*)(?:(?P<separator>[.,])(?P<fraction>[0-9]*))?"
-    r"(?:[eE](?P<exponent>[+\-\u2212]?[0-9]+))?"
-)
-# Digits with two or more separators ("1.000,5", "1,2,3"): somebody's grouping, read by nobody the same way.
-_GROUPED = re.compile(r"[+\-\u2212]?(?=[.,]*[0-9])[0-9]*(?:[.,][0-9]*){2,}(?:[eE][+\-\u2212]?[0-9]+)?")
-# One separator with exactly three digits after a whole part that could be a thousands group ("1,000",
-# "12.500"): 1000 in one locale, 1 in the other.
-_THOUSANDS = re.compile(r"[1-9][0-9]{0,2}")
-_NAN_WORDS = frozenset({"nan", "+nan", "-nan"})
-_INFINITY_WORDS = frozenset(sign + word for sign in ("", "+", "-", "\u2212") for word in ("inf", "infinity", "∞"))
-
-
-def _not_a_number(value: object) -> EngineInputError:
-    return EngineInputError("not_a_number", f"{shown(value)!r} is not a number", value=shown(value))
-
-
-def _too_large(value: str) -> EngineInputError:
-    limit = f"{MAX_ABS_VALUE:g}"
-    return EngineInputError("too_large", f"{value} exceeds ±{limit}", value=value, limit=limit)
-
-
-def _parse_text(value: str, decimal: str | None) -> float:
-    text = value.strip()
-    if not text:
-        # An emptied data-editor cell arrives as None (or ""): that is "empty", not "'None' is not a number".
-        raise EngineInputError("empty_or_nan", "the cell is empty or NaN")
-    if len(text) > MAX_NUMBER_CHARS:
-        raise EngineInputError(
-            "number_too_long",
-            f"a number has at most {MAX_NUMBER_CHARS} characters, this one {len(text)}",
-            limit=MAX_NUMBER_CHARS,
-            length=len(text),
-        )
-    word = text.lower()
-    if word in _NAN_WORDS:
-        raise EngineInputError("empty_or_nan", "the cell is empty or NaN")
-    if word in _INFINITY_WORDS:
-        raise EngineInputError("infinite", f"{text!r} is infinite", value=shown(text))
-    match = _NUMBER.fullmatch(text)
-    if match is None or not (match["whole"] or match["fraction"]):
-        if _GROUPED.fullmatch(text):
-            raise EngineInputError(
-                "ambiguous_number", f"{text!r} has more than one separator; write it with one", value=shown(text)
-            )
-        raise _not_a_number(value)
-    if (
-        match["separator"]
-        and match["separator"] != decimal
-        and match["exponent"] is None
-        and len(match["fraction"]) == 3
-        and _THOUSANDS.fullmatch(match["whole"])
-    ):
-        raise EngineInputError(
-            "ambiguous_number",
-            f"{text!r} could be a thousands separator or a decimal one; write it without or with another digit",
-            value=shown(text),
-        )
-    sign = "-" if match["sign"] in ("-", "\u2212") else ""
-    exponent = (match["exponent"] or "0").replace("\u2212", "-")
-    number = float(f"{sign}{match['whole'] or '0'}.{match['fraction'] or '0'}e{exponent}")
-    if math.isinf(number):  # 1e999: finite as written, beyond any float
-        raise _too_large(shown(text))
-    return number
-
-
-def parse_number(value: object, *, decimal: str | None = None) -> float:
-    """A cell's content as a float, or an EngineInputError saying why it cannot be one.
-
-    Text is read by one grammar, the same in every locale (spaces around it are ignored):
-
-        number   = [sign] mantissa [exponent]         at most MAX_NUMBER_CHARS characters
-        sign     = "+" | "-" | "−" (U+2212)
-        mantissa = digits [separator [digits]] | separator digits
-        separator = "." | ","                          one decimal separator: "1.5" and "1,5" are both 1.5
-        exponent = ("e" | "E") [sign] digits           "1e7", "-2.5E-3"
-        digits   = one or more of 0-9 (ASCII only)
-
-    Refused, each with its code: empty text or "nan" ("empty_or_nan"); "inf", "Infinity", "∞" ("infinite");
-    two or more separators such as "1.000,5", "1,000.5", "1.2.3", "1,2,3" ("ambiguous_number"); one
-    separator followed by exactly three digits after a whole part of 1 to 3 digits not starting with 0, with
-    no exponent, such as "1,000" or "12.500" ("ambiguous_number": it is 1000 in one locale and 1 in the
-    other; "0.125", "1.25", "1.2500" and "1234.5" are fine); anything else, e.g. "0x10", "1_000", "1 000",
-    full-width digits ("not_a_number"); more than MAX_NUMBER_CHARS characters ("number_too_long"); beyond
-    ±MAX_ABS_VALUE ("too_large"). Numbers that are not text (int, float, numpy) are checked the same way
-    for NaN, infinity and size; booleans are refused.
-
-    `decimal` is the reader's decimal separator ("," in Spanish, "." in English), when known: a separator
-    followed by three digits that IS the reader's decimal separator is read as one ("1,234" is 1.234 for a
-    Spanish reader, as the app itself writes it); the reader's thousands separator stays ambiguous and refused
-    ("1.234" for a Spanish reader could be 1234 by their convention or 1.234 by the lesson's): nothing is ever
-    read as a thousands group.
-    """
-    if isinstance(value, bool):
-        raise _not_a_number(value)
-    if value is None:
-        raise EngineInputError("empty_or_nan", "the cell is empty or NaN")
-    if isinstance(value, str):
-        number = _parse_text(value, decimal)
-    elif isinstance(value, numbers.Integral) and abs(int(value)) > MAX_ABS_VALUE:  # compared as ints: 10**400 fits
-        raise _too_large(shown(value))
-    else:
-        try:
-            number = float(cast(SupportsFloat, value))  # whatever float() refuses is caught below
-        except (TypeError, ValueError):
-            raise _not_a_number(value) from None
-        except OverflowError:  # a Fraction or Decimal beyond float64
-            raise _too_large(shown(value)) from None
-        if math.isnan(number):
-            raise EngineInputError("empty_or_nan", "the cell is empty or NaN")
-        if math.isinf(number):
-            raise EngineInputError("infinite", f"{shown(value)} is infinite", value=shown(value))
-    if abs(number) > MAX_ABS_VALUE:
-        raise _too_large(f"{number:g}")
-    return number
-
+from engine.text import code_point, forbidden_character, hidden_character, is_invisible, shown, skeleton
 
 # NFC composes at most 4 code points into one (a letter with three marks; Hangul jamo take 3): a name longer
 # than 4 × the limit is too long whatever it composes to, and is refused before it is normalised.
@@ -142,14 +23,19 @@ _NFC_MAX_SHRINK = 4
 
 
 def check_token_name(name: object, others: list[str] | tuple[str, ...]) -> str:
-    """A token name, NFC-normalised and stripped of surrounding space, or an error saying why it is refused.
+    """A token name, NFKC-normalised and stripped of surrounding space, or an error saying why it is refused.
 
     A name is text a user can see, share in a link and read back (numbers typed into the column are taken as
-    their text). Refused: empty ("empty_token"); not text ("token_not_text"); more than MAX_TOKEN_CHARS
-    characters ("token_too_long"); a lone surrogate, a control character (newline, tab, NUL...), a line or
-    paragraph separator, or a bidi embedding, override or isolate ("token_bad_characters", char="U+XXXX");
-    only invisible characters such as zero-width spaces ("token_invisible"); the name of another token
-    ("duplicate_token"). Accents, right-to-left scripts and emoji with their modifiers are names like any other.
+    their text). NFKC writes compatibility forms as their plain letters ("ｐｅｒｒｏ" and "ﬁ" are "perro" and
+    "fi"). Refused: empty ("empty_token"); not text ("token_not_text"); more than MAX_TOKEN_CHARS characters
+    ("token_too_long"); a lone surrogate, a control character (newline, tab, NUL...), a line or paragraph
+    separator, or a bidi embedding, override or isolate ("token_bad_characters", char="U+XXXX"); only invisible
+    characters such as zero-width spaces or the braille blank ("token_invisible"); a character that is there
+    without being seen: a format character (zero-width space, joiner where it joins nothing, soft hyphen, LRM,
+    tag characters), a variation selector that selects nothing, a blank letter ("token_hidden_character",
+    char="U+XXXX"; `engine.text.hidden_character`); the name of another token ("duplicate_token"); a name that
+    looks the same as another's, such as Cyrillic «реrrо» beside «perro» ("token_lookalike", name=the other;
+    `engine.text.skeleton`). Accents, right-to-left scripts and emoji with their modifiers are names like any other.
     """
     if name is None or (isinstance(name, float) and math.isnan(name)):
         raise EngineInputError("empty_token", "a token name cannot be empty")
@@ -172,14 +58,32 @@ def check_token_name(name: object, others: list[str] | tuple[str, ...]) -> str:
             f"a token name cannot hold the character {code_point(bad)} (a control, bidi or unencodable one)",
             char=code_point(bad),
         )
-    text = unicodedata.normalize("NFC", text)
+    _check_visible(text)  # as typed, so a refusal names the character typed (NFKC writes U+3164 as U+1160)
+    text = unicodedata.normalize("NFKC", text).strip()  # NFKC may write a spacing accent as a space and a mark
     if len(text) > MAX_TOKEN_CHARS:
         raise too_long
-    if is_invisible(text):
-        raise EngineInputError("token_invisible", "a token name needs at least one visible character")
+    _check_visible(text)
     if text in others:
         raise EngineInputError("duplicate_token", f"the token name {text!r} is already used", name=text)
+    looks = skeleton(text)
+    twin = next((other for other in others if skeleton(other) == looks), None)
+    if twin is not None:
+        raise EngineInputError(
+            "token_lookalike", f"the token name {text!r} looks the same as {twin!r}, another token's", name=twin
+        )
     return text
+
+
+def _check_visible(text: str) -> None:
+    if not text or is_invisible(text):
+        raise EngineInputError("token_invisible", "a token name needs at least one visible character")
+    hidden = hidden_character(text)
+    if hidden is not None:
+        raise EngineInputError(
+            "token_hidden_character",
+            f"a token name cannot hold {code_point(hidden)}, a character that is there without being seen",
+            char=code_point(hidden),
+        )
 
 
 MATRICES = ("x", "w_q", "w_k", "w_v")

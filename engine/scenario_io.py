@@ -30,7 +30,8 @@ from engine.limits import (
     MAX_SCENARIO_TOKENS,
     TEMPERATURE_RANGE,
 )
-from engine.scenario import MATRICES, Scenario, check_token_name, parse_number
+from engine.number_grammar import parse_number
+from engine.scenario import MATRICES, Scenario, check_token_name
 
 FORMAT_VERSION = 1
 

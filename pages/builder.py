@@ -2,8 +2,8 @@
 
 from ui import shell
 from ui.layout import page_header
+from ui.scenario_controls import edited_notice_ui
 from ui.sections import builder
-from ui.sections.walkthrough import edited_notice_ui
 from ui.share import share_ui
 
 shell.page("builder")

@@ -3,8 +3,8 @@ it (the stall without dividing, the roles of W_Q and W_K), and send the learned 
 
 from ui import shell
 from ui.layout import page_header
-from ui.sections import learning
+from ui.sections.learning import tabs
 
 shell.page("learning")
 page_header("learn.title", "learn.lead")
-learning.sections_ui()
+tabs.sections_ui()

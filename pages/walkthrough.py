@@ -4,12 +4,13 @@ import streamlit as st
 
 from ui import questions, shell, state
 from ui.layout import page_header
-from ui.sections import walkthrough as walk
+from ui.scenario_controls import edited_notice_ui
+from ui.sections.walkthrough import common, dividing, navigation, projections, scores, softmax, weighted_sum
 from ui.share import share_ui
 
 shell.page("walkthrough")
 page_header("walk.title", "walk.lead")
-walk.edited_notice_ui()
+edited_notice_ui()
 share_ui(state.step())
 
 
@@ -18,21 +19,21 @@ def parts_ui() -> None:
     """The part controls and the part: stepping reruns and redraws only this fragment."""
     scenario = state.get_scenario()
     result = scenario.run()
-    part = walk.part_top_ui(scenario)
+    part = navigation.part_top_ui(scenario)
     if not questions.gate_ui(f"walk.{part}", scenario):
         pass  # the part waits for a prediction; its inputs and code below stay
     elif part == 1:
-        walk.projections_ui(scenario, result)
+        projections.projections_ui(scenario, result)
     elif part == 2:
-        walk.scores_ui(scenario, result)
+        scores.scores_ui(scenario, result)
     elif part == 3:
-        walk.scaling_ui(scenario, result)
+        dividing.dividing_ui(scenario, result)
     elif part == 4:
-        walk.softmax_ui(scenario, result)
+        softmax.softmax_ui(scenario, result)
     else:
-        walk.weighted_sum_ui(scenario, result)
-    walk.inputs_ui(scenario)
-    walk.code_ui(part, scenario)
+        weighted_sum.weighted_sum_ui(scenario, result)
+    common.inputs_ui(scenario)
+    common.code_ui(part, scenario)
 
 
 parts_ui()

@@ -1,4 +1,4 @@
-"""The figures on the page: `ui.figures` specs at the size presentation mode asks for, shown with st.plotly_chart.
+"""The figures on the page: `ui.figure_specs` at the size presentation mode asks for, shown with st.plotly_chart.
 
 Speed (README › Speed): a figure is built once per distinct input and reused (plotly's own checks and the
 figure's JSON cost more than the drawing); a changed figure is drawn anew by the browser, an unchanged one
@@ -19,8 +19,8 @@ import plotly.graph_objects as go
 import streamlit as st
 
 from engine import AttentionResult, derivation
-from ui import figures, numbers, state
-from ui.figures import Heatmap, Style
+from ui import figure_specs, numbers, state
+from ui.figure_specs import Heatmap, Style
 from ui.i18n import t, translate
 
 MAX_ALT_CELLS = 16  # a figure's text description lists its values up to this many cells
@@ -72,7 +72,7 @@ def heatmap_figure(spec: Heatmap) -> go.Figure:
     current, lang = style(), state.current_language()
     fields = [getattr(spec, name.name) for name in dataclasses.fields(Heatmap)]
     key = ("heatmap", _freeze(fields), current, lang)
-    return FIGURES.get(key, lambda: figures.heatmap_figure(spec, current, lang))
+    return FIGURES.get(key, lambda: figure_specs.heatmap_figure(spec, current, lang))
 
 
 def config(filename: str) -> dict:
@@ -157,7 +157,7 @@ def shaped(title: str, values: np.ndarray) -> str:
 def projection_specs(tokens: Sequence[str], result: AttentionResult, *, shapes: bool = False) -> list[Heatmap]:
     """Q, K and V, on one signed colour scale (compared side by side); `shapes` writes each one's shape in its
     title, Q = x · W_Q (3×2), where the page's matrices change shape (several heads)."""
-    shared = figures.signed_range(result.q, result.k, result.v)
+    shared = figure_specs.signed_range(result.q, result.k, result.v)
     titles = [t("matrix.q"), t("matrix.k"), t("matrix.v")]
     matrices = (result.q, result.k, result.v)
     if shapes:
@@ -184,7 +184,7 @@ def weight_map(w: np.ndarray, name: str, **extra: Any) -> Heatmap:
 
 def weight_specs(w_q: np.ndarray, w_k: np.ndarray, w_v: np.ndarray) -> list[Heatmap]:
     """W_Q, W_K and W_V on one signed colour scale, the colour bar on W_V's panel."""
-    shared = figures.signed_range(w_q, w_k, w_v)
+    shared = figure_specs.signed_range(w_q, w_k, w_v)
     return [
         weight_map(w, name, zrange=shared, show_scale=name == "W_V")
         for name, w in (("W_Q", w_q), ("W_K", w_k), ("W_V", w_v))
@@ -242,7 +242,7 @@ def attention_specs(tokens: Sequence[str], result: AttentionResult, panels=("sco
     """Scores and scaled scores on one signed scale symmetric about 0 (dividing visibly pales them), and the
     weights on 0–1; rows are the token that asks (query), columns the token looked at (key); each panel's hover
     gives the arithmetic of its own cells."""
-    shared = figures.signed_range(result.scores, np.where(result.allowed, result.scaled_scores, 0.0))
+    shared = figure_specs.signed_range(result.scores, np.where(result.allowed, result.scaled_scores, 0.0))
     common: dict[str, Any] = {
         "rows": list(tokens),
         "cols": list(tokens),
@@ -279,7 +279,7 @@ def token_map(values: np.ndarray, tokens: Sequence[str], title: str, **extra: An
 
 def vectors_specs(tokens: Sequence[str], x: np.ndarray, output: np.ndarray) -> list[Heatmap]:
     """X and the output on one signed scale, so that their colours compare."""
-    shared = figures.signed_range(x, output)
+    shared = figure_specs.signed_range(x, output)
     return [
         token_map(x, tokens, t("matrix.x"), zrange=shared, show_scale=False),
         token_map(output, tokens, t("matrix.output"), zrange=shared),
@@ -294,24 +294,26 @@ def _cached(kind: str, build, *args, **kwargs) -> go.Figure:
 
 def show_bars(groups: dict, labels, *, title: str, alt: str, key: str | None = None, **options) -> None:
     """Grouped bars with their values written above them."""
-    show_figure(_cached("bars", figures.bars_figure, groups, list(labels), title=title, **options), title, alt, key)
+    show_figure(
+        _cached("bars", figure_specs.bars_figure, groups, list(labels), title=title, **options), title, alt, key
+    )
 
 
 def show_lines(x, series: dict, *, title: str, alt: str, key: str | None = None, **options) -> None:
-    """Lines over x (see ui.figures.lines_figure for the options)."""
-    show_figure(_cached("lines", figures.lines_figure, list(x), series, title=title, **options), title, alt, key)
+    """Lines over x (see ui.figure_specs.lines_figure for the options)."""
+    show_figure(_cached("lines", figure_specs.lines_figure, list(x), series, title=title, **options), title, alt, key)
 
 
 def show_arrows(start, end, labels, *, title: str, alt: str, key: str | None = None, **options) -> None:
     """Arrows from each start point to its end point, on equal axes."""
-    figure = _cached("arrows", figures.arrows_figure, start, end, list(labels), title=title, **options)
+    figure = _cached("arrows", figure_specs.arrows_figure, start, end, list(labels), title=title, **options)
     show_figure(figure, title, alt, key)
 
 
 def grid_per_row(count: int) -> int:
     """Small multiples a row: 4 at most, 2 in presentation mode up to 4 panels (their numbers stay readable)."""
     most = 2 if state.presentation_mode() and count <= 4 else 4
-    return figures.grid_columns(count, most)
+    return figure_specs.grid_columns(count, most)
 
 
 def describe_grid(panels: Sequence[Heatmap]) -> str:
@@ -320,12 +322,12 @@ def describe_grid(panels: Sequence[Heatmap]) -> str:
 
 
 def show_grid(panels: Sequence[Heatmap], title: str, key: str | None = None) -> None:
-    """Matrices of one shape as small multiples in one figure, on one colour scale (see ui.figures.grid_figure)."""
+    """Matrices of one shape as small multiples in one figure, on one colour scale (see ui.figure_specs.grid_figure)."""
     current, lang, per_row = style(), state.current_language(), grid_per_row(len(panels))
     fields = [[getattr(panel, name.name) for name in dataclasses.fields(Heatmap)] for panel in panels]
     figure = FIGURES.get(
         ("grid", _freeze(fields), per_row, current, lang),
-        lambda: figures.grid_figure(panels, current, lang, per_row=per_row),
+        lambda: figure_specs.grid_figure(panels, current, lang, per_row=per_row),
     )
     st.plotly_chart(
         figure, theme="streamlit", width="content", config=config(file_name(title)), alt=describe_grid(panels), key=key
@@ -333,9 +335,9 @@ def show_grid(panels: Sequence[Heatmap], title: str, key: str | None = None) -> 
 
 
 def show_small_multiples(attentions: np.ndarray, *, title: str, alt: str, key: str | None = None, **options) -> None:
-    """Every head of every layer as a tiny heatmap on one 0–1 scale (see ui.figures.small_multiples_figure).
+    """Every head of every layer as a tiny heatmap on one 0–1 scale (see ui.figure_specs.small_multiples_figure).
 
     Built on every run, never kept in FIGURES: it changes with the head picked, and at 64 pieces through 12 × 12
     heads its input alone is 4.7 MB; building it takes milliseconds (its weights go to plotly as one array)."""
-    figure = figures.small_multiples_figure(attentions, style(), state.current_language(), title=title, **options)
+    figure = figure_specs.small_multiples_figure(attentions, style(), state.current_language(), title=title, **options)
     show_figure(figure, title, alt, key)

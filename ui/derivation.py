@@ -21,12 +21,14 @@ from __future__ import annotations
 
 import unicodedata
 from collections.abc import Sequence
+from dataclasses import dataclass
 from decimal import Decimal
 from typing import NamedTuple
 
 import streamlit as st
 
-from engine.derivation import Division, DotDerivation, SoftmaxDerivation
+from engine.derivation import CellDerivation, Division, DotDerivation, SoftmaxDerivation
+from ui import state
 from ui.i18n import t
 from ui.numbers import fixed, short, signed, vector
 
@@ -126,9 +128,7 @@ LINE_COLUMNS = {True: 72, False: 110}
 
 def show(rows: Sequence[Row | None], max_columns: int | None = None) -> None:
     """The rows as a text block, its lines cut at the page's width (or at `max_columns`, for a narrower column)."""
-    from ui.state import presentation_mode
-
-    st.code(block(rows, max_columns or LINE_COLUMNS[presentation_mode()]), language=None)
+    st.code(block(rows, max_columns or LINE_COLUMNS[state.presentation_mode()]), language=None)
 
 
 def sub(symbol: str, token: object) -> str:
@@ -210,3 +210,49 @@ def softmax_rows(d: SoftmaxDerivation, labels: Sequence[str]) -> list[Row | None
     if not d.agrees:
         rows.append(Row("", "", t("derivation.exact_weights", values=vector(d.exact, sign=False))))
     return rows
+
+
+# --- one weight end to end: the score, ÷ the divisor, the row's softmax ---
+
+
+@dataclass(frozen=True)
+class CellRows:
+    """One weight's derivation as text rows (for `show`): its score, the score divided, the row's softmax."""
+
+    score: list[Row]  # score(q → k) = q · k, term by term
+    division: list[Row]  # score'(q → k) = score ÷ divisor; empty when the scores are not divided or it is masked
+    softmax: list[Row | None]  # the row's softmax over the tokens it may look at; empty when it is masked
+
+
+def cell_rows(cell: CellDerivation, tokens: Sequence[str]) -> CellRows:
+    """The rows of `cell`, its tokens named by `tokens` (one per row and column of the attention)."""
+    pair = f"{token_text(tokens[cell.i])} → {token_text(tokens[cell.j])}"
+    return CellRows(
+        score=dot_rows(f"score({pair})", cell.dot),
+        division=[] if cell.division is None else division_row(f"score'({pair})", cell.division),
+        softmax=[] if cell.softmax is None else softmax_rows(cell.softmax, [tokens[c] for c in cell.columns]),
+    )
+
+
+@dataclass(frozen=True)
+class CellTexts:
+    """What a page says around a cell's derivation, in the reader's language (markdown)."""
+
+    masked: str  # why the weight is 0 (said instead of the softmax)
+    row: str  # the line above the row's softmax
+    weight: str  # the weight, said at the end
+
+
+def cell_derivation_ui(
+    cell: CellDerivation, tokens: Sequence[str], texts: CellTexts, lead: Sequence[Row | None] = ()
+) -> None:
+    """A weight end to end: `lead` (the vectors, say) and the score with its division in one block, then the
+    masked warning, or the row's softmax and the weight."""
+    rows = cell_rows(cell, tokens)
+    show([*lead, *rows.score, *([BLANK, *rows.division] if rows.division else [])])
+    if cell.masked:
+        st.warning(texts.masked)
+        return
+    st.markdown(texts.row)
+    show(rows.softmax)
+    st.success(texts.weight)

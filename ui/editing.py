@@ -219,10 +219,13 @@ def _numbers(cells: Mapping) -> dict:
 
 
 def _fresh_name(names: list[str]) -> str:
+    """token4, token5…: the first such name no other name is, or looks like (a name "tokenl" looks like "token1")."""
     i = len(names) + 1
-    while f"token{i}" in names:
-        i += 1
-    return f"token{i}"
+    while True:
+        try:
+            return check_token_name(f"token{i}", names)
+        except EngineInputError:
+            i += 1
 
 
 def apply_list_edits(values: np.ndarray, changes: object, label: str, max_len: int) -> tuple[np.ndarray, list[Error]]:

@@ -3,7 +3,7 @@
 An editor is built from the scenario and keyed by the scenario's revision, so after every applied change it is
 rebuilt from the canonical arrays (never from its own output).
 
-Number cells are text cells that the engine parses (`engine.scenario.parse_number`): a browser's number cell
+Number cells are text cells that the engine parses (`engine.number_grammar.parse_number`): a browser's number cell
 reads "1,5" as 15 in an English browser and "1.5" as 15 in a Spanish one, silently. Here both "1.5" and "1,5"
 mean one and a half in any browser; a separator before exactly three digits is read as the reader's decimal
 separator when it is one ("1,250" is 1.25 for a Spanish reader) and refused as ambiguous when it is the

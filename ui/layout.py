@@ -18,7 +18,7 @@ from ui.share import link_errors_ui
 # - the figures' labels (ticks, axis titles, titles, colour bars, legends, values over bars, names beside points) in
 #   the page's own text
 #   colour, light or dark (Streamlit's chart theme draws them grey: 3.7 : 1 on white); values on heatmap cells
-#   keep their own black or white (ui.figures); every axis of a figure of several panels too (plotly names the
+#   keep their own black or white (ui.figure_specs); every axis of a figure of several panels too (plotly names the
 #   second one's ticks "x2tick", its title "x2title");
 # - a link to a page in the main area (the home page's map, "see also" links) wraps its long label instead of
 #   cutting it at the edge of a phone or a projector;
@@ -50,7 +50,7 @@ _BASE_CSS = """
 # The root font size is 23 px (16 px otherwise): Streamlit sizes a data editor's cells, drawn on a canvas, from it
 # (0.875 rem: 20.1 px instead of 14 px), and its own widgets and gaps, and the sidebar's text, grow with it. The
 # sizes below are in px, so they do not grow twice; the gaps between columns and a derivation's left padding are
-# kept at their 16 px-root sizes, which ui.sections.walkthrough's line widths are measured with.
+# kept at their 16 px-root sizes, which ui.view_models.walkthrough's line widths are measured with.
 _PRESENTATION_CSS = """
 <style>
 html { font-size: 23px; }

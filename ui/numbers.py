@@ -11,13 +11,16 @@ One convention per language, applied to every string, derivation, table, figure 
   as the lesson writes them. Exact and integer-valued quantities (divisors, counts, sums of integers) are
   written without trailing zeros: "÷ 2", not "÷ 2.000".
 
-The functions take the language explicitly (`lang`), or use the reader's when it is left out.
+The functions take the language explicitly (`lang`), or use the reader's (the session's, `ui.state`) when it is
+left out.
 """
 
 from __future__ import annotations
 
 import math
 from decimal import ROUND_HALF_UP, Decimal
+
+from ui import state
 
 MINUS = "−"
 SEPARATORS = {"es": (",", "."), "en": (".", ",")}  # (decimal, thousands)
@@ -26,9 +29,7 @@ VECTOR_SEPARATORS = {"es": "; ", "en": ", "}
 
 def _lang(lang: str | None) -> str:
     if lang is None:
-        from ui.state import current_language
-
-        lang = current_language()
+        lang = state.current_language()
     return lang if lang in SEPARATORS else "es"
 
 

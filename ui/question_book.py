@@ -1,5 +1,6 @@
 """The questions' view-model: which question a gate asks, how an answer is graded, what has been answered, and the
-tally. Pure: no Streamlit, no session state, no strings; frozen data and plain functions over it.
+tally. Pure: it draws nothing and reads no session state and no strings (a language, where one is needed, is
+passed in); frozen data and plain functions over it.
 
 ui/questions.py draws a gate from these, and anything else that asks the same questions (a live class: one draw for
 a whole room, answers gathered from many sessions, the lecturer's reveal) calls them the same way:
@@ -34,8 +35,8 @@ from typing import NamedTuple
 
 from engine import EngineInputError
 from engine import questions as engine_questions
+from engine.number_grammar import parse_number
 from engine.questions import Grade, Kind, Outcome, Question
-from engine.scenario import parse_number
 from ui import numbers
 
 SECTION_PAGES = {"walk": "walkthrough"}  # an engine section's prefix -> its page key, where they differ
@@ -109,7 +110,7 @@ def page_of(section: str) -> str:
 def typed_number(text: str, lang: str) -> float:
     """A typed answer as a number: "0,954" and "0.954", a true minus sign, thousands written either way; a
     separator before three digits is read as decimal when it is the reader's decimal separator (as the app
-    writes numbers), and refused as ambiguous otherwise (engine.scenario.parse_number)."""
+    writes numbers), and refused as ambiguous otherwise (engine.number_grammar.parse_number)."""
     cleaned = str(text).strip().replace("\u2212", "-").replace("\u00a0", "").replace(" ", "")
     if "," in cleaned and "." in cleaned:  # 1.234,5 or 1,234.5: the last mark is the decimal one
         decimal = "," if cleaned.rfind(",") > cleaned.rfind(".") else "."

@@ -8,8 +8,6 @@ the records of ui/question_book.py, in the reader's language (`ui.i18n.t`, `ui.n
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 import math
 from collections.abc import Iterable, Mapping, Sequence
@@ -18,6 +16,7 @@ from typing import Any, cast
 
 from engine import Scale, divisor_for
 from engine.questions import Kind, OptionKind, Outcome, Question
+from engine.spreadsheet import csv_text
 from ui import i18n, numbers, state
 from ui.derivation import token_text
 from ui.i18n import t
@@ -263,14 +262,13 @@ def export_json(records: Iterable[Record]) -> str:
 
 
 def export_csv(records: Iterable[Record]) -> str:
-    """The same as a spreadsheet: headers and outcomes in the reader's language, answers joined by " | "."""
-    out = io.StringIO()
-    writer = csv.writer(out)
+    """The same as a spreadsheet: headers and outcomes in the reader's language, answers joined by " | ", no cell a
+    spreadsheet could take for a formula (`engine.spreadsheet`)."""
     columns = ("page", "template", "question", "answers", "right_answer", "outcome", "first_try_right")
-    writer.writerow([t(f"quiz.export.col.{name}") for name in columns])
+    rows = [[t(f"quiz.export.col.{name}") for name in columns]]
     for row in export_rows(records):
         outcome = row["outcome"]
-        writer.writerow(
+        rows.append(
             [
                 row["page"],
                 row["template"],
@@ -281,4 +279,4 @@ def export_csv(records: Iterable[Record]) -> str:
                 t("quiz.export.yes") if row["first_try_right"] else t("quiz.export.no"),
             ]
         )
-    return out.getvalue()
+    return csv_text(rows)

@@ -1,4 +1,5 @@
-"""Controls over the shared scenario: presets, options (scale, mask, temperature) and the tokens to derive.
+"""Controls over the shared scenario: presets, options (scale, mask, temperature) and the tokens to derive; the
+notice that the numbers are the reader's own.
 
 The scenario is the one source of truth for its options: each option widget is drawn from it, keyed by the
 scenario's revision (so it shows the new value after a preset, a link or an upload), and writes back to it in
@@ -9,26 +10,24 @@ from __future__ import annotations
 
 import streamlit as st
 
-from engine import Scale
-from engine.limits import SEED_RANGE, TEMPERATURE_RANGE, TEMPERATURE_STEP
+from engine import Scale, lesson_scenario, same_numbers
+from engine.limits import TEMPERATURE_RANGE, TEMPERATURE_STEP
 from ui import state
 from ui.i18n import t
-from ui.sliders import number_slider
+from ui.sliders import number_slider, seed_input
+
+
+def edited_notice_ui() -> None:
+    """Say that the numbers are the reader's own scenario, not the lesson's."""
+    if not same_numbers(state.get_scenario(), lesson_scenario()):
+        st.info(t("scenario.edited"))
 
 
 def presets_ui() -> None:
     """Reset to the lesson's example, or draw seeded random numbers for the same tokens and sizes."""
     reset, seed_col, random_col = st.columns([2, 1, 2], vertical_alignment="bottom")
     reset.button(t("scenario.reset"), on_click=state.reset_scenario, icon=":material/restart_alt:", width="stretch")
-    seed = seed_col.number_input(
-        t("scenario.seed"),
-        min_value=SEED_RANGE[0],
-        max_value=SEED_RANGE[1],
-        step=1,
-        value=0,
-        key="random_seed",
-        persist_state="session",
-    )
+    seed = seed_input(seed_col, t("scenario.seed"), "random_seed")
     random_col.button(
         t("scenario.random"),
         on_click=state.randomize_scenario,

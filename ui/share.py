@@ -25,6 +25,7 @@ from engine.limits import (
     TEMPERATURE_RANGE,
 )
 from engine.scenario_io import FORMAT_VERSION, decode_scenario, encode_scenario, scenario_from_json, scenario_to_json
+from engine.spreadsheet import csv_text
 from ui import state
 from ui.clipboard import copy_button_ui
 from ui.editing import column_name
@@ -84,18 +85,18 @@ def share_link(step: int | None = None) -> str:
 
 
 def matrix_csv(name: str) -> str:
-    """A matrix as CSV with the editors' column names (token, x0, x1, … for x; d0, d1, … for a W)."""
-    import pandas as pd  # here, not at the top: the first page a visitor opens does not wait for pandas (2 s)
-
+    """A matrix as CSV with the editors' column names (token, x0, x1, … for x; d0, d1, … for a W, each row named
+    x0, x1, …), every number as Python writes it (the shortest text that reads back as the same float64) and no
+    cell a spreadsheet could take for a formula (`engine.spreadsheet`)."""
     scenario = state.get_scenario()
     matrix = scenario.matrix(name)
     if name == "x":
-        frame = pd.DataFrame(matrix, columns=[f"x{column_name(j)}" for j in range(matrix.shape[1])])
-        frame.insert(0, t("editor.token"), list(scenario.tokens))
-        return frame.to_csv(index=False)
-    frame = pd.DataFrame(matrix, columns=[f"d{column_name(j)}" for j in range(matrix.shape[1])])
-    frame.index = [f"x{i}" for i in range(matrix.shape[0])]
-    return frame.to_csv()
+        header = [t("editor.token"), *(f"x{column_name(j)}" for j in range(matrix.shape[1]))]
+        rows = [[token, *values] for token, values in zip(scenario.tokens, matrix.tolist(), strict=True)]
+    else:
+        header = ["", *(f"d{column_name(j)}" for j in range(matrix.shape[1]))]
+        rows = [[f"x{i}", *values] for i, values in enumerate(matrix.tolist())]
+    return csv_text([header, *rows])
 
 
 def upload_name_problem(name: str) -> str | None:

@@ -13,13 +13,11 @@ callback writes it back, so the address always says the language shown.
 
 from __future__ import annotations
 
-import threading
 from pathlib import Path
 
 import streamlit as st
 
-from ui import questions, state
-from ui.heap import freeze_long_lived_objects
+from ui import heap, questions, state
 from ui.i18n import LANGUAGE_NAMES, t
 from ui.layout import mode_switch_ui, style_ui
 from ui.pages import PAGE_BY_KEY, PAGES
@@ -27,16 +25,11 @@ from ui.share import apply_link
 
 ICON = str(Path(__file__).resolve().parent.parent / "assets" / "icon.png")
 EXIT_PRESENTATION_KEYS = "Alt+P"
-# ui.heap's one-off freeze imports every module of the app (pandas and plotly with them) and walks the heap:
-# done in the first run, the first visitor after a restart waited for it before seeing anything. It runs a
-# moment after the first page instead, in a thread of its own.
-FREEZE_DELAY_S = 8.0
-_freeze_timer: list[threading.Timer] = []
-_freeze_lock = threading.Lock()
 
 
 def page(key: str) -> None:
     """Set up the page `key` (see ui.pages): call first in every page script."""
+    heap.page_started()
     language_from_url()
     st.set_page_config(
         page_title=f"{t(f'page.{key}')} · {t('app.short_title')}",
@@ -44,23 +37,12 @@ def page(key: str) -> None:
         layout="wide",
         menu_items={"About": t("app.about")},
     )
-    freeze_soon()
     apply_link()
     sidebar_ui(key)
     style_ui(state.presentation_mode())
     if state.presentation_mode():
         exit_presentation_ui()
     mode_switch_ui()
-
-
-def freeze_soon() -> None:
-    """Start ui.heap's freeze (once per process) a few seconds from now, off the first page's way."""
-    with _freeze_lock:
-        if not _freeze_timer:
-            timer = threading.Timer(FREEZE_DELAY_S, freeze_long_lived_objects)
-            timer.daemon = True
-            timer.start()
-            _freeze_timer.append(timer)
 
 
 def language_from_url() -> None:

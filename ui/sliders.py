@@ -1,4 +1,4 @@
-"""Sliders whose numbers are written in the reader's language.
+"""Sliders whose numbers are written in the reader's language, and the seed input of every page's random numbers.
 
 `st.slider` writes its value and its ends the same way in every language ("1.00", "5000"); a Spanish reader reads
 "1.00" as one and "5000" without its thousands point. These sliders offer the same grid through `st.select_slider`,
@@ -12,6 +12,7 @@ from decimal import Decimal
 
 import streamlit as st
 
+from engine.limits import SEED_RANGE
 from ui import numbers, state
 
 
@@ -40,3 +41,10 @@ def number_slider(label: str, low: float, high: float, step: float, value, *, de
     return (where or st).select_slider(
         label, options=options, value=value, format_func=_writer(decimals, state.current_language()), **kwargs
     )
+
+
+def seed_input(where, label: str, key: str, **options) -> int:
+    """A seed for random numbers in `where` (a column, or st): a whole number in SEED_RANGE, 0 at first, kept for
+    the session unless `options` say otherwise (they are number_input's)."""
+    options = {"value": 0, "persist_state": "session", **options}
+    return int(where.number_input(label, min_value=SEED_RANGE[0], max_value=SEED_RANGE[1], step=1, key=key, **options))

@@ -15,16 +15,17 @@ Two kinds of keys:
      an upload, a resize); editors and option widgets are keyed by it, so they are rebuilt from the scenario.
    - "scenario_errors": list of (code, params) refused by the last edit, shown once by the editor's page.
    - "focus": {"query": token, "key": token}: the tokens chosen for derivations, the same on every page.
-   - "step": int, the walkthrough's part (1–5), kept in step with the URL's ?step= by ui.sections.walkthrough.
+   - "step": int, the walkthrough's part (1–5), kept in step with the URL's ?step= by
+     ui.sections.walkthrough.navigation.
    - "link_error": (strings key, field) of a link or upload that could not be read, shown once.
    - "lists": {name: np.ndarray}: a page's own editable list of numbers (the softmax scores), with
      "lists_rev": {name: int} for its editor.
    - "answers": the questions' `ui.question_book.Book` (the session's seed, each gate's draw and current question,
      one record per question answered or shown, for the tally and its download), kept for the session only.
-   - "train": the learning page's current training run, if any: a `ui.sections.learning.Training` (what it
+   - "train": the learning page's current training run, if any: a `ui.view_models.learning.Training` (what it
      trains, the `engine.TrainingRun` so far, the steps asked for, and "running" / "stopped" / "done"); a run
      is trained in chunks, one fragment run each, and stored after every chunk.
-   - "train_targets": {"scenario" | "sentence": `ui.sections.learning.Target`}: the target pattern for each
+   - "train_targets": {"scenario" | "sentence": `ui.view_models.learning.Target`}: the target pattern for each
      source of tokens (the matrix, the preset it came from or None when edited, the rows an edit renormalised).
    - "learn_playing": bool, the learning page's history is being played; "learn_sent": bool, the learned
      weights were sent to the shared scenario; "learn_section": the learning page's open tab.

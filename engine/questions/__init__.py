@@ -1,7 +1,8 @@
 """Questions asked before a page reveals its numbers, generated from what it shows, graded with named mistakes.
 
-Importing this package registers every template (one module per page family); a new page adds a module
-that registers its own with `@template(...)` and is imported here.
+Importing this package registers every template (one module per page family); a new page adds a module that
+registers its own through a `Templates(context)` of its input (`.number`, `.choice`, or `.keyed` for options
+whose mistakes are a table) and is imported here.
 """
 
 from engine.questions import learning, multihead, pipeline, real_model, scaling, softmax, walkthrough
@@ -16,6 +17,7 @@ from engine.questions.core import (
     Params,
     Question,
     Template,
+    Templates,
     default_tolerance,
     generate,
     grade,
@@ -46,6 +48,7 @@ __all__ = [
     "ScalingSetup",
     "SoftmaxRow",
     "Template",
+    "Templates",
     "default_tolerance",
     "generate",
     "grade",

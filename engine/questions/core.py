@@ -6,6 +6,11 @@ gets with one named mistake, kept only when they cannot be mistaken for the answ
 the engine gives stable keys (`text_key`, option keys, misconception keys) and plain-valued params. A
 misconception key names the same mistake in every template that uses it ("transposed": rows and columns
 swapped), so one feedback string per key, filled with the question's params, serves them all.
+
+A page declares its templates through `Templates(context)`: `.number` (a value to predict and the values named
+mistakes give), `.choice` (a token, a row, a shape or a matrix line to pick), `.keyed` (options named by keys,
+declared with the mistake each wrong pick reveals as one `picks` table, so that giving a wrong option its
+feedback is one entry there). Builders yield drafts; `Template.generate` turns the first fair one into a Question.
 """
 
 from __future__ import annotations
@@ -26,6 +31,7 @@ from engine.limits import (
     QUESTION_TOLERANCE,
     SEED_RANGE,
 )
+from engine.questions.picking import SHOWN_GAP
 from engine.scaling import row_entropy
 
 
@@ -174,7 +180,17 @@ class ChoiceDraft:
     decimals: int = QUESTION_DECIMALS
 
 
-Draft = NumericDraft | ChoiceDraft
+@dataclass(frozen=True)
+class KeyDraft:
+    """A candidate choice among a template's keyed options: its params and the right key. The wrong options are
+    the template's other keys (those `unavailable` here left out), each with the mistake its `picks` names."""
+
+    params: dict[str, Any]
+    correct: str
+    unavailable: frozenset[str] = frozenset()  # keys that would give the same numbers here, or none at all
+
+
+Draft = NumericDraft | ChoiceDraft | KeyDraft
 Builder = Callable[[Any, np.random.Generator], Iterable[Draft]]
 
 
@@ -211,6 +227,17 @@ def change_of(before: np.ndarray, after: np.ndarray) -> str:
     return "spreads" if row_entropy(after) > row_entropy(before) else "concentrates"
 
 
+def shown_change(before: np.ndarray, after: np.ndarray, *, same: bool) -> str | None:
+    """What happened to a row of weights, as a reader of three decimals sees it: "unchanged" when `same` says it
+    cannot change, else "spreads" or "concentrates" when some weight moves by more than one displayed unit, else
+    None (a change too small to show: the reveal would contradict the answer)."""
+    if same:
+        return "unchanged"
+    if np.max(np.abs(after - before)) > SHOWN_GAP:
+        return change_of(before, after)
+    return None
+
+
 def exp_or_inf(x: Any) -> Any:
     """e^x, inf where it overflows: a misconception that overflows is dropped, not capped to a wrong value."""
     with np.errstate(over="ignore"):
@@ -242,6 +269,7 @@ class Template:
     build: Builder = field(repr=False, compare=False)  # yields candidate drafts, most wanted first
     option_kind: OptionKind | None = None
     option_keys: tuple[str, ...] = ()  # for OptionKind.KEY: every key an option may show
+    picks: tuple[tuple[str, str | None], ...] = ()  # for a KeyDraft: each option key and the mistake picking it names
 
     @property
     def text_key(self) -> str:
@@ -268,6 +296,8 @@ class Template:
 
     def _finish(self, draft: Draft, seed: int, rng: np.random.Generator) -> Question | None:
         """The draft as a Question, or None when it would not be a fair question (see the module docstring)."""
+        if isinstance(draft, KeyDraft):
+            draft = self._keyed(draft)
         params = Params(draft.params)
         if set(params) != set(self.params):
             raise LookupError(f"{self.id}: params {sorted(params)} differ from the declared {sorted(self.params)}")
@@ -283,6 +313,15 @@ class Template:
         if isinstance(draft, NumericDraft):
             return self._finish_numeric(draft, common)
         return self._finish_choice(draft, common, rng)
+
+    def _keyed(self, draft: KeyDraft) -> ChoiceDraft:
+        """A keyed draft as a choice: the template's other keys, in its order, each with the mistake it names."""
+        if not self.picks:
+            raise LookupError(f"{self.id}: a keyed draft needs the template's picks")
+        distractors = tuple(
+            (key, mistake) for key, mistake in self.picks if key != draft.correct and key not in draft.unavailable
+        )
+        return ChoiceDraft(draft.params, draft.correct, distractors)
 
     def _finish_numeric(self, draft: NumericDraft, common: dict) -> Question | None:
         answer = float(draft.answer)
@@ -347,6 +386,7 @@ def template(
     misconceptions: tuple[str, ...],
     option_kind: OptionKind | None = None,
     option_keys: tuple[str, ...] = (),
+    picks: tuple[tuple[str, str | None], ...] = (),
 ) -> Callable[[Builder], Builder]:
     """Register the decorated builder as a question template; later pages add theirs the same way."""
 
@@ -355,10 +395,68 @@ def template(
             raise LookupError(f"question template {id!r} is registered twice")
         if (kind == Kind.CHOICE) != (option_kind is not None):
             raise LookupError(f"{id}: choice templates (and only they) need an option kind")
-        TEMPLATES[id] = Template(id, section, kind, context, params, misconceptions, build, option_kind, option_keys)
+        TEMPLATES[id] = Template(
+            id, section, kind, context, params, misconceptions, build, option_kind, option_keys, picks
+        )
         return build
 
     return register
+
+
+@dataclass(frozen=True)
+class Templates:
+    """The templates of one page, all about one kind of input (`context`). A template's section is the part of its
+    id before the last dot ("walk.2.score" is asked at "walk.2") unless it names one."""
+
+    context: type | tuple[type, ...]
+
+    def number(
+        self, id: str, *, params: tuple[str, ...], misconceptions: tuple[str, ...], section: str | None = None
+    ) -> Callable[[Builder], Builder]:
+        """Register a number to predict: its builder yields NumericDrafts naming these mistakes."""
+        return self._template(id, section, Kind.NUMERIC, params, misconceptions)
+
+    def choice(
+        self,
+        id: str,
+        *,
+        options: OptionKind,
+        params: tuple[str, ...],
+        misconceptions: tuple[str, ...],
+        section: str | None = None,
+    ) -> Callable[[Builder], Builder]:
+        """Register a choice among tokens, rows, shapes or matrix lines: its builder yields ChoiceDrafts."""
+        return self._template(id, section, Kind.CHOICE, params, misconceptions, option_kind=options)
+
+    def keyed(
+        self, id: str, *, params: tuple[str, ...], picks: Mapping[str, str | None], section: str | None = None
+    ) -> Callable[[Builder], Builder]:
+        """Register a choice among keyed options: `picks` lists every option key with the mistake picking it names
+        (None: wrong, with no named mistake), and the builder yields KeyDrafts with the right key. The options,
+        their mistakes and so their feedback are this one table."""
+        mistakes = tuple(dict.fromkeys(mistake for mistake in picks.values() if mistake is not None))
+        options = dict(option_kind=OptionKind.KEY, option_keys=tuple(picks), picks=tuple(picks.items()))
+        return self._template(id, section, Kind.CHOICE, params, mistakes, **options)
+
+    def _template(
+        self,
+        id: str,
+        section: str | None,
+        kind: Kind,
+        params: tuple[str, ...],
+        misconceptions: tuple[str, ...],
+        **options: Any,
+    ) -> Callable[[Builder], Builder]:
+        section = section or id.rsplit(".", 1)[0]
+        return template(
+            id,
+            section=section,
+            kind=kind,
+            context=self.context,
+            params=params,
+            misconceptions=misconceptions,
+            **options,
+        )
 
 
 def templates_for(section: str) -> tuple[Template, ...]:

@@ -11,8 +11,8 @@ import numpy as np
 
 from engine.attention import Scale
 from engine.errors import EngineInputError
-from engine.questions.core import ChoiceDraft, Kind, NumericDraft, OptionKind, template
-from engine.questions.picking import other_tokens, top
+from engine.questions.core import ChoiceDraft, NumericDraft, OptionKind, Templates
+from engine.questions.picking import other_tokens, top, winners
 from engine.training import TrainingRun, loss_and_gradients
 
 SECTION = "learning.train"
@@ -41,13 +41,14 @@ class LearningView:
         return self.run.weights[0]
 
 
-@template(
+ask = Templates(LearningView)
+
+
+@ask.choice(
     "learning.trained_top",
+    options=OptionKind.TOKEN,
     section=SECTION,
-    kind=Kind.CHOICE,
-    context=LearningView,
     params=("tokens", "token", "position"),
-    option_kind=OptionKind.TOKEN,
     misconceptions=("transposed", "start_top", "always_self"),
 )
 def trained_top(view: LearningView, rng: np.random.Generator) -> Iterator[ChoiceDraft]:
@@ -59,10 +60,7 @@ def trained_top(view: LearningView, rng: np.random.Generator) -> Iterator[Choice
     rows = [int(i) for i in rng.permutation(n) if allowed[i].sum() >= 2]
     # a row whose target differs from where it looks now first: that is the row training changes
     rows.sort(key=lambda i: top(target[i], allowed[i]) == int(np.argmax(np.where(allowed[i], start[i], -1.0))))
-    for i in rows:
-        best = top(target[i], allowed[i])
-        if best is None:
-            continue  # the target spreads this row: no one token wins
+    for i, best in winners(rows, target, allowed):  # a row the target spreads has no one winner: not asked
         distractors: list[tuple[int, str | None]] = [
             (int(np.argmax(np.where(allowed[i], start[i], -1.0))), "start_top"),
             (int(np.argmax(target[:, i])), "transposed"),
@@ -80,11 +78,9 @@ def _cross_entropy(target: np.ndarray, log_a: np.ndarray, rows: int) -> float:
     return -float(np.sum(terms)) / rows
 
 
-@template(
+@ask.number(
     "learning.start_loss",
     section=SECTION,
-    kind=Kind.NUMERIC,
-    context=LearningView,
     params=("rows", "divisor"),
     misconceptions=("unscaled_softmax", "transposed", "sum_not_mean", "log10"),
 )

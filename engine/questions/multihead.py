@@ -11,11 +11,10 @@ import numpy as np
 from engine.attention import AttentionResult
 from engine.errors import EngineInputError
 from engine.multihead import MultiHeadResult
-from engine.questions.core import ChoiceDraft, Kind, NumericDraft, OptionKind, template
-from engine.questions.picking import other_tokens, query_rows, top
+from engine.questions.core import ChoiceDraft, KeyDraft, NumericDraft, OptionKind, Templates
+from engine.questions.picking import other_tokens, query_rows, winners
 
 PAGE = "multihead"
-RESIDUAL_KEYS = ("x_plus_multihead", "x_plus_concat", "x_plus_head", "multihead_only", "x_times_multihead")
 
 
 @dataclass(frozen=True)
@@ -49,6 +48,9 @@ class MultiHeadView:
         return int(self.result.x.shape[1])
 
 
+ask = Templates(MultiHeadView)
+
+
 def _top_token(head: AttentionResult, i: int) -> int:
     """The token row i of a head gives the most weight to (the earlier one on a tie)."""
     return int(np.argmax(np.where(head.allowed[i], head.weights[i], -1.0)))
@@ -59,11 +61,9 @@ def _common_width(widths: list[int]) -> int | None:
     return widths[0] if len(set(widths)) == 1 else None
 
 
-@template(
+@ask.number(
     "multihead.head_width",
     section=f"{PAGE}.sizes",
-    kind=Kind.NUMERIC,
-    context=MultiHeadView,
     params=("d_model", "h"),
     misconceptions=("heads_multiply", "full_width_per_head", "heads_as_width"),
 )
@@ -81,13 +81,11 @@ def head_width(view: MultiHeadView, rng: np.random.Generator) -> Iterator[Numeri
     yield NumericDraft(dict(d_model=view.d_model, h=view.h), width, mistakes, decimals=0, tolerance=0.0)
 
 
-@template(
+@ask.choice(
     "multihead.most_attended",
+    options=OptionKind.TOKEN,
     section=f"{PAGE}.heads",
-    kind=Kind.CHOICE,
-    context=MultiHeadView,
     params=("tokens", "token", "position", "head"),
-    option_kind=OptionKind.TOKEN,
     misconceptions=("transposed", "always_self", "heads_alike"),
 )
 def most_attended(view: MultiHeadView, rng: np.random.Generator) -> Iterator[ChoiceDraft]:
@@ -95,10 +93,7 @@ def most_attended(view: MultiHeadView, rng: np.random.Generator) -> Iterator[Cho
     n = len(view.tokens)
     for k in (int(k) for k in rng.permutation(view.h)):
         head = view.result.heads[k]
-        for i in query_rows(rng, head):
-            best = top(head.weights[i], head.allowed[i])
-            if best is None:
-                continue
+        for i, best in winners(query_rows(rng, head), head.weights, head.allowed):
             distractors: list[tuple[int, str | None]] = []
             elsewhere = [_top_token(view.result.heads[other], i) for other in rng.permutation(view.h) if other != k]
             differing = [j for j in elsewhere if j != best]
@@ -111,11 +106,9 @@ def most_attended(view: MultiHeadView, rng: np.random.Generator) -> Iterator[Cho
             yield ChoiceDraft(params, best, tuple(distractors))
 
 
-@template(
+@ask.number(
     "multihead.concat_width",
     section=f"{PAGE}.concat",
-    kind=Kind.NUMERIC,
-    context=MultiHeadView,
     params=("h", "d_v", "n"),
     misconceptions=("one_head_only", "one_per_head", "whole_matrix"),
 )
@@ -129,25 +122,19 @@ def concat_width(view: MultiHeadView, rng: np.random.Generator) -> Iterator[Nume
     yield NumericDraft(dict(h=view.h, d_v=d_v, n=n), width, mistakes, decimals=0, tolerance=0.0)
 
 
-RESIDUAL_MISTAKES = {
-    "x_plus_concat": "w_o_skipped",
-    "x_plus_head": "one_head_added",
-    "multihead_only": "residual_forgotten",
-    "x_times_multihead": "residual_multiplied",
-}
-
-
-@template(
+@ask.keyed(
     "multihead.residual",
     section=f"{PAGE}.residual",
-    kind=Kind.CHOICE,
-    context=MultiHeadView,
     params=("h",),
-    option_kind=OptionKind.KEY,
-    option_keys=RESIDUAL_KEYS,
-    misconceptions=tuple(RESIDUAL_MISTAKES.values()),
+    picks={
+        "x_plus_multihead": None,
+        "x_plus_concat": "w_o_skipped",
+        "x_plus_head": "one_head_added",
+        "multihead_only": "residual_forgotten",
+        "x_times_multihead": "residual_multiplied",
+    },
 )
-def residual(view: MultiHeadView, rng: np.random.Generator) -> Iterator[ChoiceDraft]:
+def residual(view: MultiHeadView, rng: np.random.Generator) -> Iterator[KeyDraft]:
     """What the residual connection gives each token: the option that is the engine's residual, x + Concat · W_O.
 
     An option that would give the same numbers here (x + Concat when W_O is the identity) is left out: a student
@@ -166,9 +153,5 @@ def residual(view: MultiHeadView, rng: np.random.Generator) -> Iterator[ChoiceDr
     matching = [key for key, m in candidates.items() if m is not None and np.allclose(m, result.residual)]
     if len(matching) == 0 or matching[0] != "x_plus_multihead":
         return
-    distractors = tuple(
-        (key, RESIDUAL_MISTAKES[key])
-        for key in RESIDUAL_MISTAKES
-        if candidates[key] is not None and key not in matching
-    )
-    yield ChoiceDraft(dict(h=view.h), "x_plus_multihead", distractors)
+    unavailable = frozenset(key for key, m in candidates.items() if m is None or key in matching)
+    yield KeyDraft(dict(h=view.h), "x_plus_multihead", unavailable)

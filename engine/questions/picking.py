@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
+
 import numpy as np
 
 from engine.attention import AttentionResult
@@ -27,6 +29,15 @@ def top(values: np.ndarray, allowed: np.ndarray | None = None) -> int | None:
     if ranked.size > 1 and np.isfinite(ranked[order[1]]) and ranked[order[0]] - ranked[order[1]] <= SHOWN_GAP:
         return None
     return int(order[0])
+
+
+def winners(rows: Iterable[int], values: np.ndarray, allowed: np.ndarray | None = None) -> Iterator[tuple[int, int]]:
+    """(row, its winner) for each row, in the order given, whose largest allowed value (`values` (n, n), `allowed`
+    its mask) wins by more than one displayed unit: a "which token" question about that row has one right option."""
+    for i in rows:
+        best = top(values[i], None if allowed is None else allowed[i])
+        if best is not None:
+            yield int(i), best
 
 
 def other_tokens(rng: np.random.Generator, n: int, allowed: np.ndarray | None = None) -> list[tuple[int, None]]:

@@ -9,17 +9,15 @@ from collections.abc import Iterator
 import numpy as np
 
 from engine.pipeline import PipelineResult, SentenceVectors, positional_encoding
-from engine.questions.core import ChoiceDraft, Kind, NumericDraft, OptionKind, template
-from engine.questions.picking import other_tokens, query_rows, top
+from engine.questions.core import ChoiceDraft, NumericDraft, OptionKind, Templates
+from engine.questions.picking import other_tokens, query_rows, winners
 
-SECTION = "pipeline"
+ask = Templates(SentenceVectors)  # before the tokens: what goes into attention
+ask_after = Templates(PipelineResult)  # before "what attention did": its weights
 
 
-@template(
+@ask.number(
     "pipeline.token_count",
-    section=SECTION,
-    kind=Kind.NUMERIC,
-    context=SentenceVectors,
     params=("sentence",),
     misconceptions=("words_only", "punctuation_skipped", "characters", "dropped_counted"),
 )
@@ -42,11 +40,8 @@ def _positions(rng: np.random.Generator, vectors: SentenceVectors) -> list[tuple
     return sorted(pairs, key=lambda pair: pair[0] == 0)
 
 
-@template(
+@ask.number(
     "pipeline.pe_value",
-    section=SECTION,
-    kind=Kind.NUMERIC,
-    context=SentenceVectors,
     params=("token", "position", "dimension", "d_model"),
     misconceptions=("sin_cos_swapped", "degrees", "pair_not_halved", "position_dimension_swapped"),
 )
@@ -67,11 +62,8 @@ def pe_value(vectors: SentenceVectors, rng: np.random.Generator) -> Iterator[Num
         yield NumericDraft(params, vectors.positional[pos, dim], tuple(mistakes))
 
 
-@template(
+@ask.number(
     "pipeline.x_entry",
-    section=SECTION,
-    kind=Kind.NUMERIC,
-    context=SentenceVectors,
     params=("token", "position", "dimension", "embedding", "positional"),
     misconceptions=("embedding_only", "position_only", "subtracted"),
 )
@@ -90,23 +82,17 @@ def x_entry(vectors: SentenceVectors, rng: np.random.Generator) -> Iterator[Nume
         yield NumericDraft(params, vectors.x[pos, dim], mistakes)
 
 
-@template(
+@ask_after.choice(
     "pipeline.most_attended",
-    section=SECTION,
-    kind=Kind.CHOICE,
-    context=PipelineResult,
+    options=OptionKind.TOKEN,
     params=("tokens", "token", "position"),
-    option_kind=OptionKind.TOKEN,
     misconceptions=("transposed", "always_self", "previous_token"),
 )
 def most_attended(result: PipelineResult, rng: np.random.Generator) -> Iterator[ChoiceDraft]:
     """Which token a token's row of weights looks at most (a position: a sentence may repeat a word)."""
     attention = result.attention
     n = len(result.tokens)
-    for i in query_rows(rng, attention):
-        best = top(attention.weights[i], attention.allowed[i])
-        if best is None:
-            continue
+    for i, best in winners(query_rows(rng, attention), attention.weights, attention.allowed):
         distractors: list[tuple[int, str | None]] = [
             (int(np.argmax(attention.weights[:, i])), "transposed"),
             (i, "always_self"),

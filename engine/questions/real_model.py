@@ -12,8 +12,8 @@ import numpy as np
 
 from engine.encoder import EncoderResult, Tokens
 from engine.errors import EngineInputError
-from engine.questions.core import ChoiceDraft, Kind, NumericDraft, OptionKind, template
-from engine.questions.picking import cells, other_tokens, query_rows, top
+from engine.questions.core import ChoiceDraft, NumericDraft, OptionKind, Templates
+from engine.questions.picking import cells, other_tokens, query_rows, winners
 
 PAGE = "real_model"
 
@@ -67,6 +67,9 @@ class RealModelView:
         return int(self.result.hidden_states.shape[-1])
 
 
+ask = Templates(RealModelView)
+
+
 def _check_index(name: str, index: object, size: int) -> None:
     if isinstance(index, bool) or not isinstance(index, int | np.integer) or not 0 <= int(index) < size:
         raise EngineInputError(
@@ -83,13 +86,11 @@ def _where(view: RealModelView) -> dict[str, int]:
     return dict(layer=view.layer + 1, head=view.head + 1)
 
 
-@template(
+@ask.choice(
     f"{PAGE}.most_attended",
+    options=OptionKind.TOKEN,
     section=f"{PAGE}.head",
-    kind=Kind.CHOICE,
-    context=RealModelView,
     params=("tokens", "token", "position", "layer", "head"),
-    option_kind=OptionKind.TOKEN,
     misconceptions=("transposed", "special_sink", "always_self", "heads_alike"),
 )
 def most_attended(view: RealModelView, rng: np.random.Generator) -> Iterator[ChoiceDraft]:
@@ -100,10 +101,7 @@ def most_attended(view: RealModelView, rng: np.random.Generator) -> Iterator[Cho
     weights, allowed = attended.weights, attended.allowed  # (n, n) each
     n = len(view.pieces)
     special = [j for j in range(n) if view.special[j]]
-    for i in query_rows(rng, attended):
-        best = top(weights[i], allowed[i])
-        if best is None:
-            continue  # no clear winner to the third decimal: no fair question about this row
+    for i, best in winners(query_rows(rng, attended), weights, allowed):
         distractors: list[tuple[int, str | None]] = [(int(np.argmax(weights[:, i])), "transposed")]
         if special and not view.special[best]:  # the special piece this row gives the most, though not the most
             distractors.append((max(special, key=lambda j: weights[i, j]), "special_sink"))
@@ -119,11 +117,9 @@ def most_attended(view: RealModelView, rng: np.random.Generator) -> Iterator[Cho
         yield ChoiceDraft(params, best, tuple(distractors))
 
 
-@template(
+@ask.number(
     f"{PAGE}.scaled_score",
     section=f"{PAGE}.cell",
-    kind=Kind.NUMERIC,
-    context=RealModelView,
     params=("token", "position", "other", "other_position", "score", "d_k", "d_model", "divisor", "layer", "head"),
     misconceptions=("not_scaled", "divided_by_dk", "sqrt_d_model", "divided_by_d_model", "multiplied"),
 )

@@ -2,20 +2,20 @@
 
 from __future__ import annotations
 
+import math
 import numbers
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
+from functools import partial
 
 import numpy as np
 
 from engine.attention import Scale, divisor_for
 from engine.errors import EngineInputError
 from engine.limits import QUESTION_D_K_RANGE, QUESTION_RELATIVE_TOLERANCE, QUESTION_WALK_STEPS_RANGE
-from engine.questions.core import CHANGE_KEYS, ChoiceDraft, Kind, NumericDraft, OptionKind, change_of, template
-from engine.questions.picking import SHOWN_GAP
+from engine.questions.core import KeyDraft, NumericDraft, Templates, shown_change
 from engine.scaling import softmax_three_ways
 
-SECTION = "scaling"
 ROW_LENGTH = 8  # scores per softmax row, as on the page
 
 
@@ -36,117 +36,81 @@ class ScalingSetup:
             object.__setattr__(self, name, int(value))
 
 
-def _measured(answer: float) -> float:
-    """The tolerance of a size read off a measurement: 5% of it."""
-    return QUESTION_RELATIVE_TOLERANCE * answer
+ask = Templates(ScalingSetup)
 
 
-@template(
-    "scaling.spread",
-    section=SECTION,
-    kind=Kind.NUMERIC,
-    context=ScalingSetup,
-    params=("d_k",),
-    misconceptions=("linear_growth", "no_growth"),
-)
-def spread(setup: ScalingSetup, rng: np.random.Generator) -> Iterator[NumericDraft]:
-    """The typical size (standard deviation) of q·k for random unit-variance q, k: √d_k, the divisor itself."""
-    answer = divisor_for(Scale.SQRT, setup.d_k)
-    mistakes = (("linear_growth", setup.d_k), ("no_growth", 1.0))
-    yield NumericDraft(dict(d_k=setup.d_k), answer, mistakes, decimals=1, tolerance=_measured(answer))
+@dataclass(frozen=True)
+class Size:
+    """A size to predict from one number the page shows (d_k, or the walks' steps), named in the question by
+    `param`: its answer and the value each named mistake gives, as functions of that number. Asked to `decimals`,
+    right within 5% (QUESTION_RELATIVE_TOLERANCE: a size read off a measurement)."""
+
+    param: str  # "d_k" or "steps"
+    answer: Callable[[int], float]
+    mistakes: Mapping[str, Callable[[int], float]]
+    decimals: int = 1
 
 
-@template(
-    "scaling.unit_divisor",
-    section=SECTION,
-    kind=Kind.NUMERIC,
-    context=ScalingSetup,
-    params=("d_k",),
-    misconceptions=("divided_by_dk", "no_divisor"),
-)
-def unit_divisor(setup: ScalingSetup, rng: np.random.Generator) -> Iterator[NumericDraft]:
-    """The divisor that brings the spread of q·k back to about 1: √d_k."""
-    answer = divisor_for(Scale.SQRT, setup.d_k)
-    mistakes = (("divided_by_dk", divisor_for(Scale.DK, setup.d_k)), ("no_divisor", divisor_for(Scale.NONE, setup.d_k)))
-    yield NumericDraft(dict(d_k=setup.d_k), answer, mistakes, decimals=1, tolerance=_measured(answer))
+# d_k's divisor by each scale: √d_k, d_k, 1
+ROOT, DK, ONE = (partial(divisor_for, mode) for mode in (Scale.SQRT, Scale.DK, Scale.NONE))
+
+SIZES = {
+    # The typical size (standard deviation) of q·k for random unit-variance q, k: √d_k, the divisor itself.
+    "scaling.spread": Size("d_k", ROOT, {"linear_growth": float, "no_growth": lambda d_k: 1.0}),
+    # The divisor that brings the spread of q·k back to about 1: √d_k.
+    "scaling.unit_divisor": Size("d_k", ROOT, {"divided_by_dk": DK, "no_divisor": ONE}),
+    # The spread of q·k / √d_k: about 1, whatever d_k.
+    "scaling.scaled_spread": Size(
+        "d_k",
+        lambda d_k: ROOT(d_k) / ROOT(d_k),
+        {"not_scaled": ROOT, "divided_by_dk": lambda d_k: ROOT(d_k) / DK(d_k)},
+        decimals=2,
+    ),
+    # How far from the start, typically, after n random ±1 steps: √n.
+    "scaling.walk_distance": Size("steps", math.sqrt, {"straight_line": float, "cancels_out": lambda n: 0.0}),
+}
 
 
-@template(
-    "scaling.scaled_spread",
-    section=SECTION,
-    kind=Kind.NUMERIC,
-    context=ScalingSetup,
-    params=("d_k",),
-    misconceptions=("not_scaled", "divided_by_dk"),
-)
-def scaled_spread(setup: ScalingSetup, rng: np.random.Generator) -> Iterator[NumericDraft]:
-    """The spread of q·k / √d_k: about 1, whatever d_k."""
-    size = divisor_for(Scale.SQRT, setup.d_k)  # the spread of q·k
-    answer = size / divisor_for(Scale.SQRT, setup.d_k)
-    mistakes = (("not_scaled", size), ("divided_by_dk", size / divisor_for(Scale.DK, setup.d_k)))
-    yield NumericDraft(dict(d_k=setup.d_k), answer, mistakes, decimals=2, tolerance=_measured(answer))
+def _size_question(size: Size) -> Callable[[ScalingSetup, np.random.Generator], Iterator[NumericDraft]]:
+    def build(setup: ScalingSetup, rng: np.random.Generator) -> Iterator[NumericDraft]:
+        n = setup.walk_steps if size.param == "steps" else setup.d_k
+        answer = size.answer(n)
+        mistakes = tuple((key, value(n)) for key, value in size.mistakes.items())
+        tolerance = QUESTION_RELATIVE_TOLERANCE * answer
+        yield NumericDraft({size.param: n}, answer, mistakes, decimals=size.decimals, tolerance=tolerance)
+
+    return build
 
 
-def _divisor_change(
-    setup: ScalingSetup, rng: np.random.Generator, mode: Scale, mistakes: dict
-) -> Iterator[ChoiceDraft]:
+for _id, _size in SIZES.items():
+    ask.number(_id, params=(_size.param,), misconceptions=tuple(_size.mistakes))(_size_question(_size))
+
+
+def _divisor_change(setup: ScalingSetup, rng: np.random.Generator, mode: Scale) -> Iterator[KeyDraft]:
     """What changing √d_k for `mode` does to one random row of weights at this d_k (the page's three-way table)."""
     row = softmax_three_ways(setup.d_k, ROW_LENGTH, int(rng.integers(2**32)))
     by_mode = dict(zip(Scale, row.weights, strict=True))  # (n,) per divisor
-    before, after = by_mode[Scale.SQRT], by_mode[mode]
-    if divisor_for(mode, setup.d_k) == divisor_for(Scale.SQRT, setup.d_k):
-        change = "unchanged"
-    elif np.max(np.abs(after - before)) > SHOWN_GAP:
-        change = change_of(before, after)
-    else:
-        return
-    distractors = tuple((key, mistakes[key]) for key in CHANGE_KEYS if key != change)
-    yield ChoiceDraft(dict(d_k=setup.d_k), change, distractors)
+    same = divisor_for(mode, setup.d_k) == divisor_for(Scale.SQRT, setup.d_k)
+    change = shown_change(by_mode[Scale.SQRT], by_mode[mode], same=same)
+    if change is not None:
+        yield KeyDraft(dict(d_k=setup.d_k), change)
 
 
-@template(
+@ask.keyed(
     "scaling.no_divisor",
-    section=SECTION,
-    kind=Kind.CHOICE,
-    context=ScalingSetup,
     params=("d_k",),
-    option_kind=OptionKind.KEY,
-    option_keys=CHANGE_KEYS,
-    misconceptions=("big_scores_spread", "scaling_changes_nothing"),
+    picks={"spreads": "big_scores_spread", "concentrates": None, "unchanged": "scaling_changes_nothing"},
 )
-def no_divisor(setup: ScalingSetup, rng: np.random.Generator) -> Iterator[ChoiceDraft]:
+def no_divisor(setup: ScalingSetup, rng: np.random.Generator) -> Iterator[KeyDraft]:
     """Without dividing (against ÷√d_k), at this d_k: the attention concentrates on one token."""
-    mistakes = {"spreads": "big_scores_spread", "unchanged": "scaling_changes_nothing", "concentrates": None}
-    yield from _divisor_change(setup, rng, Scale.NONE, mistakes)
+    yield from _divisor_change(setup, rng, Scale.NONE)
 
 
-@template(
+@ask.keyed(
     "scaling.dk_divisor",
-    section=SECTION,
-    kind=Kind.CHOICE,
-    context=ScalingSetup,
     params=("d_k",),
-    option_kind=OptionKind.KEY,
-    option_keys=CHANGE_KEYS,
-    misconceptions=("scaling_sharpens", "scaling_changes_nothing"),
+    picks={"spreads": None, "concentrates": "scaling_sharpens", "unchanged": "scaling_changes_nothing"},
 )
-def dk_divisor(setup: ScalingSetup, rng: np.random.Generator) -> Iterator[ChoiceDraft]:
+def dk_divisor(setup: ScalingSetup, rng: np.random.Generator) -> Iterator[KeyDraft]:
     """Dividing by d_k instead of √d_k: the attention goes flat."""
-    mistakes = {"concentrates": "scaling_sharpens", "unchanged": "scaling_changes_nothing", "spreads": None}
-    yield from _divisor_change(setup, rng, Scale.DK, mistakes)
-
-
-@template(
-    "scaling.walk_distance",
-    section=SECTION,
-    kind=Kind.NUMERIC,
-    context=ScalingSetup,
-    params=("steps",),
-    misconceptions=("straight_line", "cancels_out"),
-)
-def walk_distance(setup: ScalingSetup, rng: np.random.Generator) -> Iterator[NumericDraft]:
-    """How far from the start, typically, after n random ±1 steps: √n."""
-    n = setup.walk_steps
-    answer = float(np.sqrt(n))
-    mistakes = (("straight_line", n), ("cancels_out", 0.0))
-    yield NumericDraft(dict(steps=n), answer, mistakes, decimals=1, tolerance=_measured(answer))
+    yield from _divisor_change(setup, rng, Scale.DK)

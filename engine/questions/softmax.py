@@ -11,18 +11,17 @@ import numpy as np
 from engine.errors import EngineInputError
 from engine.limits import MAX_ABS_VALUE
 from engine.questions.core import (
-    CHANGE_KEYS,
     ChoiceDraft,
-    Kind,
+    KeyDraft,
     NumericDraft,
     OptionKind,
+    Templates,
     change_of,
     exp_or_inf,
-    template,
+    shown_change,
 )
 from engine.softmax import naive_normalize, softmax, softmax_steps
 
-SECTION = "softmax"
 READABLE = 1e6  # an e^x larger than this is not a number anyone works out by hand
 
 
@@ -56,19 +55,19 @@ class SoftmaxRow:
         return np.asarray(self.scores)  # (n,)
 
 
+ask = Templates(SoftmaxRow)
+
+
 def _readable_exps(row: SoftmaxRow) -> np.ndarray | None:
     """e^(score / T) of each score, or None when one of them is too large to write down."""
     exps = softmax_steps(row.array, row.temperature).naive_exps  # (n,)
     return exps if np.all(np.isfinite(exps)) and np.all(exps <= READABLE) else None
 
 
-@template(
+@ask.choice(
     "softmax.can_be_softmax",
-    section=SECTION,
-    kind=Kind.CHOICE,
-    context=SoftmaxRow,
+    options=OptionKind.ROW,
     params=("n",),
-    option_kind=OptionKind.ROW,
     misconceptions=("negative_weight", "exp_not_normalised", "sum_not_one", "zero_weight"),
 )
 def can_be_softmax(row: SoftmaxRow, rng: np.random.Generator) -> Iterator[ChoiceDraft]:
@@ -101,13 +100,10 @@ def can_be_softmax(row: SoftmaxRow, rng: np.random.Generator) -> Iterator[Choice
     yield ChoiceDraft(dict(n=len(row.scores)), weights, tuple(distractors))
 
 
-@template(
+@ask.choice(
     "softmax.of_scores",
-    section=SECTION,
-    kind=Kind.CHOICE,
-    context=SoftmaxRow,
+    options=OptionKind.ROW,
     params=("scores", "temperature"),
-    option_kind=OptionKind.ROW,
     misconceptions=(
         "naive_division",
         "temperature_ignored",
@@ -136,11 +132,8 @@ def of_scores(row: SoftmaxRow, rng: np.random.Generator) -> Iterator[ChoiceDraft
     yield ChoiceDraft(dict(scores=s, temperature=t), softmax(s, temperature=t), distractors)
 
 
-@template(
+@ask.number(
     "softmax.largest_weight",
-    section=SECTION,
-    kind=Kind.NUMERIC,
-    context=SoftmaxRow,
     params=("scores", "temperature"),
     misconceptions=("naive_division", "exp_not_normalised", "temperature_ignored", "temperature_multiplied"),
 )
@@ -159,11 +152,8 @@ def largest_weight(row: SoftmaxRow, rng: np.random.Generator) -> Iterator[Numeri
     yield NumericDraft(dict(scores=s, temperature=t), answer, tuple(mistakes))
 
 
-@template(
+@ask.number(
     "softmax.exp_step",
-    section=SECTION,
-    kind=Kind.NUMERIC,
-    context=SoftmaxRow,
     params=("scores", "temperature", "index", "score"),
     misconceptions=("temperature_ignored", "temperature_multiplied", "multiplied_by_e", "power_of_ten"),
 )
@@ -183,11 +173,8 @@ def exp_step(row: SoftmaxRow, rng: np.random.Generator) -> Iterator[NumericDraft
         yield NumericDraft(dict(scores=row.scores, temperature=t, index=i, score=s), steps.naive_exps[i], mistakes)
 
 
-@template(
+@ask.number(
     "softmax.exp_total",
-    section=SECTION,
-    kind=Kind.NUMERIC,
-    context=SoftmaxRow,
     params=("scores", "temperature"),
     misconceptions=("exp_forgotten", "temperature_ignored", "exp_of_sum"),
 )
@@ -204,62 +191,39 @@ def exp_total(row: SoftmaxRow, rng: np.random.Generator) -> Iterator[NumericDraf
     yield NumericDraft(dict(scores=s, temperature=t), softmax_steps(s, t).naive_total, mistakes)
 
 
-@template(
+@ask.keyed(
     "softmax.temperature_up",
-    section=SECTION,
-    kind=Kind.CHOICE,
-    context=SoftmaxRow,
     params=("scores", "temperature", "new_temperature"),
-    option_kind=OptionKind.KEY,
-    option_keys=CHANGE_KEYS,
-    misconceptions=("temperature_inverted", "temperature_irrelevant"),
+    picks={"spreads": None, "concentrates": "temperature_inverted", "unchanged": "temperature_irrelevant"},
 )
-def temperature_up(row: SoftmaxRow, rng: np.random.Generator) -> Iterator[ChoiceDraft]:
+def temperature_up(row: SoftmaxRow, rng: np.random.Generator) -> Iterator[KeyDraft]:
     """Doubling T: the weights spread out (or stay as they are when every score is the same)."""
     s, t = row.array, row.temperature
-    before, after = softmax(s, temperature=t), softmax(s, temperature=2 * t)
-    if np.ptp(s) > 0 and np.max(np.abs(after - before)) <= 0.001:
-        return  # the weights do change, but too little to show: the reveal would contradict the answer
-    change = "unchanged" if np.ptp(s) == 0 else change_of(before, after)
-    mistakes = {"concentrates": "temperature_inverted", "unchanged": "temperature_irrelevant", "spreads": None}
-    distractors = tuple((key, mistakes[key]) for key in CHANGE_KEYS if key != change)
-    yield ChoiceDraft(dict(scores=s, temperature=t, new_temperature=2 * t), change, distractors)
+    change = shown_change(softmax(s, temperature=t), softmax(s, temperature=2 * t), same=np.ptp(s) == 0)
+    if change is not None:
+        yield KeyDraft(dict(scores=s, temperature=t, new_temperature=2 * t), change)
 
 
-@template(
+@ask.keyed(
     "softmax.shift",
-    section=SECTION,
-    kind=Kind.CHOICE,
-    context=SoftmaxRow,
     params=("scores", "temperature", "shift"),
-    option_kind=OptionKind.KEY,
-    option_keys=CHANGE_KEYS,
-    misconceptions=("shift_sharpens", "shift_flattens"),
+    picks={"spreads": "shift_flattens", "concentrates": "shift_sharpens", "unchanged": None},
 )
-def shift(row: SoftmaxRow, rng: np.random.Generator) -> Iterator[ChoiceDraft]:
+def shift(row: SoftmaxRow, rng: np.random.Generator) -> Iterator[KeyDraft]:
     """Adding the same number to every score leaves the weights as they are: only differences count."""
     s, t = row.array, row.temperature
     c = float(rng.choice([1.0, 10.0, 100.0]))
-    change = change_of(softmax(s, temperature=t), softmax(s + c, temperature=t))
-    mistakes = {"concentrates": "shift_sharpens", "spreads": "shift_flattens", "unchanged": None}
-    distractors = tuple((key, mistakes[key]) for key in CHANGE_KEYS if key != change)
-    yield ChoiceDraft(dict(scores=s, temperature=t, shift=c), change, distractors)
+    yield KeyDraft(
+        dict(scores=s, temperature=t, shift=c), change_of(softmax(s, temperature=t), softmax(s + c, temperature=t))
+    )
 
 
-NAIVE_KEYS = ("valid", "negative_share", "division_by_zero", "order_reversed")
-
-
-@template(
+@ask.keyed(
     "softmax.naive_problem",
-    section=SECTION,
-    kind=Kind.CHOICE,
-    context=SoftmaxRow,
     params=("scores",),
-    option_kind=OptionKind.KEY,
-    option_keys=NAIVE_KEYS,
-    misconceptions=("naive_division",),
+    picks={"valid": "naive_division", "negative_share": None, "division_by_zero": None, "order_reversed": None},
 )
-def naive_problem(row: SoftmaxRow, rng: np.random.Generator) -> Iterator[ChoiceDraft]:
+def naive_problem(row: SoftmaxRow, rng: np.random.Generator) -> Iterator[KeyDraft]:
     """Dividing each score by the sum: what it gives, asked about scores with a negative one in them."""
     s = row.array
     if not np.any(s < 0):  # the page's scores are all >= 0: ask about them with one sign flipped
@@ -277,5 +241,4 @@ def naive_problem(row: SoftmaxRow, rng: np.random.Generator) -> Iterator[ChoiceD
         verdict = "order_reversed"  # every score <= 0: the largest score gets the smallest share
     else:
         verdict = "valid"
-    distractors = tuple((key, "naive_division" if key == "valid" else None) for key in NAIVE_KEYS if key != verdict)
-    yield ChoiceDraft(dict(scores=s), verdict, distractors)
+    yield KeyDraft(dict(scores=s), verdict)

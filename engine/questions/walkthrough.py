@@ -8,23 +8,14 @@ import numpy as np
 
 from engine.attention import Scale, divisor_for
 from engine.presets import LESSON_TOKENS
-from engine.questions.core import (
-    CHANGE_KEYS,
-    ChoiceDraft,
-    Kind,
-    NumericDraft,
-    OptionKind,
-    change_of,
-    exp_or_inf,
-    template,
-)
-from engine.questions.picking import SHOWN_GAP, cells, other_tokens, query_rows, top
+from engine.questions.core import ChoiceDraft, KeyDraft, NumericDraft, OptionKind, Templates, exp_or_inf, shown_change
+from engine.questions.picking import SHOWN_GAP, cells, other_tokens, query_rows, winners
 from engine.scenario import Scenario
 from engine.softmax import softmax
 
+ask = Templates(Scenario)  # each step's templates, asked at the step their id names ("walk.2.score": step 2)
 SCALAR_VALUES = (10.0, 20.0, 30.0)  # the lesson's one-number-per-token example: V_el, V_perro, V_come
 ROLES = {"Q": "w_q", "K": "w_k", "V": "w_v"}
-MATRIX_SYMBOLS = {"w_q": "W_Q", "w_k": "W_K", "w_v": "W_V"}
 
 
 # --- step 1: Q, K and V ---
@@ -62,23 +53,17 @@ def _projection_entry(role: str) -> Callable[[Scenario, np.random.Generator], It
 
 
 for _role in ROLES:
-    template(
+    ask.number(
         f"walk.1.{_role.lower()}_entry",
-        section="walk.1",
-        kind=Kind.NUMERIC,
-        context=Scenario,
         params=("role", "token", "token_index", "dim", "neighbour"),
         misconceptions=("row_instead_of_column", "used_w_q", "used_w_k", "used_w_v", "other_token"),
     )(_projection_entry(_role))
 
 
-@template(
+@ask.choice(
     "walk.1.which_column",
-    section="walk.1",
-    kind=Kind.CHOICE,
-    context=Scenario,
+    options=OptionKind.MATRIX_LINE,
     params=("token", "dim"),
-    option_kind=OptionKind.MATRIX_LINE,
     misconceptions=("row_instead_of_column", "wrong_column", "used_w_k"),
 )
 def which_column(scenario: Scenario, rng: np.random.Generator) -> Iterator[ChoiceDraft]:
@@ -93,13 +78,10 @@ def which_column(scenario: Scenario, rng: np.random.Generator) -> Iterator[Choic
     yield ChoiceDraft(dict(token=scenario.tokens[i], dim=j), ("W_Q", "column", j), tuple(distractors))
 
 
-@template(
+@ask.choice(
     "walk.1.q_shape",
-    section="walk.1",
-    kind=Kind.CHOICE,
-    context=Scenario,
+    options=OptionKind.SHAPE,
     params=("n", "d_model", "d_k"),
-    option_kind=OptionKind.SHAPE,
     misconceptions=("w_q_shape", "input_shape", "transposed", "scores_shape", "single_row"),
 )
 def q_shape(scenario: Scenario, rng: np.random.Generator) -> Iterator[ChoiceDraft]:
@@ -119,11 +101,8 @@ def q_shape(scenario: Scenario, rng: np.random.Generator) -> Iterator[ChoiceDraf
 # --- step 2: the scores Q·Kᵀ ---
 
 
-@template(
+@ask.number(
     "walk.2.score",
-    section="walk.2",
-    kind=Kind.NUMERIC,
-    context=Scenario,
     params=("token", "other", "token_index", "other_index"),
     misconceptions=("transposed", "q_dot_q", "x_dot_x", "scaled_too_early"),
 )
@@ -141,23 +120,17 @@ def score(scenario: Scenario, rng: np.random.Generator) -> Iterator[NumericDraft
         yield NumericDraft(params, result.scores[i, j], mistakes)
 
 
-@template(
+@ask.choice(
     "walk.2.best_match",
-    section="walk.2",
-    kind=Kind.CHOICE,
-    context=Scenario,
+    options=OptionKind.TOKEN,
     params=("tokens", "token"),
-    option_kind=OptionKind.TOKEN,
     misconceptions=("transposed", "always_self", "x_similarity"),
 )
 def best_match(scenario: Scenario, rng: np.random.Generator) -> Iterator[ChoiceDraft]:
     """Which token's key matches the token's query best: the largest score of its row."""
     result = scenario.run()
     n = len(scenario.tokens)
-    for i in rng.permutation(n):
-        best = top(result.scores[i])
-        if best is None:
-            continue
+    for i, best in winners(rng.permutation(n), result.scores):
         distractors = [
             (int(np.argmax(result.scores[:, i])), "transposed"),
             (int(i), "always_self"),
@@ -167,33 +140,18 @@ def best_match(scenario: Scenario, rng: np.random.Generator) -> Iterator[ChoiceD
         yield ChoiceDraft(dict(tokens=scenario.tokens, token=scenario.tokens[i]), best, tuple(distractors))
 
 
-@template(
-    "walk.2.symmetric",
-    section="walk.2",
-    kind=Kind.CHOICE,
-    context=Scenario,
-    params=("n",),
-    option_kind=OptionKind.KEY,
-    option_keys=("symmetric", "not_symmetric"),
-    misconceptions=("dot_commutes",),
-)
-def symmetric(scenario: Scenario, rng: np.random.Generator) -> Iterator[ChoiceDraft]:
+@ask.keyed("walk.2.symmetric", params=("n",), picks={"symmetric": "dot_commutes", "not_symmetric": None})
+def symmetric(scenario: Scenario, rng: np.random.Generator) -> Iterator[KeyDraft]:
     """Is S = Q·Kᵀ symmetric? Only when score(a → b) = score(b → a) for every pair (W_Q = W_K, say)."""
     scores = scenario.run().scores  # (n, n)
     asymmetry = float(np.max(np.abs(scores - scores.T)))
     if 1e-12 < asymmetry <= SHOWN_GAP:
         return  # not symmetric, but no displayed pair shows it
-    if asymmetry <= 1e-12:
-        yield ChoiceDraft(dict(n=len(scenario.tokens)), "symmetric", (("not_symmetric", None),))
-    else:
-        yield ChoiceDraft(dict(n=len(scenario.tokens)), "not_symmetric", (("symmetric", "dot_commutes"),))
+    yield KeyDraft(dict(n=len(scenario.tokens)), "symmetric" if asymmetry <= 1e-12 else "not_symmetric")
 
 
-@template(
+@ask.number(
     "walk.2.score_count",
-    section="walk.2",
-    kind=Kind.NUMERIC,
-    context=Scenario,
     params=("n",),
     misconceptions=("one_per_token", "self_excluded", "pairs_once"),
 )
@@ -207,11 +165,8 @@ def score_count(scenario: Scenario, rng: np.random.Generator) -> Iterator[Numeri
 # --- step 3: divide by √d_k ---
 
 
-@template(
+@ask.number(
     "walk.3.scaled_score",
-    section="walk.3",
-    kind=Kind.NUMERIC,
-    context=Scenario,
     params=("token", "other", "score", "d_k", "divisor", "scale"),
     misconceptions=("not_scaled", "divided_by_dk", "divided_by_sqrt_dk", "multiplied", "transposed"),
 )
@@ -239,11 +194,8 @@ def scaled_score(scenario: Scenario, rng: np.random.Generator) -> Iterator[Numer
         yield NumericDraft(params, result.scaled_scores[i, j], mistakes)
 
 
-@template(
+@ask.number(
     "walk.3.divisor",
-    section="walk.3",
-    kind=Kind.NUMERIC,
-    context=Scenario,
     params=("d_k", "d_model", "n", "scale"),
     misconceptions=("divided_by_dk", "divided_by_sqrt_dk", "sqrt_d_model", "sqrt_n", "no_divisor"),
 )
@@ -261,43 +213,30 @@ def divisor(scenario: Scenario, rng: np.random.Generator) -> Iterator[NumericDra
     yield NumericDraft(params, scenario.run().divisor, mistakes)
 
 
-@template(
+@ask.keyed(
     "walk.3.spread_effect",
-    section="walk.3",
-    kind=Kind.CHOICE,
-    context=Scenario,
     params=("token", "d_k", "divisor", "temperature"),
-    option_kind=OptionKind.KEY,
-    option_keys=CHANGE_KEYS,
-    misconceptions=("scaling_sharpens", "scaling_changes_nothing"),
+    picks={"spreads": None, "concentrates": "scaling_sharpens", "unchanged": "scaling_changes_nothing"},
 )
-def spread_effect(scenario: Scenario, rng: np.random.Generator) -> Iterator[ChoiceDraft]:
+def spread_effect(scenario: Scenario, rng: np.random.Generator) -> Iterator[KeyDraft]:
     """Dividing a row of scores by √d_k before the softmax: its weights spread out (unless √d_k = 1)."""
     result = scenario.run()
     root = divisor_for(Scale.SQRT, scenario.d_k)
-    mistakes = {"concentrates": "scaling_sharpens", "unchanged": "scaling_changes_nothing", "spreads": None}
     for i in query_rows(rng, result):
         raw = result.scores[i][result.allowed[i]]  # (allowed,)
         before = softmax(raw, temperature=scenario.temperature)
         after = softmax(raw / root, temperature=scenario.temperature)
-        if root == 1.0 or np.ptp(raw) == 0:
-            change = "unchanged"
-        elif np.max(np.abs(after - before)) > SHOWN_GAP:
-            change = change_of(before, after)
-        else:
-            continue  # a change too small to show
-        params = dict(token=scenario.tokens[i], d_k=scenario.d_k, divisor=root, temperature=scenario.temperature)
-        yield ChoiceDraft(params, change, tuple((key, mistakes[key]) for key in CHANGE_KEYS if key != change))
+        change = shown_change(before, after, same=root == 1.0 or np.ptp(raw) == 0)
+        if change is not None:
+            params = dict(token=scenario.tokens[i], d_k=scenario.d_k, divisor=root, temperature=scenario.temperature)
+            yield KeyDraft(params, change)
 
 
 # --- step 4: softmax, row by row ---
 
 
-@template(
+@ask.number(
     "walk.4.weight",
-    section="walk.4",
-    kind=Kind.NUMERIC,
-    context=Scenario,
     params=("token", "other", "d_k", "divisor", "temperature", "scale"),
     misconceptions=(
         "unscaled_softmax",
@@ -343,23 +282,17 @@ def weight(scenario: Scenario, rng: np.random.Generator) -> Iterator[NumericDraf
         yield NumericDraft(params, result.weights[i, j], tuple(mistakes))
 
 
-@template(
+@ask.choice(
     "walk.4.most_weight",
-    section="walk.4",
-    kind=Kind.CHOICE,
-    context=Scenario,
+    options=OptionKind.TOKEN,
     params=("tokens", "token"),
-    option_kind=OptionKind.TOKEN,
     misconceptions=("transposed", "mask_ignored", "always_self"),
 )
 def most_weight(scenario: Scenario, rng: np.random.Generator) -> Iterator[ChoiceDraft]:
     """Which token gets the most of token's attention."""
     result = scenario.run()
     n = len(scenario.tokens)
-    for i in query_rows(rng, result):
-        best = top(result.weights[i], result.allowed[i])
-        if best is None:
-            continue
+    for i, best in winners(query_rows(rng, result), result.weights, result.allowed):
         distractors: list[tuple[int, str | None]] = [(int(np.argmax(result.weights[:, i])), "transposed")]
         unmasked_best = int(np.argmax(result.scores[i]))
         if not result.allowed[i, unmasked_best]:
@@ -368,11 +301,8 @@ def most_weight(scenario: Scenario, rng: np.random.Generator) -> Iterator[Choice
         yield ChoiceDraft(dict(tokens=scenario.tokens, token=scenario.tokens[i]), best, tuple(distractors))
 
 
-@template(
+@ask.number(
     "walk.4.row_sum",
-    section="walk.4",
-    kind=Kind.NUMERIC,
-    context=Scenario,
     params=("token",),
     misconceptions=("sum_of_scores", "sum_of_exps", "counted_tokens"),
 )
@@ -390,13 +320,10 @@ def row_sum(scenario: Scenario, rng: np.random.Generator) -> Iterator[NumericDra
         yield NumericDraft(dict(token=scenario.tokens[i]), result.weights[i].sum(), mistakes)
 
 
-@template(
+@ask.choice(
     "walk.4.without_scaling",
-    section="walk.4",
-    kind=Kind.CHOICE,
-    context=Scenario,
+    options=OptionKind.ROW,
     params=("token", "labels", "d_k", "divisor", "temperature", "scale"),
-    option_kind=OptionKind.ROW,
     misconceptions=("still_scaled", "divided_by_dk", "divided_by_sqrt_dk", "naive_division", "temperature_ignored"),
 )
 def without_scaling(scenario: Scenario, rng: np.random.Generator) -> Iterator[ChoiceDraft]:
@@ -428,11 +355,8 @@ def without_scaling(scenario: Scenario, rng: np.random.Generator) -> Iterator[Ch
 # --- step 5: the weighted sum of values ---
 
 
-@template(
+@ask.number(
     "walk.5.output_entry",
-    section="walk.5",
-    kind=Kind.NUMERIC,
-    context=Scenario,
     params=("token", "dim"),
     misconceptions=(
         "weights_times_x",
@@ -463,13 +387,10 @@ def output_entry(scenario: Scenario, rng: np.random.Generator) -> Iterator[Numer
         yield NumericDraft(dict(token=scenario.tokens[i], dim=d), result.output[i, d], tuple(mistakes))
 
 
-@template(
+@ask.choice(
     "walk.5.dominant_value",
-    section="walk.5",
-    kind=Kind.CHOICE,
-    context=Scenario,
+    options=OptionKind.TOKEN,
     params=("tokens", "token"),
-    option_kind=OptionKind.TOKEN,
     misconceptions=("weight_only", "weights_ignored", "x_instead_of_v"),
 )
 def dominant_value(scenario: Scenario, rng: np.random.Generator) -> Iterator[ChoiceDraft]:
@@ -478,11 +399,8 @@ def dominant_value(scenario: Scenario, rng: np.random.Generator) -> Iterator[Cho
     n = len(scenario.tokens)
     v_length = np.linalg.norm(result.v, axis=1)  # (n,)
     x_length = np.linalg.norm(scenario.x, axis=1)  # (n,)
-    for i in query_rows(rng, result):
+    for i, best in winners(query_rows(rng, result), result.weights * v_length, result.allowed):  # (n, n) terms
         allowed, w = result.allowed[i], result.weights[i]
-        best = top(w * v_length, allowed)
-        if best is None:
-            continue
         distractors = [
             (int(np.argmax(np.where(allowed, w, -np.inf))), "weight_only"),
             (int(np.argmax(np.where(allowed, v_length, -np.inf))), "weights_ignored"),
@@ -492,11 +410,8 @@ def dominant_value(scenario: Scenario, rng: np.random.Generator) -> Iterator[Cho
         yield ChoiceDraft(dict(tokens=scenario.tokens, token=scenario.tokens[i]), best, tuple(distractors))
 
 
-@template(
+@ask.number(
     "walk.5.scalar_mix",
-    section="walk.5",
-    kind=Kind.NUMERIC,
-    context=Scenario,
     params=("tokens", "values", "weights"),
     misconceptions=("plain_average", "largest_weight_value", "unweighted_sum"),
 )
@@ -517,13 +432,10 @@ def scalar_mix(scenario: Scenario, rng: np.random.Generator) -> Iterator[Numeric
         yield NumericDraft(params, answer, tuple(mistakes), decimals=1)
 
 
-@template(
+@ask.choice(
     "walk.5.output_shape",
-    section="walk.5",
-    kind=Kind.CHOICE,
-    context=Scenario,
+    options=OptionKind.SHAPE,
     params=("n", "d_model", "d_v"),
-    option_kind=OptionKind.SHAPE,
     misconceptions=("scores_shape", "transposed", "input_shape", "single_row"),
 )
 def output_shape(scenario: Scenario, rng: np.random.Generator) -> Iterator[ChoiceDraft]:

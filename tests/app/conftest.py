@@ -2,6 +2,8 @@
 
 import pytest
 import streamlit
+import streamlit.testing.v1.app_test as app_test_module
+from streamlit.runtime.memory_media_file_storage import MemoryMediaFileStorage
 from streamlit.runtime.scriptrunner_utils.script_run_context import get_script_run_ctx
 from streamlit.testing.v1 import AppTest
 
@@ -14,6 +16,22 @@ def session(monkeypatch):
     fake: dict = {}
     monkeypatch.setattr(streamlit, "session_state", fake)
     return fake
+
+
+@pytest.fixture
+def downloads(monkeypatch):
+    """Every file a download button offers in the AppTest runs: {file id: (content, file name)}; read one with
+    tests.app.helpers.downloaded."""
+    offered: dict[str, tuple[bytes, str | None]] = {}
+
+    class Kept(MemoryMediaFileStorage):
+        def load_and_get_id(self, path_or_data, mimetype, kind, filename=None):
+            file_id = super().load_and_get_id(path_or_data, mimetype, kind, filename)
+            offered[file_id] = (path_or_data if isinstance(path_or_data, bytes) else path_or_data.encode(), filename)
+            return file_id
+
+    monkeypatch.setattr(app_test_module, "MemoryMediaFileStorage", Kept)
+    return offered
 
 
 @pytest.fixture(autouse=True)

@@ -147,6 +147,13 @@ def go_to_part(at: AppTest, part: int) -> AppTest:
     return picker.set_value(part).run()
 
 
+def downloaded(at: AppTest, offered: dict, label: str) -> tuple[str, str]:
+    """The content and file name behind the download button `label` (`offered`: the `downloads` fixture's)."""
+    target = next(b for b in at.get("download_button") if b.label == label)
+    content, name = offered[target.proto.url.rsplit("/", 1)[1].split(".")[0]]
+    return content.decode("utf-8"), name
+
+
 def no_exception(at: AppTest) -> bool:
     return len(at.exception) == 0
 

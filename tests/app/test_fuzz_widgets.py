@@ -37,11 +37,12 @@ from ui.i18n import LANGUAGES
 from ui.pages import PAGES
 from ui.question_book import Book
 from ui.questions import ANSWERS
-from ui.sections.learning import LEARNING_RATES, SOURCES, STARTS
 from ui.sections.real_model import MEASURES
 from ui.sections.scaling import DK_OPTIONS
-from ui.sections.walkthrough import PARTS, ROLES
+from ui.sections.walkthrough.navigation import PARTS
+from ui.sections.walkthrough.projections import ROLES
 from ui.sliders import grid
+from ui.view_models.learning import LEARNING_RATES, SOURCES, STARTS
 
 HOSTILE_TEXT = [
     "",

@@ -58,6 +58,10 @@ BROKEN_PART = {
     "invisible_name.json": "tokens",
     "long_decimal_upload.json": "x",
     "long_name_link.txt": "tokens",
+    "lookalike_name_link.txt": "tokens",
+    "fullwidth_duplicate_upload.json": "tokens",
+    "braille_blank_name.json": "tokens",
+    "tag_characters_name_link.txt": "tokens",
     "nan_upload.json": "x",
     "nesting_in_a_matrix_link.txt": "link",
     "newline_name.json": "tokens",
@@ -294,13 +298,21 @@ POISONED_NAMES = {
     "\u202eperro": "U+202E",  # a right-to-left override: shown reversed
     "a\x00b": "U+0000",
     "\u200b\u200d\u2060": None,  # nothing visible
+    # issue 26, item 11: names that read the same as another, hide a character, or draw nothing
+    "\u0440\u0435rr\u043e": {"es": "Se ve igual que «perro»", "en": "It looks the same as “perro”"},  # Cyrillic
+    "perro\u200b": {"es": "está pero no se ve (U+200B)", "en": "there but cannot be seen (U+200B)"},  # zero-width
+    "\u2800": None,  # the braille blank: an empty label
 }
 KEEPS_NAME = {"es": "Se mantiene «el»", "en": "It stays “el”"}
 NO_VISIBLE = {"es": "ningún carácter visible", "en": "no visible character"}
 
 
 @pytest.mark.parametrize("lang", LANGS)
-@pytest.mark.parametrize("name", list(POISONED_NAMES), ids=["surrogate", "newline", "bidi", "nul", "invisible"])
+@pytest.mark.parametrize(
+    "name",
+    list(POISONED_NAMES),
+    ids=["surrogate", "newline", "bidi", "nul", "invisible", "lookalike", "zero-width", "braille-blank"],
+)
 def test_a_poisoned_name_is_refused_with_a_message_and_the_session_keeps_working(name, lang):
     at = open_app(lang)
     forge(at, "x", {"edited_rows": {"0": {"token": name}}, "added_rows": [], "deleted_rows": []})
@@ -309,7 +321,8 @@ def test_a_poisoned_name_is_refused_with_a_message_and_the_session_keeps_working
     shown = warnings(at)
     assert len(shown) == 1, shown
     assert KEEPS_NAME[lang] in shown[0]
-    assert (POISONED_NAMES[name] or NO_VISIBLE[lang]) in shown[0]
+    says = POISONED_NAMES[name]
+    assert (says[lang] if isinstance(says, dict) else says or NO_VISIBLE[lang]) in shown[0], shown[0]
     for page in ("pages/walkthrough.py", "pages/builder.py"):
         at.switch_page(page).run()
         assert_no_exception(at, page)

@@ -23,7 +23,9 @@ from engine import (
 )
 from tests.app.helpers import APP, no_exception
 from ui.i18n import LANGUAGES, translate
-from ui.sections import learning
+from ui.sections.learning import common
+from ui.sections.learning import target as target_tab
+from ui.view_models import learning
 
 SENTENCE = "el perro come carne porque tiene hambre"
 RATE, STEPS = 0.1, 40  # Adam at 0.1 reaches every preset within 40 steps (the engine's tests: within 200 at 0.05)
@@ -196,10 +198,10 @@ def edit_target(session, edits: dict, scenario=None) -> None:
     """An edit of the target editor, as Streamlit records it, applied by the editor's own callback (AppTest cannot
     type into a data editor's cells)."""
     session["scenario"] = scenario or lesson_scenario()
-    learning.current_target(learning.current_case())  # the editor is drawn from the preset's target
+    common.current_target(common.current_case())  # the editor is drawn from the preset's target
     key = f"learn_target_editor_scenario_{session['train_targets']['scenario'].rev}"
     session[key] = {"edited_rows": edits, "added_rows": [], "deleted_rows": []}
-    learning._on_target_edit(key)
+    target_tab._on_target_edit(key)
 
 
 # «perro»: [1, 0, 0] → [1, 1, 0] sums to 2; «come»: [0, 1, 0] → [0,5, 1, 0] sums to 1.5 (a comma decimal)

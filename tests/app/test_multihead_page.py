@@ -30,9 +30,10 @@ from engine import (
 from engine.attention import Scale
 from tests.app.derivation_check import check_block, number
 from tests.app.helpers import no_exception, open_page, page_text, tables
-from ui.figures import MASKED_FILL
+from ui.figure_specs import MASKED_FILL
 from ui.i18n import LANGUAGES, translate
-from ui.sections import multihead as mh
+from ui.sections.multihead import concat as mh_concat
+from ui.sections.multihead import inputs as mh_inputs
 
 PAGE = "pages/multihead.py"
 SENTENCE_TOKENS = ("el", "perro", "come", "carne", "porque", "tiene", "hambre")
@@ -100,7 +101,7 @@ def table_with(at, header: str):
 def open_part(at, part: str, lang: str):
     """Click another tab: its widget state, and the part the page keeps (which the tab's callback sets)."""
     at.session_state[f"mh_tabs_{lang}"] = translate(lang, f"mh.part.{part}")
-    at.session_state[mh.PART.key] = part
+    at.session_state[mh_inputs.PART.key] = part
     return at.run()
 
 
@@ -288,7 +289,7 @@ def test_concat_w_o_and_output_are_consistent_and_w_o_follows_its_preset_and_edi
     np.testing.assert_allclose(output, concat, atol=1e-12)  # identity W_O: output = concat
     edited = random_w_o(8, 8, 3)
     edited[0, 1] = 2.5
-    at.session_state[mh.W_O_STATE.key] = {"kind": "random", "seed": 3, "matrix": edited, "rev": 7}
+    at.session_state[mh_concat.W_O_STATE.key] = {"kind": "random", "seed": 3, "matrix": edited, "rev": 7}
     at.run()
     (w_o,) = panels(at, "mh_w_o")
     (output,) = panels(at, "mh_output")
@@ -311,14 +312,14 @@ def test_the_w_o_preset_and_its_seed_follow_their_widgets():
 
 def test_the_w_o_editor_callback_applies_cell_edits(session):
     # AppTest cannot type into a data editor's cells: the editor's callback is driven with what Streamlit records
-    session[mh.W_O_STATE.key] = {"kind": "random", "seed": 9, "matrix": None, "rev": 2}
+    session[mh_concat.W_O_STATE.key] = {"kind": "random", "seed": 9, "matrix": None, "rev": 2}
     session["editor"] = {"edited_rows": {"2": {"1": "0,25", "3": "abc"}}}
-    mh._on_w_o_edit("editor", 6, 4)
+    mh_concat._on_w_o_edit("editor", 6, 4)
     expected = random_w_o(6, 4, 9)
     expected[2, 1] = 0.25  # "0,25" read with a decimal comma; "abc" refused, the cell keeps its value
-    np.testing.assert_array_equal(mh.current_w_o(6, 4), expected)
+    np.testing.assert_array_equal(mh_concat.current_w_o(6, 4), expected)
     assert [code for code, _ in session["scenario_errors"]] == ["not_a_number"]
-    np.testing.assert_array_equal(mh.current_w_o(4, 4), random_w_o(4, 4, 9))  # another shape: the preset's
+    np.testing.assert_array_equal(mh_concat.current_w_o(4, 4), random_w_o(4, 4, 9))  # another shape: the preset's
 
 
 def mean_and_lowest_cosine(m: np.ndarray) -> tuple[float, float]:
@@ -407,7 +408,7 @@ def test_only_the_open_part_is_drawn_and_every_part_renders():
         open_part(at, part, "es")
         assert no_exception(at), part
         assert {c.proto.id.rsplit("-", 1)[1] for c in at.get("plotly_chart")} == charts
-        assert at.session_state[mh.PART.key] == part
+        assert at.session_state[mh_inputs.PART.key] == part
 
 
 def test_the_walkthroughs_last_part_links_here():

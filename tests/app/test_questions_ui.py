@@ -14,10 +14,8 @@ from dataclasses import replace
 
 import numpy as np
 import pytest
-import streamlit.testing.v1.app_test as app_test_module
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from streamlit.runtime.memory_media_file_storage import MemoryMediaFileStorage
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 from streamlit.testing.v1 import AppTest
 
@@ -34,7 +32,7 @@ from engine.questions import (
     grade,
 )
 from harness.tiny_model import TINY_CONFIG, random_bert_tensors, write_model
-from tests.app.helpers import APP, button, derivation_lines, no_exception, page_text
+from tests.app.helpers import APP, button, derivation_lines, downloaded, no_exception, page_text
 from tests.engine.question_contexts import (
     learning_view,
     lesson_learning_view,
@@ -419,28 +417,6 @@ def test_odd_inputs_never_break_a_gate():
 # --- the tally and its downloads ---
 
 
-@pytest.fixture
-def downloads(monkeypatch):
-    """Every file a download button offers in the AppTest runs: {file id: (content, file name)}."""
-    offered: dict[str, tuple[bytes, str | None]] = {}
-
-    class Kept(MemoryMediaFileStorage):
-        def load_and_get_id(self, path_or_data, mimetype, kind, filename=None):
-            file_id = super().load_and_get_id(path_or_data, mimetype, kind, filename)
-            offered[file_id] = (path_or_data if isinstance(path_or_data, bytes) else path_or_data.encode(), filename)
-            return file_id
-
-    monkeypatch.setattr(app_test_module, "MemoryMediaFileStorage", Kept)
-    return offered
-
-
-def downloaded(at: AppTest, offered: dict, label: str) -> tuple[str, str]:
-    """The content and file name behind the download button `label`."""
-    target = next(b for b in at.get("download_button") if b.label == label)
-    content, name = offered[target.proto.url.rsplit("/", 1)[1].split(".")[0]]
-    return content.decode("utf-8"), name
-
-
 @pytest.mark.parametrize("lang", LANGS)
 def test_the_tally_counts_and_the_downloads_list_every_question(lang, downloads):
     at = open_gate("walk.1", "pages/walkthrough.py", lang)
@@ -497,6 +473,28 @@ def test_the_tally_counts_and_the_downloads_list_every_question(lang, downloads)
     yes, no = translate(lang, "quiz.export.yes"), translate(lang, "quiz.export.no")
     assert [row[6] for row in table[1:]] == [yes, no, no]
     assert table[2][3].count(" | ") == 1  # two answers, in order
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_tally_csv_holds_no_formula_and_reads_back_exactly(lang, monkeypatch):
+    # every cell of a row passes through the same rule, whatever put text there (a token name in a question, an
+    # option or the right answer, an answer as typed); the rows are forged here, the writing is the app's
+    hostile = ['=HYPERLINK("//e.vil","x")', "+cmd|' /C calc'!A0", "@SUM(1+1)*cmd|'/C calc'!A0", "\t=1", "-0.5"]
+    row = {
+        "page": hostile[0],
+        "template": hostile[1],
+        "question": hostile[2],
+        "answers": [hostile[3], "2"],
+        "right_answer": hostile[4],
+        "outcome": "right",
+        "first_try_right": True,
+    }
+    monkeypatch.setattr(question_wording, "export_rows", lambda records: [row])
+    header, cells = csv.reader(io.StringIO(written(lang, question_wording.export_csv, [])))
+    assert header[0] == translate(lang, "quiz.export.col.page")
+    assert cells[:4] == ["'" + text for text in hostile[:3]] + ["'\t=1 | 2"]
+    assert cells[4] == "-0.5"  # a number, read by a spreadsheet as a number
+    assert cells[5:] == [translate(lang, "quiz.outcome.right"), translate(lang, "quiz.export.yes")]
 
 
 # --- strings: every key the engine declares, both languages, its placeholders filled ---

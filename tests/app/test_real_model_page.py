@@ -174,7 +174,7 @@ def test_the_picked_heads_figure_shows_the_weights_encode_computes(local_model, 
     _, tokens, result = computed(local_model)
     figure = picked_head(at)
     np.testing.assert_array_equal(np.array(figure["data"][0]["z"]), result.attentions[layer, head])
-    assert figure["layout"]["xaxis"]["ticktext"] == [charts.figures.short_label(p) for p in tokens.pieces]
+    assert figure["layout"]["xaxis"]["ticktext"] == [charts.figure_specs.short_label(p) for p in tokens.pieces]
     assert f"Layer {layer + 1}, head {head + 1}" in figure["layout"]["title"]["text"]
     _, step = mosaic_of(small_multiples(at), 2, len(tokens.pieces))
     frame = small_multiples(at)["layout"]["shapes"][0]  # the frame is around the picked head's panel

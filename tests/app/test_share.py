@@ -1,14 +1,16 @@
 """Links reproduce the scenario, language and step; bad links and files say so and change nothing else."""
 
+import csv
+import io
 from urllib.parse import parse_qs, urlsplit
 
 import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from engine import lesson_scenario, random_scenario
+from engine import Scenario, lesson_scenario, random_scenario
 from engine.scenario_io import encode_scenario, scenario_to_json
-from tests.app.helpers import APP, HOME, button, by_label, chart, no_exception, open_page, shown
+from tests.app.helpers import APP, HOME, button, by_label, chart, downloaded, no_exception, open_page, shown
 from ui.i18n import LANGUAGES
 
 BUILDER, WALKTHROUGH = "pages/builder.py", "pages/walkthrough.py"
@@ -153,3 +155,28 @@ def test_the_share_box_offers_the_scenario_and_its_matrices_for_download():
     assert sorted(d.label for d in at.download_button) == sorted(
         [LANGUAGES["en"]["share.json"], "x.csv", "W_Q.csv", "W_K.csv", "W_V.csv"]
     )
+
+
+# The issue's names (all accepted token names): a spreadsheet evaluates a cell starting with = + - @, tab or CR
+FORMULA_NAMES = ('=HYPERLINK("//e.vil","x")', "+cmd|' /C calc'!A0", "@SUM(1+1)*cmd|'/C calc'!A0", "-1+1", "'=x")
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_the_csv_downloads_hold_no_formula_and_read_back_exactly(lang, downloads):
+    base = random_scenario(3, FORMULA_NAMES, d_model=3, d_k=2)
+    scenario = Scenario(base.tokens, -np.abs(base.x) - 0.5, base.w_q, base.w_k, base.w_v)  # every x negative
+    at = open_share_box(open_page(BUILDER, lang, scenario=scenario, scenario_rev=0))
+    text, name = downloaded(at, downloads, "x.csv")
+    assert name == "x.csv"
+    header, *rows = list(csv.reader(io.StringIO(text)))
+    assert header == [LANGUAGES[lang]["editor.token"], "x0", "x1", "x2"]
+    # every name written with one apostrophe before it (a spreadsheet's mark for text), read back by removing it
+    assert [row[0] for row in rows] == ["'" + name for name in FORMULA_NAMES]
+    assert tuple(row[0][1:] for row in rows) == scenario.tokens
+    # numbers stay numbers: "-0.5" is a number to a spreadsheet, not a formula; they read back as the same float64
+    assert all(not cell.startswith("'") and cell.startswith("-") for row in rows for cell in row[1:])
+    assert np.array_equal(np.array([[float(cell) for cell in row[1:]] for row in rows]), scenario.x)
+    text, _ = downloaded(at, downloads, "W_Q.csv")
+    header, *rows = list(csv.reader(io.StringIO(text)))
+    assert header == ["", "d0", "d1"] and [row[0] for row in rows] == ["x0", "x1", "x2"]
+    assert np.array_equal(np.array([[float(cell) for cell in row[1:]] for row in rows]), scenario.w_q)

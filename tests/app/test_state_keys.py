@@ -1,5 +1,6 @@
 """Session state has one owner: every typed slot the app declares is documented in ui/state.py, under its own key."""
 
+import ast
 import importlib
 import pkgutil
 import re
@@ -90,3 +91,20 @@ def test_the_walkthrough_step_and_a_widget_written_from_code(session):
     state.set_widget("real_layer", 2)
     assert session["real_layer"] == 2
     assert state.widget_value("real_layer") == 2
+
+
+def test_a_helper_that_reads_the_session_imports_it_at_the_top():
+    """No ui module imports another ui module inside a function: a module that reads the session (its language, its
+    mode) shows it among its imports, so that a leaf module that looks pure is pure."""
+    inside = []
+    for path in sorted((ROOT / "ui").rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for function in (n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)):
+            for node in ast.walk(function):
+                names = [a.name for a in node.names] if isinstance(node, ast.Import) else []
+                if isinstance(node, ast.ImportFrom):
+                    names = [node.module or ""]
+                inside += [
+                    f"{path.relative_to(ROOT)}:{node.lineno} {name}" for name in names if name.split(".")[0] == "ui"
+                ]
+    assert not inside, inside

@@ -80,10 +80,10 @@ def new_pages_dynamic_keys() -> set[str]:
     constants the code builds them from (or, where the value comes from data, the values it can take)."""
     from engine.questions.core import Outcome
     from ui.editing import PARTS as REFUSAL_PARTS
-    from ui.sections.learning import SECTIONS as LEARN_SECTIONS
-    from ui.sections.multihead import COST_ROWS
-    from ui.sections.multihead import PARTS as MH_PARTS
+    from ui.sections.learning.tabs import SECTIONS as LEARN_SECTIONS
     from ui.sections.real_model import MEASURES
+    from ui.view_models.multihead import COST_ROWS
+    from ui.view_models.multihead import PARTS as MH_PARTS
 
     keys = {f"quiz.scale.{mode}" for mode in Scale} | {f"quiz.rule.{mode}" for mode in Scale}
     keys |= {f"quiz.outcome.{outcome}" for outcome in (*Outcome, "shown")}

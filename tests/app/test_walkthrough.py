@@ -123,6 +123,25 @@ def test_a_link_to_part_3_opens_part_3():
     assert "score'(perro → perro) = +1,223 ÷ 2 ≈ +0,612" in derivation_lines(at)
 
 
+# ?step= values str.isdigit accepts and int refuses or misreads, 5,000 nines, and one past each end. Each
+# showed Streamlit's error box instead of the walkthrough (and a reload kept the URL, so it stayed broken).
+HOSTILE_STEPS = ["³", "①", "٣", "３", "9" * 5000, "0", "6", "-1", "2.0", " 2", ""]
+
+
+@pytest.mark.parametrize("lang", ["es", "en"])
+@pytest.mark.parametrize("step", HOSTILE_STEPS, ids=lambda step: f"{step[:5]!r}x{len(step)}")
+def test_a_step_that_is_no_part_opens_part_1_says_so_and_mends_the_url(lang, step):
+    at = AppTest.from_file(APP, default_timeout=60)
+    at.query_params.update({"step": step, "lang": lang, "questions_on": "false"})
+    at.switch_page(PAGE).run()
+    assert no_exception(at)
+    assert at.progress[0].proto.text.startswith(LANGUAGES[lang]["walk.progress"].format(part=1, total=5, name=""))
+    assert [w.value for w in at.warning] == [LANGUAGES[lang]["walk.bad_step"].format(parts=5, part=1)]
+    assert at.query_params["step"] == "1"  # a reload opens part 1
+    at.run()
+    assert no_exception(at) and not at.warning  # said once
+
+
 def test_a_shared_scenario_with_another_w_q_changes_the_derivation():
     # A scenario reaches the page through a link (AppTest cannot type into the builder's data editors: see
     # tests/app/test_editing.py); W_Q[0][0] 0.3 → 1.3 makes Q_perro[0] = 0.65 + 0.115 − 0.156 + 0.352 = 0.961.

@@ -94,7 +94,7 @@ def test_a_figure_is_readable_in_the_theme_the_system_prefers(app_url, scheme, r
     assert_healthy(page)
 
 
-# the values written on the cells are a text layer over the heatmap (ui.figures): plotly's .textpoint texts
+# the values written on the cells are a text layer over the heatmap (ui.figure_specs): plotly's .textpoint texts
 CELLS = ".textpoint text"
 FONT_SIZES = """plot => Object.fromEntries(['.textpoint text', '.xtick text', '.ytick text'].map(
   selector => [selector, [...plot.querySelectorAll(selector)].map(t => parseFloat(getComputedStyle(t).fontSize))]))"""

@@ -35,6 +35,7 @@ from engine.limits import MAX_ABS_VALUE, MAX_SENTENCE_CHARS, MAX_TOKEN_CHARS, MA
 from engine.pipeline import pipeline, tokenize
 from engine.scenario import same_numbers
 from engine.scenario_io import decode_scenario, scenario_from_dict, scenario_from_json, scenario_to_dict
+from engine.text import hidden_character
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "tests" / "fixtures" / "hostile"
@@ -85,6 +86,10 @@ FIXTURE_FIELDS = {
     "nul_name_link.txt": "tokens",
     "invisible_name.json": "tokens",
     "long_name_link.txt": "tokens",
+    "lookalike_name_link.txt": "tokens",
+    "fullwidth_duplicate_upload.json": "tokens",
+    "braille_blank_name.json": "tokens",
+    "tag_characters_name_link.txt": "tokens",
     "decompression_bomb_link.txt": "link",
     "string_numbers_upload.json": "w_k",
     "wrong_types_upload.json": "tokens",
@@ -550,8 +555,9 @@ def test_any_text_as_a_name_gives_a_displayable_name_or_a_documented_refusal(tex
             assert any(is_forbidden(c) for c in stripped)
         return
     name.encode("utf-8")
-    assert name == unicodedata.normalize("NFC", name) == name.strip() and 1 <= len(name) <= MAX_TOKEN_CHARS
+    assert name == unicodedata.normalize("NFKC", name) == name.strip() and 1 <= len(name) <= MAX_TOKEN_CHARS
     assert not any(is_forbidden(c) for c in name)
+    assert hidden_character(name) is None  # nothing in a kept name is there unseen (issue 26, item 11)
     assert any(unicodedata.category(c) not in ("Zs", "Cf", "Mn", "Me") for c in name)
 
 

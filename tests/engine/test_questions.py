@@ -224,6 +224,29 @@ def test_a_builder_that_names_an_undeclared_mistake_is_caught():
         q.TEMPLATES.pop("later.bad")
 
 
+def test_a_keyed_template_takes_its_options_and_their_mistakes_from_one_table():
+    """The picks table is the options, the mistake each wrong one names and so its feedback; a key unavailable
+    for this input is left out, and the section is the id's prefix."""
+    picks = {"up": None, "down": "sign_flipped", "same": "shift_sharpens", "both": None}
+
+    @q.Templates(int).keyed("later.keyed.which", params=("n",), picks=picks)
+    def build(n, rng):
+        yield q.core.KeyDraft(dict(n=n), "up", frozenset({"both"}))
+
+    try:
+        template = q.TEMPLATES["later.keyed.which"]
+        assert (template.section, template.kind, template.option_kind) == ("later.keyed", Kind.CHOICE, OptionKind.KEY)
+        assert template.option_keys == ("up", "down", "same", "both")
+        assert template.misconception_keys == ("sign_flipped", "shift_sharpens")
+        question = generate("later.keyed.which", 3, seed=0)
+        assert sorted(question.options) == ["down", "same", "up"]
+        assert question.options[question.correct_option] == "up"
+        named = dict(zip(question.options, question.option_misconceptions, strict=True))
+        assert named == {"up": None, "down": "sign_flipped", "same": "shift_sharpens"}
+    finally:
+        q.TEMPLATES.pop("later.keyed.which")
+
+
 # --- every template, fair on the lesson and on random inputs ----------------------------------------
 
 

@@ -60,14 +60,67 @@ def test_every_scale_divides_the_scores_by_the_divisor_the_lesson_defines(d_k):
 def test_the_experiments_columns_follow_the_lesson_table_none_sqrt_dk():
     d_k, samples, row_length, seed = 16, 64, 8, 5
     result = scaling_experiment([d_k], samples, seed, row_length)
-    # the same draws, read by loops: the experiment draws its q·k with one generator from `seed`
-    rows = random_dot_products(d_k, samples, np.random.default_rng(seed)).reshape(-1, row_length).tolist()
+    # the same draws, read by loops: the experiment draws the q·k of each d_k with a generator from (seed, d_k)
+    rows = random_dot_products(d_k, samples, np.random.default_rng([seed, d_k])).reshape(-1, row_length).tolist()
     for column, divide in enumerate(LESSON_DIVISORS.values()):
         weights = [reference.softmax([s / divide(d_k) for s in row]) for row in rows]
         largest = sum(max(w) for w in weights) / len(weights)
         entropy = sum(-sum(p * math.log(p) for p in w if p > 0) for w in weights) / len(weights)
         assert result.max_weight[0, column] == pytest.approx(largest, rel=1e-12)
         assert result.entropy[0, column] == pytest.approx(entropy, rel=1e-12)
+
+
+SEVEN = [4, 16, 64, 256, 512, 1024, 4096]  # every d_k the page offers
+
+
+def test_the_pages_largest_experiment_draws_a_tenth_of_the_random_numbers_of_independent_pairs(monkeypatch):
+    # issue 26, item 12: all seven d_k at 20,000 samples cost 2.45 CPU-s, nearly all of it drawing 2 · 20,000 · Σ d_k
+    # = 239 M normal numbers (a fresh q and k for every q·k). Counted here, not timed: the work, not the machine.
+    drawn = []
+    original, make = np.random.Generator.standard_normal, np.random.default_rng
+
+    class Counting:
+        def __init__(self, seed):
+            self.rng = make(seed)
+
+        def standard_normal(self, size):
+            drawn.append(int(np.prod(size)))
+            return original(self.rng, size)
+
+    monkeypatch.setattr("engine.scaling.np.random.default_rng", Counting)
+    result = scaling_experiment(SEVEN, samples=20_000, seed=0)
+    independent_pairs = 2 * 20_000 * sum(SEVEN)
+    assert sum(drawn) < independent_pairs / 10, (sum(drawn), independent_pairs)
+    assert result.spread.shape == (7,)
+
+
+@pytest.mark.parametrize(("d_k", "seeds"), [(4, 200), (64, 200), (1024, 80), (4096, 40)])
+def test_the_measured_spread_is_as_noisy_as_with_independent_pairs_not_more(d_k, seeds):
+    # Each value is one q·k; sharing queries and keys within a block must not make the figure noisier. For N
+    # independent q·k (kurtosis 3 + 6/d_k), the measured spread / √d_k scatters by about ½·√((2 + 6/d_k) / N).
+    samples = 1000
+    measured = np.array([scaling_experiment([d_k], samples, seed).scaled_spread[0] for seed in range(seeds)])
+    independent = 0.5 * math.sqrt((2 + 6 / d_k) / samples)
+    assert measured.std() < 1.3 * independent, (measured.std(), independent)  # 40 seeds: 11% noise on the std
+    assert abs(measured.mean() - 1) < 3 * independent / math.sqrt(seeds) + 1 / samples  # the std's own small bias
+
+
+def test_a_d_ks_row_does_not_depend_on_the_other_d_k_listed():
+    alone = scaling_experiment([64], samples=2000, seed=3)
+    among = scaling_experiment([4, 64, 4096], samples=2000, seed=3)
+    assert among.spread[1] == alone.spread[0]
+    np.testing.assert_array_equal(among.max_weight[1], alone.max_weight[0])
+
+
+def test_every_value_is_the_dot_product_of_one_query_and_one_key():
+    rng = np.random.default_rng(9)
+    d_k, samples = 1024, 700  # blocks of 26 queries and 26 keys: one block and part of a second
+    values = random_dot_products(d_k, samples, np.random.default_rng(9))
+    side = 26
+    q, k = rng.standard_normal((2, side, d_k)), rng.standard_normal((2, side, d_k))  # drawn in one chunk
+    expected = [float(np.dot(q[b, i], k[b, j])) for b in range(2) for i in range(side) for j in range(side)]
+    np.testing.assert_allclose(values, expected[:samples], rtol=1e-12, atol=1e-9)
+    assert values.shape == (samples,)
 
 
 def test_scaling_experiment_is_reproducible_from_seed():

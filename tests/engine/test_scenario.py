@@ -243,7 +243,7 @@ def test_check_token_name_refuses_names_that_draw_nothing(name):
     [
         "שלום",  # Hebrew
         "مرحبا",  # Arabic
-        "\u200fשלום",  # with a right-to-left mark, as RTL text often carries
+        "שלום!",  # Hebrew and punctuation; a right-to-left mark in a name is refused now (tests/engine/test_names.py)
         "👍🏽",  # thumb + skin tone
         "👩\u200d💻",  # zero-width-joined emoji
         "❤\ufe0f",  # heart + variation selector
@@ -257,7 +257,7 @@ def test_check_token_name_keeps_legitimate_scripts_and_emoji(name):
     assert check_token_name(name, []) == name
 
 
-def test_check_token_name_normalises_to_nfc_before_counting_and_comparing():
+def test_check_token_name_normalises_before_counting_and_comparing():
     decomposed = "e\u0301" * MAX_TOKEN_CHARS  # 64 code points that compose to 32
     assert check_token_name(decomposed, []) == "\u00e9" * MAX_TOKEN_CHARS
     assert check_token_name("n\u0303and\u00fa", []) == "\u00f1and\u00fa"

@@ -6,7 +6,7 @@ import streamlit as st
 
 from engine import AttentionResult, Scale, Scenario, derivation
 from ui import charts, numbers, state
-from ui.derivation import division_row, dot_rows, show, softmax_rows, token_text
+from ui.derivation import CellTexts, cell_derivation_ui
 from ui.editors import dims_ui, editor_fold, errors_ui, matrix_editor_ui, x_editor_ui
 from ui.i18n import t, tm
 from ui.scenario_controls import options_ui, presets_ui, token_select_ui
@@ -54,31 +54,14 @@ def cell_ui(scenario: Scenario, result: AttentionResult) -> None:
     with k_col:
         key = token_select_ui("key", "come", t("scenario.key_token"), page="builder")
     i, j = scenario.tokens.index(query), scenario.tokens.index(key)
-    lhs = f"score({token_text(query)} → {token_text(key)})"
-    show(dot_rows(lhs, derivation.dot(result.q[i], result.k[j], exact=result.scores[i, j])))
-    if not result.allowed[i, j]:
-        st.warning(tm("builder.cell.masked", q=query, k=key))
-        return
-    if scenario.scale != Scale.NONE:
-        show(
-            division_row(
-                f"score'({token_text(query)} → {token_text(key)})",
-                derivation.division(result.scores[i, j], result.divisor),
-            )
-        )
-    allowed = result.allowed[i]
-    labels = [name for name, ok in zip(scenario.tokens, allowed, strict=True) if ok]
-    st.markdown(tm("builder.cell.row", q=query))
-    show(
-        softmax_rows(
-            derivation.softmax_row(
-                result.scaled_scores[i][allowed], scenario.temperature, exact=result.weights[i][allowed]
-            ),
-            labels,
-        )
+    cell = derivation.cell(result, i, j, divided=scenario.scale != Scale.NONE)
+    weight = numbers.fixed(cell.weight)
+    texts = CellTexts(
+        masked=tm("builder.cell.masked", q=query, k=key),
+        row=tm("builder.cell.row", q=query),
+        weight=tm("builder.cell.weight", q=query, k=key, weight=weight, percent=numbers.percent(cell.weight)),
     )
-    weight = result.weights[i, j]
-    st.success(tm("builder.cell.weight", q=query, k=key, weight=numbers.fixed(weight), percent=numbers.percent(weight)))
+    cell_derivation_ui(cell, scenario.tokens, texts)
 
 
 @st.fragment

@@ -22,7 +22,7 @@ from engine import (
     sentence_vectors,
     top_attended,
 )
-from engine.limits import D_MODEL_RANGE, MAX_SENTENCE_CHARS, MAX_TOKEN_CHARS, MAX_TOKENS, SEED_RANGE
+from engine.limits import D_MODEL_RANGE, MAX_SENTENCE_CHARS, MAX_TOKEN_CHARS, MAX_TOKENS
 from engine.presets import LESSON_D_MODEL, LESSON_SENTENCE, LESSON_TOKENS
 from engine.similarity import COLLAPSE_COSINE, lowest_pairwise_cosine
 from ui import charts, numbers, questions, state
@@ -30,6 +30,7 @@ from ui.charts import shape
 from ui.derivation import block, sub, vector_row
 from ui.editing import refusal_text
 from ui.i18n import plural, t, tm
+from ui.sliders import seed_input
 from ui.tables import table_ui
 
 SENTENCE_KEY = "pipeline_sentence"
@@ -118,15 +119,7 @@ def attention_controls_ui(d_model: int) -> tuple[str, int, bool]:
         weights_col.caption(t("pipeline.weights.only_random", d=numbers.count(LESSON_D_MODEL)))
     seed = 0
     if weights == "random":
-        seed = seed_col.number_input(
-            t("pipeline.seed"),
-            min_value=SEED_RANGE[0],
-            max_value=SEED_RANGE[1],
-            step=1,
-            value=0,
-            key="pipeline_seed",
-            persist_state="session",
-        )
+        seed = seed_input(seed_col, t("pipeline.seed"), "pipeline_seed")
     causal = mask_col.toggle(
         t("pipeline.causal"),
         help=t("pipeline.causal_help"),

@@ -16,14 +16,13 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from engine import derivation
 from engine.encoder import HeadPreference, Tokens, cell_derivation, find_word, rank_heads
 from engine.errors import EngineInputError
 from engine.limits import MAX_MODEL_TOKENS, MAX_SENTENCE_CHARS
 from engine.model_files import MODEL_DIR_VARIABLE, MODEL_REPO, MODEL_REVISION
 from engine.questions import RealModelView
-from ui import charts, figures, model_source, numbers, questions, state
-from ui.derivation import division_row, dot_rows, show, softmax_rows, token_text
+from ui import charts, figure_specs, model_source, numbers, questions, state
+from ui.derivation import cell_rows, show
 from ui.i18n import t, tm
 from ui.layout import grids_wait
 from ui.model_source import LoadedModel, Reading
@@ -262,7 +261,7 @@ def head_ui(reading: Reading, layer: int, head: int) -> None:
     spec = dataclasses.replace(spec, title=t("real.head.figure", **names))
     # built on every run, never kept in charts.FIGURES: one per sentence and head, each up to 64 × 64 cells with a
     # line of hover text apiece, would fill the shared cache (a few milliseconds to build)
-    figure = figures.heatmap_figure(spec, charts.style(), state.current_language())
+    figure = figure_specs.heatmap_figure(spec, charts.style(), state.current_language())
     charts.show_figure(figure, spec.title, charts.describe(spec), key="real_head_figure")
     st.caption(t("real.head.hover"))
     n = len(tokens.pieces)
@@ -384,7 +383,7 @@ def cell_ui(reading: Reading, layer: int, head: int, found: Asked | None) -> Non
     if not questions.gate_ui("real_model.cell", question_view(reading, layer, head, (int(i), int(j)))):
         return  # the cell's arithmetic waits for a prediction of what the softmax receives
     cell = cell_derivation(result, layer, head, int(i), int(j))
-    asking, looked_at = token_text(piece_label(tokens, cell.i)), token_text(piece_label(tokens, cell.j))
+    rows = cell_rows(cell, list(labels.values()))
     st.markdown(
         tm(
             "real.cell.summary",
@@ -400,12 +399,12 @@ def cell_ui(reading: Reading, layer: int, head: int, found: Asked | None) -> Non
     )
     st.markdown(t("real.cell.bias"))
     with st.expander(t("real.cell.terms", d=numbers.count(d_head))):
-        show(dot_rows(f"score({asking} → {looked_at})", cell.dot))
+        show(rows.score)
     st.markdown(t("real.cell.divide"))
-    show(division_row(f"score'({asking} → {looked_at})", derivation.division(cell.dot.exact, cell.divisor)))
+    show(rows.division)
     st.markdown(tm("real.cell.softmax", query=piece_label(tokens, cell.i)))
-    show(softmax_rows(cell.softmax, [piece_label(tokens, k) for k in range(n)]))
-    weight, written_weight = numbers.fixed(cell.weight), numbers.fixed(cell.softmax.weights[cell.j])
+    show(rows.softmax)
+    weight, written_weight = numbers.fixed(cell.weight), numbers.fixed(cell.written_weight)
     st.info(
         tm(
             "real.cell.reading" if weight == written_weight else "real.cell.reading_rounded",

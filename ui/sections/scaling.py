@@ -19,13 +19,13 @@ from engine import (
     scaling_experiment,
     softmax_three_ways,
 )
-from engine.limits import SEED_RANGE
 from engine.peakedness import FLAT_EFFECTIVE_SHARE, SATURATED_MAX_WEIGHT, effective_tokens
 from ui import charts, numbers, questions, state
 from ui.derivation import BLANK, Row, show
 from ui.i18n import plural, t
-from ui.sliders import number_slider
+from ui.sliders import number_slider, seed_input
 from ui.tables import table_ui
+from ui.tabs import open_tab_ui
 
 DK_OPTIONS = (4, 16, 64, 256, 512, 1024, 4096)  # 512: the lesson's "vectores grandes (d=512)"
 DEFAULT_DKS = [4, 16, 64, 256, 1024]  # the rows of the lesson's measured table
@@ -62,21 +62,6 @@ def divisor_name(mode: Scale, d_k: int) -> str:
     divisor = divisor_for(mode, d_k)
     relation = "=" if float(divisor).is_integer() else "≈"  # √512 ≈ 22,627
     return t(f"scaling.divisor.{mode}", value=numbers.short(divisor), relation=relation)
-
-
-def seed_input(label_key: str, key: str, container=st) -> int:
-    """A seed box, kept for the session."""
-    return int(
-        container.number_input(
-            t(label_key),
-            min_value=SEED_RANGE[0],
-            max_value=SEED_RANGE[1],
-            step=1,
-            value=0,
-            key=key,
-            persist_state="session",
-        )
-    )
 
 
 def idea_ui() -> None:
@@ -224,7 +209,7 @@ def experiment_ui() -> None:
         key="scaling_samples",
         persist_state="session",
     )
-    seed = seed_input("scaling.seed", "scaling_seed", seed_col)
+    seed = seed_input(seed_col, t("scaling.seed"), "scaling_seed")
     if not dks:
         st.info(t("scaling.experiment.pick_one"))
         return
@@ -323,7 +308,7 @@ def three_ways_ui() -> None:
     row_length = length_col.slider(
         t("scaling.row.length"), 4, 16, value=8, key="scaling_row_length", persist_state="session"
     )
-    seed = seed_input("scaling.row.seed", "scaling_row_seed", seed_col)
+    seed = seed_input(seed_col, t("scaling.row.seed"), "scaling_row_seed")
     row = cached_three_ways(d_k, row_length, seed)
     st.markdown(t("scaling.row.scores"))
     st.code(numbers.vector(row.scores, 2), language=None)
@@ -367,25 +352,10 @@ def scaling_setup(section: str) -> questions.ScalingSetup:
     return questions.ScalingSetup(walk_steps=steps)
 
 
-def _on_section(widget_key: str, labels: list[str]) -> None:
-    SECTION.set(list(SECTIONS)[labels.index(state.widget_value(widget_key))])
-
-
 def sections_ui() -> None:
     """One section at a time, as tabs that run only when open: a slider step redraws one section, not the whole
     page (Streamlit redraws every element of a page on each run), and a lecturer shows one idea at a time."""
-    labels = [t(f"scaling.tab.{name}") for name in SECTIONS]
-    current = SECTION.get()
-    widget_key = f"scaling_tabs_{state.current_language()}"  # the labels change with the language
-    tabs = st.tabs(
-        labels,
-        default=labels[list(SECTIONS).index(current)],
-        key=widget_key,
-        on_change=_on_section,
-        args=(widget_key, labels),
-    )
-    for (name, draw), tab in zip(SECTIONS.items(), tabs, strict=True):
-        if tab.open:
-            with tab:
-                if questions.scaling_gate_ui(name, scaling_setup(name)):
-                    draw()
+    name, tab = open_tab_ui(list(SECTIONS), "scaling.tab", SECTION, "scaling_tabs")
+    with tab:
+        if questions.scaling_gate_ui(name, scaling_setup(name)):
+            SECTIONS[name]()

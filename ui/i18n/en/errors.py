@@ -5,8 +5,8 @@ STRINGS: dict[str, str] = {
     "editor.refused.cell": "Cell {where}: {reason} It keeps its previous value.",
     "editor.refused.token": "New name for “{where}”: {reason} It stays “{where}”.",
     "editor.refused.new_token": "New row: {reason} For now it is called “{where}”.",
-    "editor.token_help": "The token's name: up to {limit} characters, something visible, different from the others and no line breaks.",
-    # a number typed into a cell (engine.scenario.parse_number)
+    "editor.token_help": "The token's name: up to {limit} characters, something visible, not looking the same as another and no line breaks or invisible characters.",
+    # a number typed into a cell (engine.number_grammar.parse_number)
     "error.empty_or_nan": "The cell is empty or says NaN.",
     "error.not_a_number": "That is not a number: write digits, one decimal separator (1.5 or 1,5) and, if needed, an exponent (1e-3).",
     "error.ambiguous_number": "“{value}” is ambiguous: it has more than one separator, or one followed by three digits that could group thousands (1,000 is a thousand in English and one in Spanish). Write it with one decimal separator and no thousands separator: 1000, 1 or 1.5.",
@@ -19,7 +19,9 @@ STRINGS: dict[str, str] = {
     "error.token_too_long": "Token names have at most {limit} characters.",
     "error.token_bad_characters": "The name holds a character that cannot be shown or shared as it is ({char}): a line break, a control character, a text-direction control or half a character on its own.",
     "error.token_invisible": "The name has no visible character: only spaces or invisible characters.",
+    "error.token_hidden_character": "The name holds a character that is there but cannot be seen ({char}): a zero-width space, a formatting or direction mark, a tag character, a variation selector or a blank. Type it without.",
     "error.duplicate_token": "There is already a token called “{name}”.",
+    "error.token_lookalike": "It looks the same as “{name}”, another token's name (it has letters of another alphabet that look alike, such as Cyrillic “р” and Latin “p”): the rows could not be told apart. Pick another name.",
     # the sentence of the sentence-to-vector page, and its options
     "error.sentence_not_text": "The sentence must be text.",
     "error.sentence_too_long": "The sentence has {length} characters and the limit is {limit}: shorten it to follow it through the pipeline.",
@@ -112,7 +114,7 @@ STRINGS: dict[str, str] = {
     "share.field.file": "the file is not JSON in UTF-8 text, is larger than {kb} kB or nests more than {depth} levels deep.",
     "share.field.scenario": "what it holds is not shaped like a scenario (a JSON object with version, tokens, x, w_q, w_k, w_v and the options).",
     "share.field.version": "the format's version is not the one this app reads (version {version}).",
-    "share.field.tokens": "the token names are not usable: 1 to {count} different names of up to {chars} characters, each with something visible and no line breaks, control characters or text-direction controls.",
+    "share.field.tokens": "the token names are not usable: 1 to {count} different names of up to {chars} characters, each with something visible, none looking the same as another, and no line breaks, control characters, text-direction controls or invisible characters.",
     "share.field.x": "the matrix x is not usable: one row per token, {low} to {high} columns and finite numbers between −{max} and {max}.",
     "share.field.w_q": "the matrix W_Q is not usable: one row per column of x, {low} to {high} columns and finite numbers between −{max} and {max}.",
     "share.field.w_k": "the matrix W_K is not usable: the same shape as W_Q and finite numbers between −{max} and {max}.",

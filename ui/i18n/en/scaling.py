@@ -28,7 +28,7 @@ STRINGS: dict[str, str] = {
     "scaling.walk.reading.other": "After **{n}** steps the typical distance from the start (the standard deviation across all walks) is **{spread}**, and √{n} = **{sqrt}**. Had everyone walked in a straight line, they would be {n} steps away.",
     "scaling.walk.bridge": "The dot product q·k is such a walk: each coordinate contributes a “step” qᵢ·kᵢ of random sign. That is why its typical size is not d_k but √d_k.",
     "scaling.experiment.title": "The experiment: measure the spread of q·k",
-    "scaling.experiment.body": "For each d_k you pick, the engine draws many pairs q, k with random coordinates (normal, mean 0, variance 1), computes q·k and measures its spread (the standard deviation). If the random-walk intuition holds it should come out ≈ √d_k, and dividing by √d_k should leave ≈ 1 whatever d_k is.",
+    "scaling.experiment.body": "For each d_k you pick, the engine draws many queries q and keys k with random coordinates (normal, mean 0, variance 1), computes the products q·k, each q with several k as in Q·Kᵀ, and measures their spread (the standard deviation). If the random-walk intuition holds it should come out ≈ √d_k, and dividing by √d_k should leave ≈ 1 whatever d_k is.",
     "scaling.experiment.dks": "Values of d_k",
     "scaling.experiment.samples": "Samples per d_k",
     "scaling.experiment.samples_help": "How many dot products q·k are drawn for each d_k. More samples measure more precisely (and take a little longer the first time).",

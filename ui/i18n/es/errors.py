@@ -5,8 +5,8 @@ STRINGS: dict[str, str] = {
     "editor.refused.cell": "Celda {where}: {reason} Conserva su valor anterior.",
     "editor.refused.token": "Nuevo nombre para «{where}»: {reason} Se mantiene «{where}».",
     "editor.refused.new_token": "Fila nueva: {reason} Por ahora se llama «{where}».",
-    "editor.token_help": "El nombre del token: hasta {limit} caracteres, con algo visible, distinto de los demás y sin saltos de línea.",
-    # un número escrito en una celda (engine.scenario.parse_number)
+    "editor.token_help": "El nombre del token: hasta {limit} caracteres, con algo visible, que no se vea igual que otro y sin saltos de línea ni caracteres invisibles.",
+    # un número escrito en una celda (engine.number_grammar.parse_number)
     "error.empty_or_nan": "La celda quedó vacía o dice NaN.",
     "error.not_a_number": "No es un número: se escribe con cifras, un solo separador decimal (1,5 o 1.5) y, si hace falta, un exponente (1e-3).",
     "error.ambiguous_number": "«{value}» es ambiguo: tiene más de un separador, o un punto seguido de tres cifras que podría separar miles (1.000 es mil para vos y uno en inglés). Escribilo con coma decimal y sin separador de miles: 1000, 1 o 1,5.",
@@ -19,7 +19,9 @@ STRINGS: dict[str, str] = {
     "error.token_too_long": "Los nombres de token tienen como máximo {limit} caracteres.",
     "error.token_bad_characters": "El nombre tiene un carácter que no se puede mostrar ni compartir tal cual ({char}): un salto de línea, un carácter de control, un control de dirección del texto o medio carácter suelto.",
     "error.token_invisible": "El nombre no tiene ningún carácter visible: solo espacios o caracteres invisibles.",
+    "error.token_hidden_character": "El nombre tiene un carácter que está pero no se ve ({char}): un espacio de ancho cero, una marca de formato o de dirección, un carácter de etiqueta, un selector de variante o un blanco. Escribilo sin él.",
     "error.duplicate_token": "Ya hay un token que se llama «{name}».",
+    "error.token_lookalike": "Se ve igual que «{name}», el nombre de otro token (tiene letras de otro alfabeto que parecen las mismas, como la «р» cirílica y la «p» latina): en las filas no se podrían distinguir. Elegí otro nombre.",
     # la oración de la página de la frase al vector, y sus opciones
     "error.sentence_not_text": "La oración tiene que ser texto.",
     "error.sentence_too_long": "La oración tiene {length} caracteres y el límite es {limit}: acortala para seguirla por el recorrido.",
@@ -112,7 +114,7 @@ STRINGS: dict[str, str] = {
     "share.field.file": "el archivo no es un JSON en texto UTF-8, pesa más de {kb} kB o tiene más de {depth} niveles de anidación.",
     "share.field.scenario": "lo que trae no tiene la forma de un escenario (un objeto JSON con version, tokens, x, w_q, w_k, w_v y las opciones).",
     "share.field.version": "la versión del formato no es la que lee esta app (la {version}).",
-    "share.field.tokens": "los nombres de los tokens no sirven: tienen que ser de 1 a {count} nombres distintos, de hasta {chars} caracteres, con algo visible y sin saltos de línea, caracteres de control ni controles de dirección del texto.",
+    "share.field.tokens": "los nombres de los tokens no sirven: tienen que ser de 1 a {count} nombres distintos, de hasta {chars} caracteres, con algo visible, que no se vean iguales entre sí y sin saltos de línea, caracteres de control, controles de dirección del texto ni caracteres invisibles.",
     "share.field.x": "la matriz x no sirve: una fila por token, de {low} a {high} columnas y números finitos entre −{max} y {max}.",
     "share.field.w_q": "la matriz W_Q no sirve: una fila por columna de x, de {low} a {high} columnas y números finitos entre −{max} y {max}.",
     "share.field.w_k": "la matriz W_K no sirve: la misma forma que W_Q y números finitos entre −{max} y {max}.",

@@ -28,7 +28,7 @@ STRINGS: dict[str, str] = {
     "scaling.walk.reading.other": "Después de **{n}** pasos, la distancia típica al origen (el desvío estándar entre todos los paseos) es **{spread}**, y √{n} = **{sqrt}**. Si todos hubieran caminado en línea recta, estarían a {n} pasos.",
     "scaling.walk.bridge": "El producto punto q·k es un paseo así: cada coordenada aporta un «paso» qᵢ·kᵢ de signo al azar. Por eso su tamaño típico no es d_k sino √d_k.",
     "scaling.experiment.title": "El experimento: medí la dispersión de q·k",
-    "scaling.experiment.body": "Para cada d_k que elijas, el motor genera muchos pares q, k con coordenadas al azar (normales, media 0 y varianza 1), calcula q·k y mide su dispersión (el desvío estándar). Si la intuición del paseo vale, tiene que dar ≈ √d_k, y al dividir por √d_k tiene que quedar ≈ 1 cualquiera sea d_k.",
+    "scaling.experiment.body": "Para cada d_k que elijas, el motor genera muchas queries q y keys k con coordenadas al azar (normales, media 0 y varianza 1), calcula los productos q·k, cada q con varias k como en Q·Kᵀ, y mide su dispersión (el desvío estándar). Si la intuición del paseo vale, tiene que dar ≈ √d_k, y al dividir por √d_k tiene que quedar ≈ 1 cualquiera sea d_k.",
     "scaling.experiment.dks": "Valores de d_k",
     "scaling.experiment.samples": "Muestras por d_k",
     "scaling.experiment.samples_help": "Cuántos productos q·k se generan para cada d_k. Con más muestras la medición es más precisa (y la primera vez tarda un poco más).",

@@ -15,52 +15,22 @@ through `plain_text`, which escapes them, and the text is shown literally.
 from __future__ import annotations
 
 import html
-import itertools
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
+import plotly.colors
 import plotly.graph_objects as go
 
 from ui import numbers
 
-# ColorBrewer's colour-blind-safe scales (plotly.colors.diverging.RdBu and sequential.Blues): red for negative,
-# near-white at 0 (with a symmetric range), blue for positive; weights from white (0) to dark blue (1).
-SIGNED_SCALE = [
-    [i / 10, color]
-    for i, color in enumerate(
-        [
-            "rgb(103,0,31)",
-            "rgb(178,24,43)",
-            "rgb(214,96,77)",
-            "rgb(244,165,130)",
-            "rgb(253,219,199)",
-            "rgb(247,247,247)",
-            "rgb(209,229,240)",
-            "rgb(146,197,222)",
-            "rgb(67,147,195)",
-            "rgb(33,102,172)",
-            "rgb(5,48,97)",
-        ]
-    )
-]
-WEIGHTS_SCALE = [
-    [i / 8, color]
-    for i, color in enumerate(
-        [
-            "rgb(247,251,255)",
-            "rgb(222,235,247)",
-            "rgb(198,219,239)",
-            "rgb(158,202,225)",
-            "rgb(107,174,214)",
-            "rgb(66,146,198)",
-            "rgb(33,113,181)",
-            "rgb(8,81,156)",
-            "rgb(8,48,107)",
-        ]
-    )
-]
+# ColorBrewer's colour-blind-safe scales, as plotly ships them: red for negative, near-white at 0 (with a
+# symmetric range), blue for positive; weights from white (0) to dark blue (1).
+SIGNED_COLORS = plotly.colors.diverging.RdBu
+WEIGHTS_COLORS = plotly.colors.sequential.Blues
+SIGNED_SCALE = plotly.colors.make_colorscale(SIGNED_COLORS)
+WEIGHTS_SCALE = plotly.colors.make_colorscale(WEIGHTS_COLORS)
 SERIES_COLORS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf")
 MAX_LABEL_CHARS = 10  # longer labels are shortened on the axes, in full on hover
 MAX_WRITTEN_COLUMNS = 12  # values written in the cells up to this many columns; beyond, hover and zoom
@@ -124,16 +94,20 @@ def signed_range(*matrices: np.ndarray) -> tuple[float, float]:
     return (-largest, largest)
 
 
-def _scale_color(scale: list, fraction: float) -> tuple[float, float, float]:
-    """The colour a colour scale gives at `fraction` (0–1), interpolated as plotly does, in RGB."""
-    fraction = min(1.0, max(0.0, fraction))
-    for (low, low_color), (high, high_color) in itertools.pairwise(scale):
-        if fraction <= high:
-            a = np.array(low_color[4:-1].split(","), dtype=float)
-            b = np.array(high_color[4:-1].split(","), dtype=float)
-            mix = a + (b - a) * ((fraction - low) / (high - low) if high > low else 0.0)
-            return (float(mix[0]), float(mix[1]), float(mix[2]))
-    return _scale_color(scale, 1.0)
+def _rgb_stops(colors: Sequence[str]) -> np.ndarray:
+    """A scale's colours as 0–255 red, green, blue, one row per stop (the stops equally spaced, as plotly's)."""
+    return np.array([plotly.colors.unlabel_rgb(color) for color in colors], dtype=np.float64)  # (stops, 3)
+
+
+SCALE_RGB = {"signed": _rgb_stops(SIGNED_COLORS), "weights": _rgb_stops(WEIGHTS_COLORS)}
+
+
+def scale_colors(kind: str, fractions: np.ndarray) -> np.ndarray:
+    """The colours the scale of `kind` gives at `fractions` (0–1, clipped), interpolated as plotly does.  (k, 3)"""
+    stops = SCALE_RGB[kind]
+    at = np.clip(np.asarray(fractions, dtype=np.float64), 0.0, 1.0)
+    positions = np.linspace(0.0, 1.0, len(stops))
+    return np.stack([np.interp(at, positions, stops[:, channel]) for channel in range(3)], axis=-1)
 
 
 def luminance(rgb: Sequence[float]) -> float:
@@ -146,6 +120,7 @@ def luminance(rgb: Sequence[float]) -> float:
 # Black or white text, whichever contrasts more with the cell: at least 4.58 : 1 on any colour (WCAG AA asks 4.5).
 BLACK_TEXT_ABOVE = 0.179
 MASKED_FILL = "rgb(217,217,217)"  # a masked cell: light grey in both themes, its ✕ in black (12.6 : 1)
+MASKED_RGB = plotly.colors.unlabel_rgb(MASKED_FILL)
 
 
 def text_color(rgb: Sequence[float]) -> str:
@@ -181,6 +156,32 @@ def _labels(names: Sequence[str], count: int, cell: int, style: Style) -> dict:
     return {"type": "category", "tickmode": "auto", "nticks": max(2, int(count * cell / (style.font * 1.5)))}
 
 
+GLYPH_WIDTH = 0.62  # a label character's width, as a share of its font size (a generous average: digits, letters)
+LABEL_GAP = 4  # px: an upright column label keeps this much room between it and the next
+
+
+def text_width(chars: int, font: float) -> float:
+    """Pixels `chars` characters take at `font` px."""
+    return chars * font * GLYPH_WIDTH
+
+
+def label_room(chars: int, font: float) -> int:
+    """Pixels a label of `chars` characters needs across its line: its width and a little air (row labels beside
+    the cells; column labels above them once turned)."""
+    return int(text_width(chars, font) + 0.8 * font)
+
+
+def upright_columns(widest: int, cell: int, font: float) -> bool:
+    """Whether column labels are written upright: while the widest (at most MAX_LABEL_CHARS long) fits its cell,
+    else they are turned."""
+    return text_width(widest, font) <= cell - LABEL_GAP
+
+
+def column_labels_height(widest: int, cell: int, font: float) -> int:
+    """Pixels above the cells for the column labels: one line upright, or the widest label's length turned."""
+    return int(font * 1.5) if upright_columns(widest, cell, font) else label_room(widest, font)
+
+
 def heatmap_figure(spec: Heatmap, style: Style, lang: str, *, alt_name: str = "") -> go.Figure:
     """A heatmap at a fixed size: values in the cells where they fit, full labels and the value on hover."""
     values = np.asarray(spec.values, dtype=np.float64)
@@ -192,13 +193,13 @@ def heatmap_figure(spec: Heatmap, style: Style, lang: str, *, alt_name: str = ""
     zrange = spec.zrange or ((0.0, 1.0) if spec.kind == "weights" else signed_range(values))
     widest_row_label = max((len(short_label(name)) for name in spec.rows), default=1)
     widest_col_label = max((len(short_label(name)) for name in spec.cols), default=1)
-    # column names upright while they fit their cells, else turned (they are at most MAX_LABEL_CHARS long)
-    upright = c <= 8 and style.font * 0.62 * widest_col_label <= cell - 4
-    column_labels = style.font * 1.5 if upright else style.font * (0.62 * widest_col_label + 0.8)
+    upright = upright_columns(widest_col_label, cell, style.font)
     margin = {
-        "l": int(style.font * (0.62 * widest_row_label + 0.8)) + (int(style.font * 1.7) if spec.row_title else 0),
+        "l": label_room(widest_row_label, style.font) + (int(style.font * 1.7) if spec.row_title else 0),
         "r": 8,
-        "t": int(style.title * 2.3) + int(column_labels) + (int(style.font * 1.5) if spec.col_title else 0),
+        "t": int(style.title * 2.3)
+        + column_labels_height(widest_col_label, cell, style.font)
+        + (int(style.font * 1.5) if spec.col_title else 0),
         "b": int(style.font * 3.2),  # the colour bar, under the cells (reserved even when not drawn: rows align)
     }
     width = margin["l"] + margin["r"] + cell * c
@@ -306,16 +307,15 @@ def _value_layer(
 ) -> dict:
     """The values written on a heatmap's cells, as a text layer: each in black or white, whichever reads best on
     its cell (plotly's own choice, dark grey or white, falls to 2.9 : 1 on the scales' middle blues)."""
-    scale = WEIGHTS_SCALE if kind == "weights" else SIGNED_SCALE
     span = (zrange[1] - zrange[0]) or 1.0
+    fills = scale_colors("weights" if kind == "weights" else "signed", (values - zrange[0]) / span)  # (r, c, 3)
     xs, ys, texts, colors = [], [], [], []
     for i, y in enumerate(y_positions):
         for j, x in enumerate(x_positions):
             xs.append(x)
             ys.append(y)
             texts.append(_cell_text(values[i, j], kind, decimals, lang))
-            fill = (217.0, 217.0, 217.0) if masked[i, j] else _scale_color(scale, (values[i, j] - zrange[0]) / span)
-            colors.append(text_color(fill))
+            colors.append(text_color(MASKED_RGB if masked[i, j] else fills[i, j]))
     return {
         "type": "scatter",
         "mode": "text",
@@ -352,17 +352,22 @@ def _grid_layout(style: Style, lang: str, title: str, width: int, height: int, m
         "margin": margin,
         "font": {"size": style.font},
         "separators": numbers.plotly_separators(lang),
-        "title": {
-            "text": plain_text(title),
-            "font": {"size": style.title},
-            "x": 0,
-            "xanchor": "left",
-            "xref": "container",
-            "y": 1,
-            "yanchor": "top",
-            "yref": "container",
-            "pad": {"t": 4, "l": 4},
-        },
+        "title": _title(plain_text(title), style),
+    }
+
+
+def _title(text: str, style: Style, pad_top: int = 4) -> dict:
+    """A figure's title, top left of the figure (not of the plot), at the title's size."""
+    return {
+        "text": text,
+        "font": {"size": style.title},
+        "x": 0,
+        "xanchor": "left",
+        "xref": "container",
+        "y": 1,
+        "yanchor": "top",
+        "yref": "container",
+        "pad": {"t": pad_top, "l": 4},
     }
 
 
@@ -400,18 +405,12 @@ def _base_layout(style: Style, lang: str, title: str, width: int, plot_height: i
         "autosize": False,
         "font": {"size": style.font},
         "separators": numbers.plotly_separators(lang),
-        "title": {
-            "text": "<br>".join(plain_text(line) for line in lines),  # the breaks are ours; the text is escaped
-            "font": {"size": style.title},
-            "x": 0,
-            "xanchor": "left",
-            "xref": "container",
-            "y": 1,
-            "yanchor": "top",
-            "yref": "container",
+        "title": _title(
+            "<br>".join(plain_text(line) for line in lines),  # the breaks are ours; the text is escaped
+            style,
             # plotly puts a title of several lines with its first baseline at the top: one line lower, it shows
-            "pad": {"t": 4 + (int(style.title * 0.9) if len(lines) > 1 else 0), "l": 4},
-        },
+            4 + (int(style.title * 0.9) if len(lines) > 1 else 0),
+        ),
         "legend": {
             "orientation": "h" if one_row else "v",
             "x": 0,
@@ -734,7 +733,7 @@ def grid_figure(panels: Sequence[Heatmap], style: Style, lang: str, *, per_row: 
     grid_rows = -(-len(panels) // columns)
     gap = int(style.font * 1.2)  # between panels, down (and across, unless a title needs more room)
     widest = max((len(short_label(name)) for name in first.rows), default=1)
-    left = int(style.font * (0.62 * widest + 0.8)) + (int(style.font * 1.7) if first.row_title else 0)
+    left = label_room(widest, style.font) + (int(style.font * 1.7) if first.row_title else 0)
     title_width = int(max(len(str(panel.title)) for panel in panels) * style.font * 0.5)
 
     def cell_for(across: int) -> int:
@@ -746,29 +745,22 @@ def grid_figure(panels: Sequence[Heatmap], style: Style, lang: str, *, per_row: 
         gap_across = max(gap, title_width - cell * c + gap // 2)
         cell = cell_for(gap_across)
     longest_col = max((len(short_label(name)) for name in first.cols), default=1)
-    upright = longest_col * style.font * 0.62 <= cell
-    labels_height = int(style.font * 1.5) if upright else int(style.font * (0.62 * longest_col + 0.6))
+    upright = upright_columns(longest_col, cell, style.font)
+    labels_height = column_labels_height(longest_col, cell, style.font)
     title_height = int(style.font * 1.8)
     panel_width, panel_height = cell * c, title_height + labels_height + cell * r
     margin = {"l": left, "r": max(8, title_width - panel_width), "t": 4, "b": int(style.font * 3.2)}
     plot_width = columns * panel_width + (columns - 1) * gap_across
     plot_height = grid_rows * panel_height + (grid_rows - 1) * gap
     widest_value = first.decimals + (3 if first.kind == "signed" else 2)  # "+1,234" / "0,25": characters a cell holds
-    write_values = c <= MAX_WRITTEN_COLUMNS and cell >= widest_value * style.cell_font * 0.62
+    write_values = c <= MAX_WRITTEN_COLUMNS and cell >= text_width(widest_value, style.cell_font)
     if first.kind == "weights":
         zrange = first.zrange or (0.0, 1.0)
     else:
         zrange = first.zrange or signed_range(*(np.asarray(p.values, dtype=np.float64) for p in panels))
     row_names = [plain_text(name) for name in first.rows]
     col_names = [plain_text(name) for name in first.cols]
-    axis = {
-        "showgrid": False,
-        "zeroline": False,
-        "automargin": False,
-        "ticks": "",
-        "fixedrange": True,
-        "tickfont": {"size": style.font},  # set on every axis: the theme's template would shrink them
-    }
+    axis = _grid_axis(style, fixed=True)  # on every panel's axes
     data, annotations = [], []
     layout: dict = {
         "width": margin["l"] + margin["r"] + plot_width,

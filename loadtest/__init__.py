@@ -1,0 +1,1 @@
+"""Load tests on Locust: students that speak Streamlit's websocket protocol, replaying a real browser's messages."""

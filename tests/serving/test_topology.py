@@ -1,0 +1,127 @@
+"""The deployment's topology, run here (deploy/topology.py: `streamlit run` replicas behind Debian's haproxy with
+deploy/haproxy.cfg, and redis-server), driven through the balancer as students' browsers drive it.
+
+A student is what a browser does: GET the page (the balancer's cookie comes back), then the websocket with that
+cookie, then runs. Without haproxy or redis-server the tests skip, except under CI=true, where that is a failure.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import time
+from dataclasses import dataclass
+
+import pytest
+import requests
+
+from deploy.topology import COOKIE, Topology, missing_programs
+from loadtest.protocol import Connection
+from loadtest.recording import Recording, builder_step
+
+pytestmark = pytest.mark.slow
+BUILDER = Recording.load("builder")
+FAILOVER_S = 30  # the balancer marks a replica down after two failed checks 2 s apart; a reconnect retries until
+
+
+def needs_programs() -> None:
+    missing = missing_programs(redis=True)
+    if missing:
+        message = f"the topology needs Debian's {' and '.join(missing)} (apt-get install {' '.join(missing)})"
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"CI=true but {message}")
+        pytest.skip(message)
+
+
+@pytest.fixture(scope="module")
+def topology():
+    needs_programs()
+    with Topology(replicas=2, redis=True) as topology:
+        yield topology
+
+
+@dataclass
+class Student:
+    """A browser tab through the balancer: its replica cookie and its Streamlit session."""
+
+    url: str
+    replica: str = ""  # the balancer's cookie value: r1, r2, ...
+    session_id: str = ""
+
+    def open_page(self) -> None:
+        """GET the page as the browser's first request does; the balancer answers with its cookie."""
+        cookies = {COOKIE: self.replica} if self.replica else {}
+        response = requests.get(self.url + BUILDER.path, cookies=cookies, timeout=30)
+        response.raise_for_status()
+        self.replica = response.cookies.get(COOKIE, self.replica)
+
+    def connect(self) -> Connection:
+        """The websocket with the cookie, resuming this student's session if the replica still has it."""
+        return Connection(self.url, cookies=f"{COOKIE}={self.replica}", session_id=self.session_id, timeout=30)
+
+    def step(self, connection: Connection, first: bool) -> None:
+        message = BUILDER.opening() if first else builder_step(BUILDER, random.Random(0))
+        connection.run(message)
+        self.session_id = connection.session_id
+
+
+def joined(url: str) -> tuple[Student, Connection]:
+    student = Student(url)
+    student.open_page()
+    connection = student.connect()
+    student.step(connection, first=True)
+    return student, connection
+
+
+def test_students_are_spread_over_the_replicas_and_each_keeps_its_own(topology):
+    students = [joined(topology.url) for _ in range(6)]
+    assert {s.replica for s, _ in students} == {"r1", "r2"}  # round robin
+    for student, connection in students:
+        before = student.session_id
+        connection.close()
+        again = student.connect()  # a reconnect, as after a network blip: the cookie takes it to its replica
+        student.step(again, first=False)
+        assert student.session_id == before  # the replica still had the session: the same one goes on
+        again.close()
+
+
+def test_a_session_is_only_known_to_its_own_replica(topology):
+    """The check above can fail: the same reconnect sent to the other replica finds no session there."""
+    student, connection = joined(topology.url)
+    connection.close()
+    before = student.session_id
+    student.replica = {"r1": "r2", "r2": "r1"}[student.replica]
+    elsewhere = student.connect()
+    student.step(elsewhere, first=True)
+    assert student.session_id != before
+    elsewhere.close()
+
+
+def test_when_a_replica_dies_its_students_reconnect_to_another():
+    needs_programs()
+    with Topology(replicas=2, redis=True) as topology:
+        students = [joined(topology.url) for _ in range(4)]
+        victims = [(s, c) for s, c in students if s.replica == "r1"]
+        assert victims, [s.replica for s, _ in students]
+        topology.replica("r1").kill()
+        for student, connection in victims:
+            connection.close()
+            old_session = student.session_id
+            deadline = time.monotonic() + FAILOVER_S
+            while True:  # what the browser does: ask again until the app answers
+                try:
+                    student.open_page()
+                    break
+                except requests.RequestException:
+                    if time.monotonic() > deadline:
+                        raise
+                    time.sleep(0.5)
+            assert student.replica == "r2"  # the balancer sent it elsewhere and said so in a new cookie
+            again = student.connect()
+            student.step(again, first=True)  # a new session on r2: the page runs for it
+            assert student.session_id != old_session
+            again.close()
+        for student, connection in students:
+            if student.replica == "r2" and connection.socket.connected:
+                student.step(connection, first=False)  # r2's own students did not notice
+                connection.close()

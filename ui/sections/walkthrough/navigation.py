@@ -1,0 +1,92 @@
+"""The walkthrough's navigation: previous / next, the part picker, the progress bar and the part's title,
+the URL's ?step= kept in step with the part shown, and the presenter's keys."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from engine import Scenario
+from ui import state
+from ui.i18n import t
+from ui.keys import part_keys_ui
+from ui.url import url_int
+
+PARTS = 5
+ANCHOR = "walk_part"  # the container (controls and title) a change of part brings into view
+KEYS = "walk_keys"  # the presenter keys' component
+
+
+def part_name(part: int, scenario: Scenario) -> str:
+    """The part's name, saying what this scenario computes (part 3 with its actual divisor)."""
+    if part == 3:
+        return t(f"walk.name.3.{scenario.scale}")
+    return t(f"walk.name.{part}")
+
+
+def current_part() -> tuple[int, bool]:
+    """The part shown, and whether the URL asked for one that does not exist: a link's ?step=3 when the page opens
+    with one, else the session's (1 at first). The URL always says it, so that a reload, a bookmark or a copied
+    address opens the same part (a ?step= that is no part is replaced by the part shown)."""
+    wanted = st.query_params.get(state.STEP)
+    asked = url_int(wanted, 1, PARTS)
+    if asked is not None:
+        state.set_step(asked)
+    part = int(state.step() or 1)
+    if wanted != str(part):
+        st.query_params[state.STEP] = str(part)
+    return part, wanted is not None and asked is None
+
+
+def show_part(part: int) -> None:
+    """Go to `part` (from a callback: a button, the picker, a presenter key)."""
+    part = min(PARTS, max(1, int(part)))
+    state.set_step(part)
+    st.query_params[state.STEP] = str(part)
+
+
+def _picked(widget_key: str) -> None:
+    value = state.widget_value(widget_key)
+    if value is not None:
+        show_part(value)
+
+
+def part_top_ui(scenario: Scenario) -> int:
+    """Previous / next buttons, the part picker, the progress bar and the part's title, in the container a change
+    of part brings into view; the presenter's keys (ui.keys) step the parts.
+
+    The part is the app's own value (not the picker's): the picker is rebuilt for each part, so it always shows
+    the part on the page, however fast keys and clicks come. In presentation mode the row is compact (no label,
+    no progress bar: the title says the part), so that the title, the main figure and the start of the
+    derivation fit a 1280×720 screen."""
+    presenting = state.presentation_mode()
+    part, refused = current_part()
+    if refused:
+        st.warning(t("walk.bad_step", parts=PARTS, part=part), icon=":material/link_off:")
+    with st.container(key=ANCHOR):
+        prev_col, picker_col, next_col = st.columns([1, 4, 1], vertical_alignment="bottom")
+        picker = f"walk_picker_{part}"
+        picker_col.segmented_control(
+            t("walk.part"),
+            options=list(range(1, PARTS + 1)),
+            default=part,
+            required=True,
+            key=picker,
+            on_change=_picked,
+            args=(picker,),
+            width="stretch",
+            label_visibility="collapsed" if presenting else "visible",
+        )
+        prev_col.button(t("walk.prev"), on_click=show_part, args=(part - 1,), disabled=part <= 1, width="stretch")
+        next_col.button(
+            t("walk.next"),
+            on_click=show_part,
+            args=(part + 1,),
+            disabled=part >= PARTS,
+            width="stretch",
+            type="primary",
+        )
+        if not presenting:
+            st.progress(part / PARTS, text=t("walk.progress", part=part, total=PARTS, name=part_name(part, scenario)))
+        st.header(f"{part}. {part_name(part, scenario)}")
+    part_keys_ui(part, PARTS, key=KEYS, anchor=ANCHOR, scroll=presenting, on_part=show_part)
+    return part
