@@ -14,9 +14,9 @@ The model: the geometry of paraphrase-multilingual-MiniLM-L12-v2 (BERT, 12 layer
 0.3.0 ships (a dev requirement). It is written once into --model-dir (default: a folder under the system's temp
 directory, kept for the next run; about 480 MB).
 
---root serves another checkout of the app (e.g. an older commit: `git worktree add /tmp/before <commit>`), so that
-two versions are compared on the same machine in the same minutes; rounds alternate between --root and this
-checkout when both are given with --compare.
+--root serves another checkout of the app (e.g. an older commit: `git archive <commit> | tar -x -C /tmp/before`);
+--compare PATH alternates rounds of --root and PATH, so that two versions are compared on the same machine in the
+same minutes.
 """
 
 from __future__ import annotations
@@ -39,6 +39,7 @@ from playwright.sync_api import sync_playwright  # noqa: E402
 from harness.browser import UNTHROTTLED_FLAGS, find_chromium, launch, wait_for_app, watch_runs  # noqa: E402
 from harness.server import free_port, start_app, stop_app, wait_healthy  # noqa: E402
 from harness.tiny_model import random_bert_tensors, xlmr_tokenizer_json  # noqa: E402
+from ui.i18n import LANGUAGES  # noqa: E402
 
 sys.path.insert(0, str(ROOT / "benchmarks"))
 from bench_encoder import MULTILINGUAL_SHAPE  # noqa: E402
@@ -171,7 +172,8 @@ def one_round(browser, root: Path, model_dir: Path, sentences: list[str]) -> dic
                 print(f"    session {index + 1}: sentence {round_of_sentences + 1} drawn", flush=True)
         figures["after_64_piece_sentences_mb"] = memory.field("VmRSS")
         for page in pages:  # the last layer's head, large: its figures and derivation
-            layer = page.locator("[data-testid=stSelectbox]").first
+            layer = page.locator("[data-testid=stSelectbox]").filter(has_text=LANGUAGES["es"]["real.layer"]).first
+            layer.scroll_into_view_if_needed()
             layer.get_by_role("combobox").click()
             before = page.script_runs.finished
             page.get_by_role("option", name="12", exact=True).click()
@@ -189,7 +191,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--model-dir", type=Path, default=DEFAULT_MODEL_DIR)
     parser.add_argument("--root", type=Path, default=ROOT, help="the checkout to serve")
-    parser.add_argument("--compare", action="store_true", help="alternate rounds of --root and this checkout")
+    parser.add_argument("--compare", type=Path, metavar="PATH", help="alternate rounds of --root and this checkout")
     parser.add_argument("--rounds", type=int, default=1, help="rounds per checkout")
     args = parser.parse_args()
     chromium = find_chromium()
@@ -197,7 +199,7 @@ def main() -> None:
         sys.exit("no Chromium (apt-get install chromium)")
     write_model_dir(args.model_dir)
     sentences = sentences_of(PIECES, 6, args.model_dir / "tokenizer.json")
-    roots = [args.root, ROOT] if args.compare else [args.root]
+    roots = [args.root, args.compare] if args.compare else [args.root]
     print(f"{os.cpu_count()} CPUs; load average {' '.join(f'{x:.2f}' for x in os.getloadavg())} at the start")
     print(f"model: {args.model_dir} (multilingual geometry, random weights, the real XLM-R tokenizer.json)")
     results: dict[Path, list[dict]] = {root: [] for root in roots}
