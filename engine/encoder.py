@@ -1,4 +1,4 @@
-"""A BERT encoder in numpy: every head of every layer runs through the engine's own `attention`.
+"""A BERT (or XLM-RoBERTa) encoder in numpy: every head of every layer runs through the engine's own `attention`.
 
 One layer, as BERT computes it (layer norm after each residual sum):
     heads   = attention([x, 1], [W_Q_h; b_Q_h], [W_K_h; b_K_h], [W_V_h; b_V_h], ÷√d_head)   for each head h
@@ -6,10 +6,12 @@ One layer, as BERT computes it (layer norm after each residual sum):
     x       = LayerNorm(x + GELU(x·W_in + b_in)·W_out + b_out)
 BERT's projections carry a bias; [x, 1]·[W; b] = x·W + b exactly, so the bias rides along as one more row of W
 and the function the walkthrough explains computes the real model's Q, K, V, scores and weights unchanged.
+XLM-RoBERTa is the same network for one sentence, with its positions numbered after the pad token.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -32,8 +34,12 @@ class EncoderConfig:
     n_layers: int  # num_hidden_layers
     n_heads: int  # num_attention_heads
     d_ff: int  # intermediate_size: the width of the feed-forward layer
-    max_positions: int  # max_position_embeddings: the longest sequence the position table covers
+    max_positions: int  # max_position_embeddings: rows of the position table
     layer_norm_eps: float  # added to the variance inside every layer norm
+    pad_token_id: int = 0  # the pad token's id (its word row; its position row in XLM-RoBERTa)
+    # XLM-RoBERTa numbers positions after the pad token's row, as transformers does: a sentence's tokens take rows
+    # pad + 1, pad + 2, ... (a pad token typed in the sentence takes row pad and does not count); BERT rows 0, 1, ...
+    positions_after_pad: bool = False
 
     def __post_init__(self) -> None:
         for name in ("vocab_size", "d_model", "n_layers", "n_heads", "d_ff", "max_positions"):
@@ -49,6 +55,15 @@ class EncoderConfig:
                 field="num_attention_heads",
                 value=self.n_heads,
             )
+        pad = self.pad_token_id
+        last = min(self.vocab_size, self.max_positions - 1 if self.positions_after_pad else self.vocab_size) - 1
+        if isinstance(pad, bool) or not isinstance(pad, int) or not 0 <= pad <= last:
+            raise EngineInputError(
+                "model_bad_config",
+                f"pad_token_id must be a row of the word table (and leave position rows after it), got {pad!r}",
+                field="pad_token_id",
+                value=pad,
+            )
         eps = self.layer_norm_eps
         if isinstance(eps, bool) or not isinstance(eps, int | float) or not (0 < eps < 1):
             raise EngineInputError(
@@ -59,6 +74,27 @@ class EncoderConfig:
     def d_head(self) -> int:
         """Width of one head's queries, keys and values: d_k in the lesson."""
         return self.d_model // self.n_heads
+
+    @property
+    def max_tokens(self) -> int:
+        """The longest sentence the position table has rows for: all of them for BERT, those after the pad's
+        row for XLM-RoBERTa (514 rows: 512 tokens)."""
+        return self.max_positions - (self.pad_token_id + 1 if self.positions_after_pad else 0)
+
+    @property
+    def architecture(self) -> str:
+        """The architecture's name, as the model's authors write it."""
+        return "XLM-RoBERTa" if self.positions_after_pad else "BERT"
+
+
+def position_ids(ids: np.ndarray, config: EncoderConfig) -> np.ndarray:
+    """Each token's row in the position table: 0, 1, 2, ... for BERT; for XLM-RoBERTa transformers' rule
+    (create_position_ids_from_input_ids), pad + 1, pad + 2, ..., a pad token at row pad and not counted."""
+    if not config.positions_after_pad:
+        return np.arange(ids.size)  # (n,)
+    pad = config.pad_token_id
+    counted = ids != pad  # (n,)
+    return np.where(counted, np.cumsum(counted) + pad, pad)  # (n,)
 
 
 @dataclass(frozen=True)
@@ -73,6 +109,7 @@ class Norm:
 class LayerWeights:
     """One encoder layer, shaped for the forward pass: inputs on the rows, so x·W reads like the lesson."""
 
+    # float32 or float64 (model_files keeps a float16 or float32 file's numbers as float32)
     w_q: np.ndarray  # (heads, d_model + 1, d_head)  each head's W_Q with its bias b_Q as the last row
     w_k: np.ndarray  # (heads, d_model + 1, d_head)
     w_v: np.ndarray  # (heads, d_model + 1, d_head)
@@ -131,9 +168,8 @@ class EncoderResult:
 def encode(token_ids: Sequence[int], weights: EncoderWeights, config: EncoderConfig) -> EncoderResult:
     """The encoder's forward pass over one sentence's token ids (special tokens included, no padding)."""
     ids = checked_ids(token_ids, config)  # (n,)
-    n = ids.size
     words = np.asarray(weights.word_embeddings[ids], dtype=np.float64)  # (n, d_model)  only these rows are read
-    x = words + weights.position_embeddings[:n] + weights.token_type_embedding  # (n, d_model)
+    x = words + weights.position_embeddings[position_ids(ids, config)] + weights.token_type_embedding  # (n, d_model)
     x = layer_norm(x, weights.embedding_norm, config.layer_norm_eps)  # (n, d_model)
     hidden, layers = [x], []
     for layer in weights.layers:
@@ -150,10 +186,16 @@ def encode(token_ids: Sequence[int], weights: EncoderWeights, config: EncoderCon
 
 
 def encoder_layer(x: np.ndarray, layer: LayerWeights, eps: float) -> tuple[np.ndarray, MultiHeadResult]:
-    """One layer: multi-head attention, residual + layer norm, feed-forward, residual + layer norm."""
+    """One layer: multi-head attention, residual + layer norm, feed-forward, residual + layer norm.
+
+    The weights may be stored as float32; x is float64, and numpy widens a float32 operand to float64 exactly
+    before it multiplies or adds, so every number is computed as it would be from float64 weights."""
     x_and_one = np.hstack([x, np.ones((x.shape[0], 1))])  # (n, d_model + 1)  the 1 picks up each bias row
     per_head = list(zip(layer.w_q, layer.w_k, layer.w_v, strict=True))  # h × ((d_model+1, d_head) × 3)
     heads = multi_head_attention(x_and_one, per_head, layer.w_o, scale=Scale.SQRT, residual=False)  # (n, d_model)
+    # the result keeps the stored W_O, the same numbers as the float64 copy the heads were multiplied by: a copy
+    # per layer would weigh 1.2 MB for every sentence kept
+    heads = dataclasses.replace(heads, w_o=layer.w_o)
     x = layer_norm(x + heads.output + layer.b_o, layer.attention_norm, eps)  # (n, d_model)
     hidden = gelu(x @ layer.w_in + layer.b_in)  # (n, d_ff)
     x = layer_norm(x + hidden @ layer.w_out + layer.b_out, layer.output_norm, eps)  # (n, d_model)
@@ -339,12 +381,12 @@ def checked_ids(token_ids: Sequence[int], config: EncoderConfig) -> np.ndarray:
     ids = np.asarray(token_ids)
     if ids.ndim != 1 or ids.size == 0 or not np.issubdtype(ids.dtype, np.integer):
         raise EngineInputError("bad_token_ids", "token ids must be a non-empty list of integers")
-    if ids.size > config.max_positions:
+    if ids.size > config.max_tokens:
         raise EngineInputError(
             "model_too_many_tokens",
-            f"{ids.size} tokens, but the model has positions for {config.max_positions}",
+            f"{ids.size} tokens, but the model has positions for {config.max_tokens}",
             count=int(ids.size),
-            limit=config.max_positions,
+            limit=config.max_tokens,
         )
     if ids.min() < 0 or ids.max() >= config.vocab_size:
         raise EngineInputError(

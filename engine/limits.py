@@ -31,6 +31,8 @@ SCALING_SAMPLES_RANGE = (2, 100_000)  # dot products drawn per d_k (the page off
 # --- a real model's page ---
 MAX_MODEL_TOKENS = 64  # pieces (special tokens included) a sentence may have for the real model; more is refused
 HUB_TIMEOUT_SECONDS = 5.0  # the hub's answer about one file; offline, a download click is told so within seconds
+DOWNLOAD_STALL_SECONDS = 30.0  # a download that receives nothing for this long is cut (what arrived is kept)
+DOWNLOAD_CHUNK_BYTES = 1 << 20  # a downloaded file's sha256 is computed a megabyte at a time
 
 # --- questions asked before a step reveals its numbers ---
 QUESTION_DECIMALS = 3  # answers and rows of weights are shown to 3 decimals, as the lesson prints them

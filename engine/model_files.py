@@ -3,16 +3,18 @@
 All file and network IO of the real-model page lives here, so `engine.encoder` stays arithmetic. `tokenizers` and
 `huggingface_hub` are imported inside the functions that use them: importing this module costs the app nothing.
 
-Memory: the layers are read once into float64 arrays shaped for the forward pass (about 14 MB a layer at
-d_model = 384). The word-embedding table, most of a multilingual model's file (250k rows), stays in the file:
-a sentence reads only its own rows (see WordTable).
+Memory: the layers are read once into float32 arrays shaped for the forward pass (about 7 MB a layer at
+d_model = 384; the arithmetic is float64). The word-embedding table, most of a multilingual model's file (250k
+rows), stays in the file: a sentence reads only its own rows (see WordTable). The tokenizer is engine.tokenizer's.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 import os
+import shutil
 import struct
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -31,7 +33,14 @@ from engine.encoder import (
     with_bias_rows,
 )
 from engine.errors import EngineInputError
-from engine.limits import HUB_TIMEOUT_SECONDS, MAX_MODEL_TOKENS, MAX_SENTENCE_CHARS
+from engine.limits import (
+    DOWNLOAD_CHUNK_BYTES,
+    DOWNLOAD_STALL_SECONDS,
+    HUB_TIMEOUT_SECONDS,
+    MAX_MODEL_TOKENS,
+    MAX_SENTENCE_CHARS,
+)
+from engine.tokenizer import SentenceTokenizer, read_tokenizer_file
 
 MODEL_REPO = "sentence-transformers/paraphrase-multilingual-MiniLM-L12-v2"  # Apache-2.0
 # A commit of MODEL_REPO whose tree has model.safetensors (a revision other projects pin with that file); a
@@ -48,7 +57,7 @@ class Model:
     directory: Path
     config: EncoderConfig
     weights: EncoderWeights
-    tokenizer: Any  # tokenizers.Tokenizer, with its padding and truncation switched off
+    tokenizer: SentenceTokenizer  # engine.tokenizer's reading of tokenizer.json
 
 
 def load_model(directory: str | Path) -> Model:
@@ -83,9 +92,9 @@ def read_config(path: Path) -> EncoderConfig:
         ) from None
     if not isinstance(raw, dict):
         raise EngineInputError("model_bad_config", f"{path} is not a JSON object", field="config.json")
-    # What this forward pass computes: BERT (absolute positions from 0, exact GELU). XLM-R's own architecture
-    # numbers positions from 2 and is refused rather than computed wrongly.
-    for field, allowed in (("model_type", ("bert",)), ("hidden_act", ("gelu",))):
+    # What this forward pass computes: BERT and XLM-RoBERTa (absolute positions, exact GELU), the same network for
+    # one sentence but for where the positions are numbered from.
+    for field, allowed in (("model_type", ("bert", "xlm-roberta")), ("hidden_act", ("gelu",))):
         if field not in raw:
             raise EngineInputError("model_bad_config", f"config.json has no {field}", field=field)
         if raw[field] not in allowed:
@@ -103,9 +112,12 @@ def read_config(path: Path) -> EncoderConfig:
     for name in fields.values():
         if name not in raw:
             raise EngineInputError("model_bad_config", f"config.json has no {name}", field=name)
+    after_pad = raw["model_type"] == "xlm-roberta"
     return EncoderConfig(
         **{ours: raw[theirs] for ours, theirs in fields.items()},
-        layer_norm_eps=raw.get("layer_norm_eps", 1e-12),  # BertConfig's default when the file omits it
+        layer_norm_eps=raw.get("layer_norm_eps", 1e-12),  # BertConfig's and XLMRobertaConfig's default
+        pad_token_id=raw.get("pad_token_id", 1 if after_pad else 0),  # ... and theirs
+        positions_after_pad=after_pad,
     )
 
 
@@ -226,9 +238,10 @@ class WordTable:
 
 
 def read_weights(path: Path, config: EncoderConfig) -> EncoderWeights:
-    """The encoder's weights from a safetensors file of a BertModel (names with or without the "bert." prefix)."""
+    """The encoder's weights from a safetensors file of a BertModel or XLMRobertaModel (names with or without the
+    "bert." or "roberta." prefix a model with a head on top saves them under)."""
     index = safetensors_index(path)
-    prefix = "bert." if "bert.embeddings.word_embeddings.weight" in index else ""
+    prefix = next((p for p in ("bert.", "roberta.") if f"{p}embeddings.word_embeddings.weight" in index), "")
 
     def tensor(name: str, shape: tuple[int | None, ...], *, on_disk: bool = False) -> np.ndarray | WordTable:
         entry = index.get(prefix + name)
@@ -253,14 +266,19 @@ def bert_weights(tensor: Callable[..., Any], config: EncoderConfig) -> EncoderWe
     stores it (None in `shape`: any size; `on_disk`: rows to be read on demand, for the word table).
 
     PyTorch's Linear keeps its weight as (out, in) and computes x·Wᵀ + b: each weight is transposed here, once,
-    into the (in, out) the lesson multiplies by. Everything but the word table becomes float64 in memory."""
+    into the (in, out) the lesson multiplies by. Weights are kept as float32 (float64 from a float64 file): every
+    number of a float16 or float32 file as it is, at half the memory of float64 (12 layers of the multilingual
+    model: 85 MB instead of 170); the forward pass computes in float64 all the same (engine.encoder)."""
     d, d_ff, h = config.d_model, config.d_ff, config.n_heads
 
+    def stored(array: np.ndarray) -> np.ndarray:
+        return np.array(array, dtype=np.result_type(array.dtype, np.float32))
+
     def vector(name: str, size: int = d) -> np.ndarray:
-        return read_only(np.array(tensor(name, (size,)), dtype=np.float64))
+        return read_only(stored(tensor(name, (size,))))
 
     def linear(name: str, d_in: int, d_out: int) -> tuple[np.ndarray, np.ndarray]:
-        w = np.array(tensor(f"{name}.weight", (d_out, d_in)), dtype=np.float64).T  # (d_in, d_out)
+        w = stored(tensor(f"{name}.weight", (d_out, d_in))).T  # (d_in, d_out)
         return read_only(np.ascontiguousarray(w)), vector(f"{name}.bias", d_out)
 
     def norm(name: str) -> Norm:
@@ -287,31 +305,49 @@ def bert_weights(tensor: Callable[..., Any], config: EncoderConfig) -> EncoderWe
         )
 
     token_types = tensor("embeddings.token_type_embeddings.weight", (None, d))  # (type_vocab, d): row 0 is used
+    positions = read_only(stored(tensor("embeddings.position_embeddings.weight", (config.max_positions, d))))
+    check_position_numbering(positions, config)
     return EncoderWeights(
         word_embeddings=tensor("embeddings.word_embeddings.weight", (config.vocab_size, d), on_disk=True),
-        position_embeddings=read_only(
-            np.array(tensor("embeddings.position_embeddings.weight", (config.max_positions, d)), dtype=np.float64)
-        ),
-        token_type_embedding=read_only(np.array(token_types[0], dtype=np.float64)),
+        position_embeddings=positions,
+        token_type_embedding=read_only(stored(token_types[0])),
         embedding_norm=norm("embeddings.LayerNorm"),
         layers=tuple(layer(i) for i in range(config.n_layers)),
     )
 
 
+def check_position_numbering(positions: np.ndarray, config: EncoderConfig) -> None:
+    """Refuse a position table that numbers positions otherwise than config.json's model_type says.
+
+    XLM-RoBERTa never trains its pad token's row of the table (transformers keeps it at zero, as the embedding's
+    padding_idx), its tokens' positions start after it; BERT's first token is at row 0 and every row it uses is
+    trained. Computed with the other numbering, every position is read pad_token_id + 1 rows off: a BertModel
+    config over an XLM-R table (514 rows, pad 1) loaded silently and gave attention off by up to 0.99999."""
+    pad = config.pad_token_id
+    if pad >= positions.shape[0]:
+        return  # a BERT whose pad id lies beyond the table: no row of the table to ask
+    unused = not positions[pad].any()  # (d_model,) all zero
+    if unused and not config.positions_after_pad:
+        raise EngineInputError(
+            "model_positions_after_pad",
+            f"model_type is bert, but row {pad} (pad_token_id) of the position table is zero, as XLM-RoBERTa's",
+            row=pad,
+        )
+    if config.positions_after_pad and not unused:
+        raise EngineInputError(
+            "model_positions_from_zero",
+            f"model_type is xlm-roberta, but row {pad} (pad_token_id) of the position table is trained, as BERT's",
+            row=pad,
+        )
+
+
 # --- tokenizer.json ---
 
 
-def read_tokenizer(path: Path, config: EncoderConfig) -> Any:
-    """A `tokenizers.Tokenizer` from tokenizer.json, without the padding or truncation the file may ask for."""
-    from tokenizers import Tokenizer
-
-    try:
-        tokenizer = Tokenizer.from_file(str(path))
-    except Exception as error:  # the Rust side raises its own exception type for any malformed file
-        raise EngineInputError("model_bad_tokenizer", f"{path} is not a tokenizer: {error}") from None
-    # sentence-transformers' files pad every sentence to 128 tokens; a single sentence needs neither.
-    tokenizer.no_padding()
-    tokenizer.no_truncation()
+def read_tokenizer(path: Path, config: EncoderConfig) -> SentenceTokenizer:
+    """The model's tokenizer from tokenizer.json (engine.tokenizer: XLM-R's in a compact form), refused when it has
+    more pieces than the word table has rows."""
+    tokenizer = read_tokenizer_file(path)
     if tokenizer.get_vocab_size(with_added_tokens=True) > config.vocab_size:
         raise EngineInputError(
             "model_bad_tokenizer",
@@ -380,28 +416,38 @@ def tokenize(model: Model, sentence: str, *, max_tokens: int = MAX_MODEL_TOKENS)
 # --- where the files come from ---
 
 
-def model_directory(directory: str | Path | None = None, *, cache_dir: str | Path | None = None) -> Path:
-    """Where the model's files are: `directory` if given, else $ATTENTION_MODEL_DIR, else the pinned download."""
-    chosen = directory or os.environ.get(MODEL_DIR_VARIABLE, "").strip()
-    if chosen:
-        return Path(chosen).expanduser()
-    return download_model(cache_dir)
+@dataclass(frozen=True)
+class RemoteFile:
+    """One of MODEL_FILES as the hub describes it."""
+
+    name: str
+    url: str  # where its bytes are: the hub's address for it, after the hub's redirect
+    size: int
+    sha256: str | None  # for a large (LFS) file, the hub's hash of its content; None for a small one
 
 
-def download_model(cache_dir: str | Path | None = None, *, endpoint: str | None = None) -> Path:
-    """MODEL_FILES of MODEL_REPO at MODEL_REVISION, from the local Hugging Face cache or else from the hub (`endpoint`:
-    the hub's address, None for huggingface_hub's own, HF_ENDPOINT).
+Progress = Callable[[int, int], None]  # (bytes the model's files have on disk so far, bytes they will have)
 
-    Offline (no answer from the hub, or HF_HUB_OFFLINE set) this raises EngineInputError("model_offline") within
-    about HUB_TIMEOUT_SECONDS: one request asks the hub first, once, with that timeout. Left to itself the hub
-    client would retry for minutes (huggingface_hub 2.4: five retries with a 60 s timeout after a failed request
-    for a file's metadata; and snapshot_download lists the repository through a client with no timeout at all,
-    which is why the files are fetched one by one)."""
-    from huggingface_hub import get_hf_file_metadata, hf_hub_download, hf_hub_url, snapshot_download
-    from huggingface_hub.errors import EntryNotFoundError, HfHubHTTPError, LocalEntryNotFoundError
 
-    try:  # a copy downloaded before: no network at all
-        cached = Path(
+def download_directory(cache_dir: str | Path | None = None) -> Path:
+    """Where this app keeps the pinned model's files it downloads: a plain directory of the three, beside the hub
+    client's cache (a file still arriving ends in .part, and the next try continues it)."""
+    from huggingface_hub import constants
+
+    cache = Path(cache_dir) if cache_dir is not None else Path(constants.HF_HUB_CACHE)
+    return cache / "attention-app" / MODEL_REPO.replace("/", "--") / MODEL_REVISION
+
+
+def downloaded_copy(cache_dir: str | Path | None = None) -> Path | None:
+    """The pinned model's files downloaded before, by this app or by the hub client itself; no network."""
+    from huggingface_hub import snapshot_download
+    from huggingface_hub.errors import LocalEntryNotFoundError
+
+    ours = download_directory(cache_dir)
+    if not missing_files(ours):
+        return ours
+    try:
+        theirs = Path(
             snapshot_download(
                 repo_id=MODEL_REPO,
                 revision=MODEL_REVISION,
@@ -410,52 +456,178 @@ def download_model(cache_dir: str | Path | None = None, *, endpoint: str | None 
                 local_files_only=True,
             )
         )
-        if not missing_files(cached):
-            return cached
-    except LocalEntryNotFoundError:
-        pass
-    offline = EngineInputError(
-        "model_offline", f"the model hub cannot be reached and no copy of {MODEL_REPO} is cached", repo=MODEL_REPO
-    )
-    try:
-        url = hf_hub_url(MODEL_REPO, MODEL_FILES[0], revision=MODEL_REVISION, endpoint=endpoint)
-        get_hf_file_metadata(url, timeout=HUB_TIMEOUT_SECONDS)
-    except HfHubHTTPError:
-        pass  # the hub answered (an error, but it is there): the download below says what it answered
-    except Exception:  # no answer: no network, no name resolution, a hub that never replies, HF_HUB_OFFLINE
-        raise offline from None
-    directory: Path | None = None
-    missing: list[str] = []
-    for name in MODEL_FILES:
-        try:
-            path = hf_hub_download(
-                repo_id=MODEL_REPO,
-                filename=name,
-                revision=MODEL_REVISION,
-                cache_dir=cache_dir,
-                etag_timeout=HUB_TIMEOUT_SECONDS,
-                endpoint=endpoint,
-            )
-        except LocalEntryNotFoundError:  # what huggingface_hub raises when the hub cannot be reached
-            raise offline from None
-        except EntryNotFoundError:  # the hub answered: this revision has no such file
-            missing.append(name)
-            continue
-        except Exception as error:  # HTTP errors, a full disk, ...: said as they are
-            raise EngineInputError(
-                "model_download_failed",
-                f"downloading {MODEL_REPO} failed: {type(error).__name__}: {error}",
-                repo=MODEL_REPO,
-                reason=f"{type(error).__name__}: {error}"[:300],
-            ) from None
-        directory = Path(str(path)).parent  # every file lands in the same snapshot folder of the cache
-    if directory is not None:
-        missing = missing_files(directory)
+    except (LocalEntryNotFoundError, OSError, ValueError):
+        return None
+    return None if missing_files(theirs) else theirs
+
+
+def download_model(
+    cache_dir: str | Path | None = None, *, endpoint: str | None = None, progress: Progress | None = None
+) -> Path:
+    """MODEL_FILES of MODEL_REPO at MODEL_REVISION: a copy downloaded before, or else from the hub (`endpoint`: the
+    hub's address, None for huggingface_hub's own, HF_ENDPOINT), into download_directory(cache_dir).
+
+    First each file's size is asked (one request each, HUB_TIMEOUT_SECONDS: offline or HF_HUB_OFFLINE, this raises
+    model_offline within seconds), then the disk's free space is checked against what is still to come
+    (model_disk_space), then the files arrive, `progress(done, total)` told after every chunk. A download cut half
+    way keeps what arrived (model_download_cut): the next call asks the hub only for the rest (an HTTP range).
+    The large file is checked against the hub's sha256 before it is used (model_download_damaged).
+
+    huggingface_hub's own hf_hub_download retries a dropped connection within one call, but deletes the partial
+    file when the call fails (2.4): a reader's second click would start again from nothing."""
+    copy = downloaded_copy(cache_dir)
+    if copy is not None:
+        return copy
+    target = download_directory(cache_dir)
+    remote = [remote_file(name, endpoint) for name in MODEL_FILES]
+    missing = [f.name for f in remote if f.size < 0]
     if missing:
         raise EngineInputError(
             "model_missing_files",
             f"{MODEL_REPO} at {MODEL_REVISION} has no {', '.join(missing)}",
             missing=", ".join(missing),
         )
-    assert directory is not None
-    return directory
+    target.mkdir(parents=True, exist_ok=True)
+    done = {f.name: on_disk(target, f) for f in remote}
+    total = sum(f.size for f in remote)
+    check_disk_space(target, total - sum(done.values()))
+
+    def report(name: str, size: int) -> None:
+        done[name] = size
+        if progress is not None:
+            progress(sum(done.values()), total)
+
+    for f in remote:
+        if done[f.name] < f.size or not (target / f.name).is_file():
+            fetch(f, target, report)
+        report(f.name, f.size)
+    return target
+
+
+_MISSING = -1  # RemoteFile.size of a file the hub says this revision does not have
+
+
+def remote_file(name: str, endpoint: str | None) -> RemoteFile:
+    """What the hub says of one file: its address, size and hash; size _MISSING when the revision lacks it."""
+    from huggingface_hub import get_hf_file_metadata, hf_hub_url
+    from huggingface_hub.errors import EntryNotFoundError, HfHubHTTPError
+
+    url = hf_hub_url(MODEL_REPO, name, revision=MODEL_REVISION, endpoint=endpoint)
+    try:
+        metadata = get_hf_file_metadata(url, timeout=HUB_TIMEOUT_SECONDS)
+    except EntryNotFoundError:
+        return RemoteFile(name, url, _MISSING, None)
+    except HfHubHTTPError as error:  # the hub answered, with an error
+        status = error.response.status_code if error.response is not None else 0
+        raise EngineInputError(
+            "model_download_refused", f"the hub answered {status} for {url}: {error}", repo=MODEL_REPO, status=status
+        ) from None
+    except Exception:  # no answer: no network, no name resolution, a hub that never replies, HF_HUB_OFFLINE
+        raise EngineInputError(
+            "model_offline", f"the model hub cannot be reached and no copy of {MODEL_REPO} is kept", repo=MODEL_REPO
+        ) from None
+    etag = (metadata.etag or "").strip('"')
+    sha256 = etag if len(etag) == 64 and all(c in "0123456789abcdef" for c in etag) else None
+    return RemoteFile(name, metadata.location or url, int(metadata.size or 0), sha256)
+
+
+def on_disk(target: Path, f: RemoteFile) -> int:
+    """Bytes of `f` already in `target`: the whole file, or what a cut download left in its .part."""
+    for path in (target / f.name, target / f"{f.name}.part"):
+        if path.is_file():
+            return min(path.stat().st_size, f.size)
+    return 0
+
+
+DISK_MARGIN_BYTES = 50_000_000  # left free after the download: a full disk breaks more than this download
+
+
+def check_disk_space(target: Path, coming: int) -> None:
+    """model_disk_space when the disk under `target` has not room for `coming` more bytes and the margin."""
+    free = shutil.disk_usage(target).free
+    if free < coming + DISK_MARGIN_BYTES:
+        raise EngineInputError(
+            "model_disk_space",
+            f"{target} has {free} bytes free; the download needs {coming} more and {DISK_MARGIN_BYTES} to spare",
+            needed=math.ceil((coming + DISK_MARGIN_BYTES) / 1e6),
+            free=int(free // 1e6),
+        )
+
+
+def fetch(f: RemoteFile, target: Path, report: Callable[[str, int], None]) -> None:
+    """`f` into target/f.name, continuing its .part where a cut download left it, checked before it is used."""
+    part = target / f"{f.name}.part"
+    size = part.stat().st_size if part.is_file() else 0
+    if size > f.size:
+        part.unlink()  # not this file's beginning: fetched anew
+        size = 0
+    if size < f.size:
+        size = receive(f, part, size, report)
+    if size != f.size:
+        raise cut(f, size, f"{size} of {f.size} bytes arrived")
+    if f.sha256 is not None and sha256_of(part) != f.sha256:
+        part.unlink()
+        raise EngineInputError(
+            "model_download_damaged",
+            f"{f.name} does not have the hub's sha256 {f.sha256}",
+            repo=MODEL_REPO,
+            file=f.name,
+        )
+    part.replace(target / f.name)
+
+
+def receive(f: RemoteFile, part: Path, start: int, report: Callable[[str, int], None]) -> int:
+    """The bytes of `f` from `start` on, appended to `part` (an HTTP range); how many `part` then has."""
+    from huggingface_hub import get_session
+    from huggingface_hub.utils import build_hf_headers
+
+    headers = build_hf_headers()
+    if start:
+        headers["Range"] = f"bytes={start}-"
+    try:
+        with get_session().stream(
+            "GET", f.url, headers=headers, follow_redirects=True, timeout=DOWNLOAD_STALL_SECONDS
+        ) as response:
+            if response.status_code not in (200, 206):
+                raise EngineInputError(
+                    "model_download_refused",
+                    f"the hub answered {response.status_code} for {f.url}",
+                    repo=MODEL_REPO,
+                    status=response.status_code,
+                )
+            size = start if response.status_code == 206 else 0  # a 200 to a range: the whole file again
+            with open(part, "ab" if size else "wb") as out:
+                for chunk in response.iter_bytes():  # as it arrives: a cut connection loses nothing read
+                    out.write(chunk)
+                    size += len(chunk)
+                    report(f.name, size)
+    except EngineInputError:
+        raise
+    except OSError as error:  # the disk: full, read-only, gone
+        raise EngineInputError(
+            "model_download_failed", f"writing {part} failed: {error}", repo=MODEL_REPO, reason=type(error).__name__
+        ) from None
+    except Exception as error:  # the connection: dropped, stalled past DOWNLOAD_STALL_SECONDS
+        raise cut(f, part.stat().st_size if part.is_file() else 0, error) from None
+    return size
+
+
+def cut(f: RemoteFile, size: int, why: object) -> EngineInputError:
+    """model_download_cut: `size` bytes of `f` arrived and are kept for the next try."""
+    return EngineInputError(
+        "model_download_cut",
+        f"downloading {f.name} stopped after {size} of {f.size} bytes: {why}",
+        repo=MODEL_REPO,
+        file=f.name,
+        done=int(size // 1e6),
+        size=math.ceil(f.size / 1e6),
+    )
+
+
+def sha256_of(path: Path) -> str:
+    """The sha256 of a file's bytes, read a chunk at a time."""
+    digest = hashlib.sha256()
+    with open(path, "rb") as f:
+        while chunk := f.read(DOWNLOAD_CHUNK_BYTES):
+            digest.update(chunk)
+    return digest.hexdigest()

@@ -16,7 +16,6 @@ are frozen dataclasses.
 
 from __future__ import annotations
 
-import contextlib
 import logging
 import os
 import threading
@@ -31,7 +30,7 @@ from engine import model_files
 from engine.encoder import EncoderResult, HeadMeasures, Tokens, encode, head_measures, word_attention
 from engine.errors import EngineInputError
 from engine.limits import HUB_TIMEOUT_SECONDS
-from engine.model_files import MODEL_DIR_VARIABLE, MODEL_FILES, MODEL_REPO, MODEL_REVISION, Model
+from engine.model_files import MODEL_DIR_VARIABLE, MODEL_FILES, MODEL_REPO, Model
 from ui import numbers
 from ui.i18n import t, tm
 from ui.text import md_literal
@@ -98,33 +97,9 @@ def hub_cache() -> Path:
 
 @st.cache_resource(show_spinner=False)
 def downloaded_before() -> Path | None:
-    """The pinned model's directory in the hub client's cache, if it was downloaded before; no network. Looked up
-    once per server (a download made by this server is known to `server_download()`)."""
-    from huggingface_hub import snapshot_download
-    from huggingface_hub.errors import LocalEntryNotFoundError
-
-    try:
-        directory: str | Path = snapshot_download(
-            repo_id=MODEL_REPO,
-            revision=MODEL_REVISION,
-            allow_patterns=list(MODEL_FILES),
-            cache_dir=hub_cache(),
-            local_files_only=True,
-        )
-    except (LocalEntryNotFoundError, OSError, ValueError):
-        return None
-    directory = Path(directory)
-    return None if model_files.missing_files(directory) else directory
-
-
-def bytes_under(directory: Path) -> int:
-    """Bytes of the files under `directory` (0 when it does not exist): how far a download has come."""
-    total = 0
-    for root, _, files in os.walk(directory):
-        for name in files:
-            with contextlib.suppress(OSError):  # a file renamed from .incomplete while we looked
-                total += os.lstat(os.path.join(root, name)).st_size
-    return total
+    """The pinned model's files downloaded before (by this app, or by the hub client), if they are complete; no
+    network. Looked up once per server (a download made by this server is known to `server_download()`)."""
+    return model_files.downloaded_copy(hub_cache())
 
 
 @dataclass(frozen=True)
@@ -135,7 +110,8 @@ class DownloadStatus:
     directory: Path | None  # the model's files, when done
     error: EngineInputError | None  # why it failed
     seconds: float  # since it started (0 when idle)
-    downloaded: int  # bytes in the hub cache's folder for the model so far
+    downloaded: int  # bytes of the model's files on disk so far (what earlier tries left included)
+    total: int  # bytes they will have; 0 until the hub has said
 
 
 class Download:
@@ -148,9 +124,11 @@ class Download:
         self._error: EngineInputError | None = None
         self._started = 0.0
         self._finished = 0.0
+        self._downloaded = 0
+        self._total = 0
 
     def start(self) -> None:
-        """Start downloading, unless a download is running or done (a failed one starts again)."""
+        """Start downloading, unless a download is running or done (a failed one starts again where it stopped)."""
         with self._lock:
             if self._directory is not None or (self._thread is not None and self._thread.is_alive()):
                 return
@@ -159,17 +137,25 @@ class Download:
             self._thread = threading.Thread(target=self._run, name="model-download", daemon=True)
             self._thread.start()  # never joined here: _run takes the lock this holds, and no run waits for it
 
+    def _progress(self, downloaded: int, total: int) -> None:
+        with self._lock:
+            self._downloaded, self._total = downloaded, total
+
     def _run(self) -> None:
         try:
-            # looked up on the module at call time, so a test can put an offline stand-in there
-            directory, error = model_files.download_model(hub_cache()), None
+            # looked up on the module at call time, so a test can put a stand-in there
+            directory = model_files.download_model(hub_cache(), progress=self._progress)
+            error = None
         except EngineInputError as failure:
             directory, error = None, failure
-        except Exception as failure:  # anything else the hub client raises: said as it is, never a dead thread
-            reason = f"{type(failure).__name__}: {failure}"[:300]
-            directory, error = None, EngineInputError("model_download_failed", reason, repo=MODEL_REPO, reason=reason)
-        if error is not None:
-            _LOG.warning("Downloading %s failed: %s", MODEL_REPO, error)
+        except Exception as failure:  # anything else the hub client raises: its type said, never a dead thread
+            reason = type(failure).__name__
+            directory, error = (
+                None,
+                EngineInputError("model_download_failed", str(failure), repo=MODEL_REPO, reason=reason),
+            )
+        if error is not None:  # the operator's details (addresses, paths, the exception's text) for the log
+            _LOG.warning("Downloading %s failed: %s (%s)", MODEL_REPO, error, error.code)
         with self._lock:
             self._directory, self._error, self._finished = directory, error, time.monotonic()
 
@@ -178,13 +164,13 @@ class Download:
         with self._lock:
             thread, directory, error = self._thread, self._directory, self._error
             started, finished = self._started, self._finished
+            downloaded, total = self._downloaded, self._total
         if thread is None:
-            return DownloadStatus("idle", None, None, 0.0, 0)
+            return DownloadStatus("idle", None, None, 0.0, 0, 0)
         running = directory is None and error is None
         state = "running" if running else ("done" if directory is not None else "failed")
         seconds = (time.monotonic() if running else finished) - started
-        downloaded = bytes_under(hub_cache() / f"models--{MODEL_REPO.replace('/', '--')}") if running else 0
-        return DownloadStatus(state, directory, error, seconds, downloaded)
+        return DownloadStatus(state, directory, error, seconds, downloaded, total)
 
 
 @st.cache_resource(show_spinner=False)
@@ -208,31 +194,52 @@ def loaded_model(directory: str) -> Model:
 
 
 @dataclass(frozen=True)
+class ModelCard:
+    """What a model card says that the page repeats: its licence and its languages ("" and () when unknown)."""
+
+    licence: str
+    languages: tuple[str, ...]
+
+
+# MODEL_REPO's card: Apache-2.0, 50 languages (the Hub's page for it lists "50 languages", "bert", "apache-2.0")
+HUB_LANGUAGES = 50
+HUB_CARD = ModelCard(MODEL_LICENCE, ())  # the page says HUB_LANGUAGES for it rather than 50 codes
+
+
+@dataclass(frozen=True)
 class LoadedModel:
-    """The model the page uses and where it came from."""
+    """The model the page uses, where it came from and what its card says."""
 
     model: Model
     source: Source
-    licence: str  # MODEL_LICENCE for the hub's model; for a local directory, what its README says, or ""
+    card: ModelCard  # HUB_CARD for the hub's model; for a local directory, its README's front matter
 
 
-def readme_licence(directory: Path) -> str:
-    """The `license:` of a model card's front matter (README.md, as the hub writes it), or ""."""
+def readme_card(directory: Path) -> ModelCard:
+    """`license:` and `language:` of a model card's front matter (README.md, as the hub writes it: `language:`
+    followed by `- en` lines, or on one line as `[en, es]` or `en`)."""
     try:
         with open(directory / "README.md", encoding="utf-8", errors="replace") as f:
-            head = f.read(4096)
+            head = f.read(8192)
     except OSError:
-        return ""
+        return ModelCard("", ())
     lines = head.splitlines()
     if not lines or lines[0].strip() != "---":
-        return ""
+        return ModelCard("", ())
+    licence, languages, listing = "", [], False
     for line in lines[1:]:
         if line.strip() == "---":
             break
+        if listing and line.strip().startswith("- "):
+            languages.append(line.strip()[2:].strip())
+            continue
         key, _, value = line.partition(":")
+        listing = key.strip() == "language" and not value.strip()
         if key.strip() == "license" and value.strip():
-            return value.strip()[:60]
-    return ""
+            licence = value.strip()[:60]
+        if key.strip() == "language" and value.strip():
+            languages += [v.strip() for v in value.strip().strip("[]").split(",") if v.strip()]
+    return ModelCard(licence, tuple(language[:20] for language in languages[:80]))
 
 
 @dataclass(frozen=True)
@@ -265,7 +272,7 @@ def error_message(error: EngineInputError) -> str:
     """The error in the reader's language, as markdown: counts written as numbers, anything else literally; a
     code or parameter without a message of its own gets the general one."""
     params = {
-        name: numbers.count(value) if name in ("count", "limit") and isinstance(value, int) else md_literal(value)
+        name: numbers.count(value) if isinstance(value, int) and not isinstance(value, bool) else md_literal(value)
         for name, value in error.params.items()
     }
     key = f"real.error.{error.code}"
@@ -300,13 +307,13 @@ def download_progress_ui() -> None:
     status = server_download().status()
     if status.state != "running":
         st.rerun()
-    fraction = min(status.downloaded / (DOWNLOAD_MB * 1e6), 0.99)
+    total = status.total or DOWNLOAD_MB * 1_000_000  # until the hub has said, about what the files weigh
     st.progress(
-        fraction,
+        min(status.downloaded / total, 1.0),
         text=t(
             "real.download.running",
-            done=numbers.count(round(status.downloaded / 1e6)),
-            size=numbers.count(DOWNLOAD_MB),
+            done=numbers.count(status.downloaded // 1_000_000),
+            size=numbers.count(round(total / 1e6)),
             seconds=numbers.count(round(status.seconds)),
         ),
     )
@@ -330,7 +337,9 @@ def missing_model_ui(status: DownloadStatus) -> None:
         return
     st.info(t("real.source.none", variable=MODEL_DIR_VARIABLE))
     download_button_ui("real.download.button")
-    st.caption(tm("real.source.download_note", repo=MODEL_REPO, licence=MODEL_LICENCE))
+    st.caption(
+        tm("real.source.download_note", repo=MODEL_REPO, licence=MODEL_LICENCE, languages=numbers.count(HUB_LANGUAGES))
+    )
     what_to_do_ui()
 
 
@@ -347,8 +356,7 @@ def load_or_stop(source: Source) -> LoadedModel:
         what_to_do_ui("real.source.fix")
         st.stop()
         raise
-    licence = MODEL_LICENCE if source.origin == "hub" else readme_licence(source.directory)
-    return LoadedModel(model, source, licence)
+    return LoadedModel(model, source, HUB_CARD if source.origin == "hub" else readme_card(source.directory))
 
 
 def model_or_stop() -> LoadedModel:

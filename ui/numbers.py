@@ -21,9 +21,9 @@ import math
 from decimal import ROUND_CEILING, ROUND_FLOOR, ROUND_HALF_UP, Decimal, localcontext
 
 from ui import state
+from ui.languages import NUMBER_SEPARATORS as SEPARATORS
 
 MINUS = "−"
-SEPARATORS = {"es": (",", "."), "en": (".", ",")}  # (decimal, thousands)
 VECTOR_SEPARATORS = {"es": "; ", "en": ", "}
 
 

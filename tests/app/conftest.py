@@ -42,7 +42,7 @@ def no_model_download(monkeypatch):
     from engine import model_files
     from engine.errors import EngineInputError
 
-    def offline(cache_dir=None):
+    def offline(cache_dir=None, **kwargs):
         raise EngineInputError("model_offline", "no downloads in tests", repo=model_files.MODEL_REPO)
 
     monkeypatch.setattr(model_files, "download_model", offline)

@@ -395,7 +395,7 @@ def test_one_big_head_costs_what_the_small_ones_cost(lang):
 
 def test_presentation_mode_and_h_1_render():
     at = open_with("en", source="sentence", mh_h_8=1)
-    at.toggle(key="present").set_value(True).run()
+    at.toggle(key="present_toggle").set_value(True).run()
     assert no_exception(at)
     assert len(panels(at, "mh_heads")) == 1
     open_part(at, "compare", "en")
@@ -428,7 +428,7 @@ def test_the_walkthroughs_last_part_links_here():
 def test_the_choices_survive_a_language_switch():
     at = open_with("es", source="sentence", preset="random")
     at.selectbox(key="mh_head_4_es").set_value(3).run()
-    at.sidebar.radio(key="lang").set_value("en").run()  # the sidebar's language radio (the URL's ?lang= follows)
+    at.sidebar.radio(key="lang_choice").set_value("en").run()  # the sidebar's language radio (the URL's ?lang= follows)
     assert no_exception(at)
     assert at.selectbox(key="mh_source_en").value == "sentence"
     assert at.selectbox(key="mh_preset_sentence_en").value == "random"

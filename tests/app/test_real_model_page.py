@@ -24,7 +24,16 @@ from engine.encoder import cell_derivation, encode, find_word, rank_heads, word_
 from engine.errors import EngineInputError
 from engine.limits import MAX_MODEL_TOKENS, MAX_SENTENCE_CHARS
 from engine.model_files import load_model, tokenize
-from harness.tiny_model import SENTENCE, TINY_CONFIG, TINY_XLMR_CONFIG, random_bert_tensors, write_model
+from harness.fake_hub import FakeHub, model_files_of
+from harness.tiny_model import (
+    SENTENCE,
+    TINY_CONFIG,
+    TINY_XLM_ROBERTA_CONFIG,
+    TINY_XLMR_VOCAB_CONFIG,
+    XLMR_VOCAB,
+    random_bert_tensors,
+    write_model,
+)
 from tests.app.derivation_check import check_block
 from tests.app.helpers import open_page, page_text, tables
 from ui import charts, model_source
@@ -402,7 +411,7 @@ def test_a_trailing_space_adds_no_piece_and_no_word_with_the_real_xlmr_tokenizer
 ):
     """XLM-R's tokenizer made a trailing space a "▁" piece with an empty word: «Tus 8 palabras quedan en 12 piezas»,
     and every map one row and one column larger."""
-    config = TINY_XLMR_CONFIG
+    config = TINY_XLMR_VOCAB_CONFIG
     directory = write_model(
         tmp_path / "xlmr", config=config, tensors=random_bert_tensors(config), tokenizer=xlmr_tokenizer
     )
@@ -416,6 +425,35 @@ def test_a_trailing_space_adds_no_piece_and_no_word_with_the_real_xlmr_tokenizer
     assert expected in [m.value for m in at.markdown]
     assert small_multiples(at)["layout"]["xaxis"]  # drawn
     assert len(picked_head(at)["data"][0]["z"]) == 11  # one row per piece, none for the space
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_an_xlm_roberta_model_with_the_real_tokenizer_is_read_and_said_to_be_one(
+    tmp_path, monkeypatch, xlmr_tokenizer, lang
+):
+    config = {**TINY_XLM_ROBERTA_CONFIG, "vocab_size": XLMR_VOCAB, "max_position_embeddings": 66}
+    tensors = random_bert_tensors(config, seed=7)
+    directory = write_model(tmp_path / "xlm-roberta", config=config, tensors=tensors, tokenizer=xlmr_tokenizer)
+    monkeypatch.setenv(model_files.MODEL_DIR_VARIABLE, str(directory))
+    at = open_page(PAGE, lang, timeout=60)
+    assert not at.exception
+    model = load_model(directory)
+    tokens = tokenize(model, SENTENCE)
+    result = encode(tokens.ids, model.weights, model.config)
+    assert table_rows(at, PIECES_TABLE)[0][1:] == [md_literal(p) for p in tokens.pieces]
+    picked = at.selectbox(key="real_layer").value, at.selectbox(key="real_head").value
+    np.testing.assert_array_equal(np.array(picked_head(at)["data"][0]["z"]), result.attentions[picked])
+    shape = translate(
+        lang,
+        "real.about.shape",
+        architecture="XLM-RoBERTa",
+        layers="2",
+        heads="2",
+        d_model="8",
+        d_head="4",
+        vocab=count(XLMR_VOCAB, lang=lang),
+    )
+    assert shape in page_text(at).replace("\\", "")
 
 
 @pytest.mark.parametrize("sentence", ["", "   ", "\n\t"])
@@ -483,7 +521,7 @@ def test_the_secret_names_the_directory_when_the_variable_does_not(tiny_dir):
 def test_offline_without_a_copy_the_page_says_what_to_do_and_never_waits(monkeypatch, lang):
     called = threading.Event()
 
-    def offline(cache_dir=None):
+    def offline(cache_dir=None, **kwargs):
         called.set()
         raise EngineInputError("model_offline", "the hub cannot be reached", repo=model_files.MODEL_REPO)
 
@@ -514,7 +552,9 @@ def test_a_hub_that_never_answers_gets_what_to_do_within_seconds(monkeypatch, la
     silent = socket.create_server(("127.0.0.1", 0))
     endpoint = f"http://127.0.0.1:{silent.getsockname()[1]}"
     monkeypatch.setattr(
-        model_files, "download_model", lambda cache_dir=None: REAL_DOWNLOAD(cache_dir, endpoint=endpoint)
+        model_files,
+        "download_model",
+        lambda cache_dir=None, **kwargs: REAL_DOWNLOAD(cache_dir, endpoint=endpoint, **kwargs),
     )
     try:
         at = open_page(PAGE, lang, timeout=10)
@@ -539,7 +579,7 @@ def test_with_the_hubs_offline_mode_on_the_page_says_what_to_do_and_offers_no_do
 
     called = threading.Event()
     monkeypatch.setattr(constants, "HF_HUB_OFFLINE", True)
-    monkeypatch.setattr(model_files, "download_model", lambda cache_dir=None: called.set())
+    monkeypatch.setattr(model_files, "download_model", lambda cache_dir=None, **kwargs: called.set())
     at = open_page(PAGE, lang, timeout=10)
     assert not at.exception
     expected = translate(lang, "real.source.offline_mode", variable=model_files.MODEL_DIR_VARIABLE)
@@ -554,7 +594,7 @@ def test_with_the_hubs_offline_mode_on_the_page_says_what_to_do_and_offers_no_do
 def test_another_page_is_served_while_a_download_is_running(monkeypatch, tiny_dir):
     release = threading.Event()
 
-    def slow_download(cache_dir=None):
+    def slow_download(cache_dir=None, **kwargs):
         release.wait(30)
         return tiny_dir
 
@@ -576,6 +616,84 @@ def test_another_page_is_served_while_a_download_is_running(monkeypatch, tiny_di
         release.set()
 
 
+@pytest.fixture
+def fake_hub(monkeypatch, tiny_dir):
+    """A model hub on 127.0.0.1 serving the tiny model as the pinned one; the page's download is the real one,
+    pointed at it."""
+    hub = FakeHub(model_files.MODEL_REPO, model_files.MODEL_REVISION, model_files_of(tiny_dir, model_files.MODEL_FILES))
+    monkeypatch.setattr(
+        model_files, "download_model", lambda cache_dir=None, **kw: REAL_DOWNLOAD(cache_dir, endpoint=hub.url, **kw)
+    )
+    yield hub
+    hub.stop()
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_download_cut_half_way_is_said_and_the_retry_continues_it_to_the_model(fake_hub, lang):
+    size = len(fake_hub.files["model.safetensors"])
+    fake_hub.cut_after["model.safetensors"] = size // 2
+    at = open_page(PAGE, lang, timeout=10)
+    click_download(at)
+    run_until(at, lambda at: len(at.warning) > 0)
+    (warning,) = at.warning
+    expected = translate(
+        lang,
+        "real.error.model_download_cut",
+        repo=md_literal(model_files.MODEL_REPO),
+        file=md_literal("model.safetensors"),
+        done="0",
+        size="1",
+    )
+    assert warning.value == expected
+    assert at.button(key="real_download").label == translate(lang, "real.download.retry", size="470")
+    fake_hub.requests.clear()
+    click_download(at)
+    run_until(at, lambda at: len(tables(at)) > 0)
+    assert not at.exception
+    assert ("GET", "model.safetensors", f"bytes={size // 2}-") in fake_hub.requests  # only the rest was asked for
+    assert table_rows(at, PIECES_TABLE)[0][1] == md_literal("[CLS]")
+    facts = page_text(at)
+    assert model_files.MODEL_REVISION in facts and model_source.MODEL_LICENCE in facts
+    assert translate(lang, "real.about.languages_hub", n="50") in facts  # the model card's facts stay on the page
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_too_little_disk_for_the_download_is_said_before_it_starts(fake_hub, monkeypatch, lang):
+    import shutil
+
+    usage = shutil.disk_usage("/")
+    monkeypatch.setattr(model_files.shutil, "disk_usage", lambda path: usage._replace(free=12_000_000))
+    at = open_page(PAGE, lang, timeout=10)
+    click_download(at)
+    run_until(at, lambda at: len(at.warning) > 0)
+    total = sum(len(data) for data in fake_hub.files.values())
+    needed = -(-(total + model_files.DISK_MARGIN_BYTES) // 1_000_000)
+    expected = translate(lang, "real.error.model_disk_space", needed=count(needed, lang=lang), free="12")
+    assert [w.value for w in at.warning] == [expected]
+    assert not [r for r in fake_hub.requests if r[0] == "GET"]
+
+
+def test_the_progress_bar_counts_against_the_files_true_size(monkeypatch):
+    """The bar's total is what the hub said the files weigh (here 200 MB), not the page's estimate."""
+    release = threading.Event()
+
+    def halfway(cache_dir=None, progress=None, **kwargs):
+        progress(50_000_000, 200_000_000)
+        release.wait(30)
+        raise EngineInputError("model_offline", "stopped by the test", repo=model_files.MODEL_REPO)
+
+    monkeypatch.setattr(model_files, "download_model", halfway)
+    try:
+        at = open_page(PAGE, "en", timeout=10)
+        click_download(at)
+        run_until(at, lambda at: bool(at.get("progress")))
+        (bar,) = at.get("progress")
+        assert bar.proto.value == 25
+        assert bar.proto.text.startswith("50 of ≈ 200 MB")
+    finally:
+        release.set()
+
+
 def test_a_copy_downloaded_before_is_used_without_a_click(monkeypatch, tmp_path, tiny_dir):
     from huggingface_hub import constants
 
@@ -587,7 +705,9 @@ def test_a_copy_downloaded_before_is_used_without_a_click(monkeypatch, tmp_path,
     refs = snapshot.parent.parent / "refs"
     refs.mkdir()
     (refs / "main").write_text(model_files.MODEL_REVISION)
-    monkeypatch.setattr(model_files, "download_model", lambda cache_dir=None: pytest.fail("no download expected"))
+    monkeypatch.setattr(
+        model_files, "download_model", lambda cache_dir=None, **kwargs: pytest.fail("no download expected")
+    )
     at = open_page(PAGE, "es")
     assert not at.exception
     assert table_rows(at, PIECES_TABLE)[0][1] == md_literal("[CLS]")
@@ -598,7 +718,11 @@ def broken_files(directory: Path, damage: str) -> None:
     if damage == "missing":
         (directory / "config.json").write_text("{}")
         return
-    write_model(directory, config={**TINY_CONFIG, "model_type": "gpt2"} if damage == "gpt2" else None)
+    if damage == "bert_over_xlmr":  # a BertModel config over an XLM-RoBERTa's tables
+        tables = TINY_XLM_ROBERTA_CONFIG
+        write_model(directory, config={**tables, "model_type": "bert"}, tensors=random_bert_tensors(tables))
+    else:
+        write_model(directory, config={**TINY_CONFIG, "model_type": "gpt2"} if damage == "gpt2" else None)
     if damage == "tokenizer":
         (directory / "tokenizer.json").write_text('{"not": "a tokenizer"}')
     if damage == "weights":
@@ -613,6 +737,7 @@ def broken_files(directory: Path, damage: str) -> None:
         ("gpt2", "real.error.model_unsupported", {"field": "model_type", "found": "gpt2"}),
         ("tokenizer", "real.error.model_bad_tokenizer", {}),
         ("weights", "real.error.model_bad_weights", {}),
+        ("bert_over_xlmr", "real.error.model_positions_after_pad", {"row": "1"}),
     ],
 )
 def test_wrong_model_files_say_what_is_wrong_without_the_servers_path(
@@ -639,6 +764,32 @@ def test_wrong_model_files_say_what_is_wrong_without_the_servers_path(
     assert "config.json\nmodel.safetensors\ntokenizer.json" in text
     assert any(str(directory) in record.getMessage() for record in caplog.records)  # for the operator
     assert not at.get("plotly_chart")
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize(
+    "front_matter, licence, languages",
+    [
+        ("license: mit\nlanguage:\n- es\n- en\ntags:\n- bert\n", "mit", "es, en"),
+        ("language: [de, fr]\nlicense: apache-2.0\n", "apache-2.0", "de, fr"),
+        ("tags: [x]\n", None, None),
+    ],
+)
+def test_a_local_models_card_gives_its_licence_and_languages(
+    tmp_path, monkeypatch, lang, front_matter, licence, languages
+):
+    directory = write_model(tmp_path / "local")
+    (directory / "README.md").write_text(f"---\n{front_matter}---\n# A model\n", encoding="utf-8")
+    monkeypatch.setenv(model_files.MODEL_DIR_VARIABLE, str(directory))
+    at = open_page(PAGE, lang)
+    assert not at.exception
+    text = page_text(at)
+    if licence is None:
+        assert LANGUAGES[lang]["real.about.licence_unknown"] in text
+        assert LANGUAGES[lang]["real.about.languages_unknown"] in text
+    else:
+        assert translate(lang, "real.about.licence", licence=licence) in text
+        assert translate(lang, "real.about.languages", languages=languages) in text
 
 
 def test_no_secrets_file_and_no_directory_does_not_break_the_page():

@@ -10,6 +10,7 @@ from engine import Scale
 from engine.peakedness import VERDICTS
 from ui.i18n import LANGUAGES
 from ui.pages import PAGES
+from ui.url import KEPT
 
 ROOT = Path(__file__).resolve().parents[2]
 SOURCES = [
@@ -71,6 +72,7 @@ def dynamic_keys() -> set[str]:
             "too_many_scores",
         )
     }
+    keys |= {f"url.bad.{setting.key}" for setting in KEPT}
     keys |= new_pages_dynamic_keys()
     return keys
 

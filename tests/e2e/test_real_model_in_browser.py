@@ -15,7 +15,9 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from engine.limits import MAX_SENTENCE_CHARS
+from engine.model_files import MODEL_FILES, MODEL_REPO, MODEL_REVISION
 from harness.browser import ScriptRuns, runs, wait_for_app
+from harness.fake_hub import FakeHub, model_files_of
 from harness.server import free_port, start_app, stop_app, wait_healthy
 from harness.tiny_model import TINY_CONFIG, random_bert_tensors, write_model
 from tests.e2e.shared import assert_healthy, screenshot
@@ -73,6 +75,22 @@ def offline_url(browser, tmp_path_factory):
     cache = tmp_path_factory.mktemp("empty-hub-cache")
     nowhere = "http://127.0.0.1:9"  # the discard port: nothing listens there, the connection is refused at once
     yield from app_with(browser, {"ATTENTION_MODEL_DIR": "", "HF_ENDPOINT": nowhere, "HF_HUB_CACHE": str(cache)})
+
+
+@pytest.fixture(scope="module")
+def fake_hub(tmp_path_factory):
+    """A model hub on 127.0.0.1 serving the tiny model as the pinned one (harness.fake_hub)."""
+    directory = write_model(tmp_path_factory.mktemp("hub-files"), tensors=random_bert_tensors(TINY_CONFIG, seed=3))
+    hub = FakeHub(MODEL_REPO, MODEL_REVISION, model_files_of(directory, MODEL_FILES))
+    yield hub
+    hub.stop()
+
+
+@pytest.fixture(scope="module")
+def hub_url(browser, tmp_path_factory, fake_hub):
+    cache = tmp_path_factory.mktemp("hub-cache")
+    env = {"ATTENTION_MODEL_DIR": "", "HF_ENDPOINT": fake_hub.url, "HF_HUB_CACHE": str(cache)}
+    yield from app_with(browser, env)
 
 
 def opened(page: Page, url: str) -> None:
@@ -213,3 +231,22 @@ def test_offline_without_a_copy_the_page_says_what_to_do_and_the_app_works(page,
     page.get_by_role("link", name=en["page.softmax"]).first.click()
     expect(main(page).locator("h1").first).to_have_text(en["softmax.title"])
     assert_healthy(page)
+
+
+def test_a_download_cut_half_way_is_said_and_a_second_click_brings_the_model(page, hub_url, fake_hub):
+    """The server's real download against a hub on 127.0.0.1 whose first transfer of the weights is cut half way:
+    the page says what arrived is kept, and the retry asks only for the rest and shows the model."""
+    es = LANGUAGES["es"]
+    size = len(fake_hub.files["model.safetensors"])
+    fake_hub.cut_after["model.safetensors"] = size // 2
+    opened(page, f"{hub_url}/real_model")
+    download = page.get_by_role("button", name=es["real.download.button"].format(size="470"))
+    acted(page, lambda: download.click())
+    expect(main(page)).to_contain_text(es["real.error.model_download_cut"].split("{file}")[0].format(repo=MODEL_REPO))
+    retry = page.get_by_role("button", name=es["real.download.retry"].format(size="470"))
+    acted(page, lambda: retry.click())
+    expect(main(page).locator("[data-testid=stMarkdownContainer] table").first).to_contain_text("[CLS]")
+    assert ("GET", "model.safetensors", f"bytes={size // 2}-") in fake_hub.requests
+    expect(main(page)).to_contain_text(MODEL_REVISION)
+    assert_healthy(page)
+    screenshot(page, "real_model-downloaded")

@@ -8,7 +8,6 @@ import math
 import subprocess
 import sys
 from pathlib import Path
-from typing import ClassVar
 
 import numpy as np
 import pytest
@@ -33,12 +32,13 @@ from engine.encoder import (
 )
 from engine.errors import EngineInputError
 from engine.limits import MAX_MODEL_TOKENS, MAX_SENTENCE_CHARS
-from engine.model_files import load_model, model_directory, safetensors_index, tokenize
+from engine.model_files import load_model, safetensors_index, tokenize
 from harness.tiny_model import (
     SENTENCE,
     SPANISH_VOCAB,
     TINY_CONFIG,
-    TINY_XLMR_CONFIG,
+    TINY_XLM_ROBERTA_CONFIG,
+    TINY_XLMR_VOCAB_CONFIG,
     random_bert_tensors,
     sentencepiece_tokenizer,
     wordpiece_tokenizer,
@@ -78,7 +78,13 @@ def reference_forward(tensors: dict, config: dict, ids: list[int], prefix: str =
 
     words, positions = t["embeddings.word_embeddings.weight"], t["embeddings.position_embeddings.weight"]
     segment = t["embeddings.token_type_embeddings.weight"][0]
-    x = [[words[tok][c] + positions[p][c] + segment[c] for c in range(d)] for p, tok in enumerate(ids)]
+    rows = list(range(len(ids)))  # BERT: token p at row p
+    if config["model_type"] == "xlm-roberta":  # transformers: after the pad's row, a pad token at the pad's row
+        pad, counted = config["pad_token_id"], 0
+        for p, tok in enumerate(ids):
+            counted += tok != pad
+            rows[p] = pad if tok == pad else pad + counted
+    x = [[words[tok][c] + positions[r][c] + segment[c] for c in range(d)] for r, tok in zip(rows, ids, strict=True)]
     x = norm(x, "embeddings.LayerNorm")
     hidden, attentions = [x], []
     n = len(ids)
@@ -126,17 +132,81 @@ def encoded(tiny):
 # --- the whole path: files -> tokens -> forward pass, against the loops ---
 
 
-@pytest.mark.parametrize("prefix", ["", "bert."])
-def test_tiny_model_from_its_files_matches_the_loop_reference(tmp_path, prefix):
-    tensors = random_bert_tensors(TINY_CONFIG, seed=2, prefix=prefix)
-    model = load_model(write_model(tmp_path, tensors=tensors))
+@pytest.mark.parametrize(
+    "config, prefix",
+    [(TINY_CONFIG, ""), (TINY_CONFIG, "bert."), (TINY_XLM_ROBERTA_CONFIG, ""), (TINY_XLM_ROBERTA_CONFIG, "roberta.")],
+)
+def test_tiny_model_from_its_files_matches_the_loop_reference(tmp_path, config, prefix):
+    tensors = random_bert_tensors(config, seed=2, prefix=prefix)
+    model = load_model(write_model(tmp_path, config=config, tensors=tensors))
     tokens = tokenize(model, SENTENCE)
     result = encode(tokens.ids, model.weights, model.config)
-    hidden, attentions = reference_forward(tensors, TINY_CONFIG, list(tokens.ids), prefix)
+    hidden, attentions = reference_forward(tensors, config, list(tokens.ids), prefix)
     assert result.hidden_states.shape == (3, 11, 8)
     assert result.attentions.shape == (2, 2, 11, 11)
     np.testing.assert_allclose(result.hidden_states, np.array(hidden), rtol=0, atol=1e-10)
     np.testing.assert_allclose(result.attentions, np.array(attentions), rtol=0, atol=1e-10)
+
+
+def test_xlm_roberta_numbers_positions_after_the_pad_row_as_transformers_does(tmp_path):
+    """Rows 2, 3, ... for the tokens; a pad token typed in the sentence (id 1) sits at row 1 and is not counted."""
+    config = TINY_XLM_ROBERTA_CONFIG
+    tensors = random_bert_tensors(config, seed=4)
+    model = load_model(write_model(tmp_path, config=config, tensors=tensors))
+    assert (model.config.architecture, model.config.pad_token_id, model.config.max_tokens) == ("XLM-RoBERTa", 1, 24)
+    for ids in ([2, 4, 5, 6, 3], [2, 4, 1, 5, 1, 1, 6, 3]):
+        np.testing.assert_array_equal(encoder.position_ids(np.array(ids), model.config), reference_rows(ids, pad=1))
+        result = encode(ids, model.weights, model.config)
+        hidden, attentions = reference_forward(tensors, config, ids)
+        np.testing.assert_allclose(result.hidden_states, np.array(hidden), rtol=0, atol=1e-10)
+        np.testing.assert_allclose(result.attentions, np.array(attentions), rtol=0, atol=1e-10)
+    # the same weights read as BERT would put every token a row or two off: the numbering matters
+    as_bert = dataclasses.replace(model.config, positions_after_pad=False)
+    shifted = encode([2, 4, 5, 6, 3], model.weights, as_bert).attentions
+    assert np.abs(shifted - encode([2, 4, 5, 6, 3], model.weights, model.config).attentions).max() > 0.05
+
+
+def reference_rows(ids: list[int], pad: int) -> list[int]:
+    """transformers' create_position_ids_from_input_ids, by hand: cumsum(mask) * mask + pad."""
+    rows, counted = [], 0
+    for token in ids:
+        counted += token != pad
+        rows.append((counted if token != pad else 0) + pad)
+    return rows
+
+
+def test_xlm_roberta_takes_as_many_tokens_as_its_table_has_rows_after_the_pad(tmp_path):
+    config = TINY_XLM_ROBERTA_CONFIG  # 26 rows, pad 1: rows 2 … 25 for 24 tokens
+    model = load_model(write_model(tmp_path, config=config, tensors=random_bert_tensors(config)))
+    assert encode([4] * 24, model.weights, model.config).attentions.shape[-1] == 24
+    with pytest.raises(EngineInputError) as caught:
+        encode([4] * 25, model.weights, model.config)
+    assert (caught.value.code, caught.value.params) == ("model_too_many_tokens", {"count": 25, "limit": 24})
+
+
+@pytest.mark.parametrize(
+    "declared, tables, code",
+    [
+        # the issue's case: a "bert" config over XLM-R's tables (pad 1, one segment row, its pad row zero)
+        ({**TINY_XLM_ROBERTA_CONFIG, "model_type": "bert"}, TINY_XLM_ROBERTA_CONFIG, "model_positions_after_pad"),
+        # and the other way round: an "xlm-roberta" config over a BERT whose row 1 is a trained position
+        ({**TINY_CONFIG, "model_type": "xlm-roberta", "pad_token_id": 1}, TINY_CONFIG, "model_positions_from_zero"),
+    ],
+)
+def test_a_config_whose_position_table_contradicts_its_model_type_is_refused(tmp_path, declared, tables, code):
+    write_model(tmp_path, config=declared, tensors=random_bert_tensors(tables))
+    with pytest.raises(EngineInputError) as caught:
+        load_model(tmp_path)
+    assert (caught.value.code, caught.value.params) == (code, {"row": 1})
+
+
+@pytest.mark.parametrize("pad", [25, 26, -1, "1", True])
+def test_an_xlm_roberta_pad_id_without_position_rows_after_it_is_refused(tmp_path, pad):
+    tensors = random_bert_tensors(TINY_XLM_ROBERTA_CONFIG)
+    write_model(tmp_path, config={**TINY_XLM_ROBERTA_CONFIG, "pad_token_id": pad}, tensors=tensors)
+    with pytest.raises(EngineInputError) as caught:
+        load_model(tmp_path)
+    assert (caught.value.code, caught.value.params["field"]) == ("model_bad_config", "pad_token_id")
 
 
 def test_a_float16_model_is_read_and_computed_with_its_float16_numbers(tmp_path):
@@ -261,11 +331,33 @@ def test_the_word_table_refuses_rows_it_does_not_have_and_a_file_cut_after_loadi
     assert caught.value.code == "model_bad_weights"
 
 
-def test_the_layers_are_float64_arrays_in_memory(tiny):
+def test_a_float32_files_layers_are_kept_as_float32_and_computed_exactly_as_from_float64(tiny, encoded):
     model, _ = tiny
     layer = model.weights.layers[0]
     for array in (layer.w_q, layer.w_o, layer.w_in, layer.b_out, layer.output_norm.scale):
-        assert type(array) is np.ndarray and array.dtype == np.float64
+        assert type(array) is np.ndarray and array.dtype == np.float32
+    assert model.weights.position_embeddings.dtype == np.float32
+
+    def widened(value):
+        if isinstance(value, np.ndarray):
+            return value.astype(np.float64)
+        if dataclasses.is_dataclass(value):
+            return dataclasses.replace(
+                value, **{f.name: widened(getattr(value, f.name)) for f in dataclasses.fields(value)}
+            )
+        return tuple(widened(v) for v in value) if isinstance(value, tuple) else value
+
+    as_float64 = dataclasses.replace(widened(model.weights), word_embeddings=model.weights.word_embeddings)
+    tokens, result = encoded
+    reference = encode(tokens.ids, as_float64, model.config)
+    np.testing.assert_array_equal(result.hidden_states, reference.hidden_states)  # bit for bit
+    np.testing.assert_array_equal(result.attentions, reference.attentions)
+    for ours, theirs in zip(result.layers, reference.layers, strict=True):
+        np.testing.assert_array_equal(ours.w_o, theirs.w_o)
+        for head, other in zip(ours.heads, theirs.heads, strict=True):
+            for name in ("q", "k", "v", "scores", "scaled_scores", "weights", "output"):
+                assert getattr(head, name).dtype == np.float64
+                np.testing.assert_array_equal(getattr(head, name), getattr(other, name))
 
 
 def test_the_header_reader_agrees_with_the_safetensors_library(tiny):
@@ -315,7 +407,7 @@ def test_sentencepiece_words_are_spelled_as_typed_without_the_space_marker(tmp_p
 @pytest.fixture(scope="module")
 def xlmr(tmp_path_factory, xlmr_tokenizer):
     """A tiny model with a word table for every XLM-R piece and the real XLM-R tokenizer.json."""
-    config = TINY_XLMR_CONFIG
+    config = TINY_XLMR_VOCAB_CONFIG
     directory = tmp_path_factory.mktemp("xlmr")
     return load_model(
         write_model(directory, config=config, tensors=random_bert_tensors(config), tokenizer=xlmr_tokenizer)
@@ -638,173 +730,7 @@ def test_encoder_config_checks_its_own_fields():
     assert EncoderConfig(10, 384, 1, 12, 4, 8, 1e-12).d_head == 32
 
 
-# --- where the model comes from (the network call replaced) ---
-
-
-@pytest.fixture
-def hub(monkeypatch):
-    """The hub client's three calls replaced: `hub.local` answers the cache look-up (snapshot_download with
-    local_files_only), `hub.probe` the first question to the hub (None: it answers), `hub.files` each file's
-    hf_hub_download (a path or an exception); `hub.calls` records (function, arguments) in order."""
-    import huggingface_hub
-
-    class Hub:
-        calls: ClassVar[list[tuple[str, dict]]] = []
-        local: ClassVar[object] = None
-        probe: ClassVar[BaseException | None] = None
-        files: ClassVar[dict[str, object]] = {}
-
-    def answer(value):
-        if isinstance(value, BaseException):
-            raise value
-        return str(value)
-
-    def fake_snapshot_download(**kwargs):
-        Hub.calls.append(("snapshot_download", kwargs))
-        return answer(Hub.local)
-
-    def fake_metadata(url, **kwargs):
-        Hub.calls.append(("get_hf_file_metadata", {"url": url, **kwargs}))
-        if Hub.probe is not None:
-            raise Hub.probe
-
-    def fake_hf_hub_download(**kwargs):
-        Hub.calls.append(("hf_hub_download", kwargs))
-        return answer(Hub.files[kwargs["filename"]])
-
-    Hub.calls, Hub.local, Hub.probe, Hub.files = [], _not_cached(), None, {}
-    monkeypatch.setattr(huggingface_hub, "snapshot_download", fake_snapshot_download)
-    monkeypatch.setattr(huggingface_hub, "get_hf_file_metadata", fake_metadata)
-    monkeypatch.setattr(huggingface_hub, "hf_hub_download", fake_hf_hub_download)
-    monkeypatch.delenv(model_files.MODEL_DIR_VARIABLE, raising=False)
-    return Hub
-
-
-def _not_cached():
-    from huggingface_hub.errors import LocalEntryNotFoundError
-
-    return LocalEntryNotFoundError("not in the cache")
-
-
-def _from(directory: Path) -> dict[str, Path]:
-    """Each model file's hf_hub_download answer: its path in `directory` (as in the cache's snapshot folder)."""
-    return {name: directory / name for name in model_files.MODEL_FILES}
-
-
-def test_a_cached_copy_is_used_without_the_network(hub, tmp_path):
-    write_model(tmp_path)
-    hub.local = tmp_path
-    assert model_directory() == tmp_path
-    assert [name for name, _ in hub.calls] == ["snapshot_download"]
-    assert hub.calls[0][1]["local_files_only"] is True
-
-
-def test_the_download_asks_for_the_pinned_revision_and_the_three_files_only(hub, tmp_path):
-    from engine.limits import HUB_TIMEOUT_SECONDS
-
-    write_model(tmp_path)
-    hub.files = _from(tmp_path)
-    assert model_files.download_model(cache_dir=tmp_path / "cache") == tmp_path
-    assert [name for name, _ in hub.calls] == ["snapshot_download", "get_hf_file_metadata", *["hf_hub_download"] * 3]
-    repo, revision = "sentence-transformers/paraphrase-multilingual-MiniLM-L12-v2", model_files.MODEL_REVISION
-    # the hub is asked first, once, with a short timeout: offline, the reader is told within seconds
-    assert hub.calls[1][1] == {
-        "url": f"https://huggingface.co/{repo}/resolve/{revision}/config.json",
-        "timeout": HUB_TIMEOUT_SECONDS,
-    }
-    assert HUB_TIMEOUT_SECONDS <= 10
-    assert [request for _, request in hub.calls[2:]] == [
-        {
-            "repo_id": repo,
-            "filename": name,
-            "revision": revision,
-            "cache_dir": tmp_path / "cache",
-            "etag_timeout": HUB_TIMEOUT_SECONDS,
-            "endpoint": None,
-        }
-        for name in ("config.json", "model.safetensors", "tokenizer.json")
-    ]
-    assert len(model_files.MODEL_REVISION) == 40 and int(model_files.MODEL_REVISION, 16) >= 0
-
-
-def test_a_partial_cached_copy_is_completed_from_the_hub(hub, tmp_path):
-    partial = tmp_path / "partial"
-    partial.mkdir()
-    (partial / "config.json").write_text("{}")
-    complete = write_model(tmp_path / "complete")
-    hub.local, hub.files = partial, _from(complete)
-    assert model_files.download_model() == complete
-    assert [name for name, _ in hub.calls].count("hf_hub_download") == 3
-    assert all("local_files_only" not in request for name, request in hub.calls[1:])
-
-
-@pytest.mark.parametrize("no_answer", ["probe", "download"])
-def test_offline_without_a_copy_says_model_offline(hub, no_answer):
-    from huggingface_hub.errors import OfflineModeIsEnabled
-
-    if no_answer == "probe":  # no answer to the first question (HF_HUB_OFFLINE, no network, a hub that hangs)
-        hub.probe = OfflineModeIsEnabled("offline mode is enabled")
-    else:  # the hub answered the first question, then went away: the hub client's own offline error
-        hub.files = {name: _not_cached() for name in model_files.MODEL_FILES}
-    with pytest.raises(EngineInputError) as caught:
-        model_files.download_model()
-    assert caught.value.code == "model_offline"
-    assert [name for name, _ in hub.calls].count("hf_hub_download") == (0 if no_answer == "probe" else 1)
-
-
-def test_any_other_download_failure_says_model_download_failed_and_why(hub, tmp_path):
-    hub.files = {**_from(write_model(tmp_path)), "model.safetensors": OSError("No space left on device")}
-    with pytest.raises(EngineInputError) as caught:
-        model_files.download_model()
-    assert caught.value.code == "model_download_failed"
-    assert "No space left" in caught.value.params["reason"]
-
-
-def test_a_download_without_the_weights_says_which_files_are_missing(hub, tmp_path):
-    from huggingface_hub.errors import EntryNotFoundError
-
-    (tmp_path / "config.json").write_text("{}")
-    (tmp_path / "tokenizer.json").write_text("{}")
-    hub.files = {**_from(tmp_path), "model.safetensors": EntryNotFoundError("no model.safetensors at this revision")}
-    with pytest.raises(EngineInputError) as caught:
-        model_files.download_model()
-    assert (caught.value.code, caught.value.params["missing"]) == ("model_missing_files", "model.safetensors")
-
-
-def test_a_hub_that_never_answers_is_given_up_on_within_seconds(monkeypatch, tmp_path):
-    """The real hub client against a server that accepts connections and never replies (what a firewall that drops
-    packets looks like): the download says model_offline instead of hanging. Left to the client, the tree listing
-    has no timeout and a file's metadata is retried for minutes."""
-    import socket
-    import threading
-
-    monkeypatch.delenv(model_files.MODEL_DIR_VARIABLE, raising=False)
-    silent = socket.create_server(("127.0.0.1", 0))
-    endpoint = f"http://127.0.0.1:{silent.getsockname()[1]}"
-    outcome: list[BaseException | Path] = []
-
-    def download() -> None:
-        try:
-            outcome.append(model_files.download_model(tmp_path / "cache", endpoint=endpoint))
-        except BaseException as error:
-            outcome.append(error)
-
-    worker = threading.Thread(target=download, daemon=True)
-    try:
-        worker.start()
-        worker.join(60)  # the bound checked here is generous (HUB_TIMEOUT_SECONDS is 5): a hang fails, never waits
-        assert not worker.is_alive(), "the download still waits on a hub that never answers"
-    finally:
-        silent.close()
-    (error,) = outcome
-    assert isinstance(error, EngineInputError) and error.code == "model_offline"
-
-
-def test_the_environment_variable_names_a_local_directory_and_nothing_is_downloaded(hub, monkeypatch, tmp_path):
-    monkeypatch.setenv(model_files.MODEL_DIR_VARIABLE, str(tmp_path))
-    assert model_directory() == tmp_path
-    assert model_directory(tmp_path / "explicit") == tmp_path / "explicit"  # an explicit directory comes first
-    assert hub.calls == []
+# --- what importing costs ---
 
 
 def test_importing_the_model_modules_loads_neither_tokenizers_nor_the_hub_client():

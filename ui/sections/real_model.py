@@ -420,19 +420,32 @@ def cell_ui(reading: Reading, layer: int, head: int, found: Asked | None) -> Non
 # --- where the model comes from ---
 
 
+def languages_fact(loaded: LoadedModel) -> str:
+    """The languages the model card names: the pinned model's count, or a local card's list."""
+    if loaded.source.origin == "hub":
+        return t("real.about.languages_hub", n=numbers.count(model_source.HUB_LANGUAGES))
+    if not loaded.card.languages:
+        return t("real.about.languages_unknown")
+    return tm("real.about.languages", languages=", ".join(loaded.card.languages))
+
+
 def provenance_ui(loaded: LoadedModel) -> None:
-    """The model's name, licence, version, where it was loaded from and its shape."""
+    """The model's name, licence, languages, version, where it was loaded from and its shape."""
     config, source = loaded.model.config, loaded.source
     st.header(t("real.about.title"))
     facts = [
         tm("real.about.name", name=MODEL_REPO)
         if source.origin == "hub"
         else tm("real.about.local_name", name=source.directory.name),
-        tm("real.about.licence", licence=loaded.licence) if loaded.licence else t("real.about.licence_unknown"),
+        tm("real.about.licence", licence=loaded.card.licence)
+        if loaded.card.licence
+        else t("real.about.licence_unknown"),
+        languages_fact(loaded),
         tm("real.about.revision", revision=MODEL_REVISION) if source.origin == "hub" else t("real.about.no_revision"),
         t(f"real.about.from.{source.origin}", variable=MODEL_DIR_VARIABLE, secret=model_source.MODEL_DIR_SECRET),
         t(
             "real.about.shape",
+            architecture=config.architecture,
             layers=numbers.count(config.n_layers),
             heads=numbers.count(config.n_heads),
             d_model=numbers.count(config.d_model),

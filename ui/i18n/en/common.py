@@ -1,6 +1,10 @@
 """English strings: the app shell, the shared scenario, matrices, sharing, editors and errors."""
 
 STRINGS: dict[str, str] = {
+    "url.bad.step": "The link asked for a step that does not exist (`?step=` must be a number from 1 to {parts}): it is ignored.",
+    "url.bad.lang": "The link asked for a language the app does not have (`?lang=` may be `es` or `en`): it is ignored.",
+    "url.bad.present": "The link carried a presentation mode that makes no sense (`?present=` may be `true` or `false`): it is ignored.",
+    "url.bad.questions_on": "The link carried a value for the questions that makes no sense (`?questions_on=` may be `true` or `false`): it is ignored.",
     "app.title": "Self-attention, number by number",
     "sidebar.presentation": "Presentation mode",
     "sidebar.presentation_help": "Larger type and figures for a projector; the editors are folded away. Leave it with the button at the top of the page or Alt+P.",

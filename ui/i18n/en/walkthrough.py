@@ -6,7 +6,6 @@ STRINGS: dict[str, str] = {
     "walk.part": "Part",
     "walk.prev": "Previous",
     "walk.next": "Next",
-    "walk.bad_step": "The link asked for a step that does not exist (`?step=` must be a number from 1 to {parts}): showing part {part}.",
     "walk.progress": "Part {part} of {total}: {name}",
     "walk.inputs": "The input vectors x (embedding + position, as step 3 of the lesson leaves them)",
     "walk.code": "The code: the numpy lines the engine runs",

@@ -1,6 +1,10 @@
 """Textos en español rioplatense: el marco de la app, el escenario compartido, las matrices, compartir, editores y errores."""
 
 STRINGS: dict[str, str] = {
+    "url.bad.step": "El enlace pedía un paso que no existe (`?step=` tiene que ser un número del 1 al {parts}): se ignora.",
+    "url.bad.lang": "El enlace pedía un idioma que no está (`?lang=` puede ser `es` o `en`): se ignora.",
+    "url.bad.present": "El enlace traía un modo presentación que no se entiende (`?present=` puede ser `true` o `false`): se ignora.",
+    "url.bad.questions_on": "El enlace traía un valor que no se entiende para las preguntas (`?questions_on=` puede ser `true` o `false`): se ignora.",
     "app.title": "Self-attention, número por número",
     "sidebar.presentation": "Modo presentación",
     "sidebar.presentation_help": "Letra y gráficos más grandes para proyectar; los editores quedan plegados. Se sale con el botón de arriba de la página o con Alt+P.",

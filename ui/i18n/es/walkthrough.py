@@ -6,7 +6,6 @@ STRINGS: dict[str, str] = {
     "walk.part": "Parte",
     "walk.prev": "Anterior",
     "walk.next": "Siguiente",
-    "walk.bad_step": "El enlace pedía un paso que no existe (`?step=` tiene que ser un número del 1 al {parts}): se muestra la parte {part}.",
     "walk.progress": "Parte {part} de {total}: {name}",
     "walk.inputs": "Los vectores de entrada x (embedding + posición, como los deja el paso 3 de la lección)",
     "walk.code": "El código: las líneas de numpy que corre el motor",

