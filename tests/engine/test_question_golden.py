@@ -20,7 +20,7 @@ import pytest
 from engine import EngineInputError, Scale, attend, lesson_scenario
 from engine import questions as q
 from engine.pipeline import PipelineResult, SentenceVectors, sentence_vectors
-from engine.questions import LearningView, MultiHeadView, RealModelView, ScalingSetup, SoftmaxRow
+from engine.questions import LearningView, MultiHeadView, RealModelView, ScalingSetup, SoftmaxRow, WordPairView
 from engine.scenario import Scenario
 from tests.engine.question_contexts import (
     learning_view,
@@ -72,6 +72,11 @@ def contexts() -> dict[type, list[tuple[str, object]]]:
         LearningView: [
             ("lesson", lesson_learning_view()),
             ("random", learning_view(random_walk_scenario(2, 3, 4, 2, "sqrt", True, 1.0), "identity", "random", 2)),
+        ],
+        WordPairView: [
+            ("apart", WordPairView("banco", True, 0.772)),  # the English bank pair's last-layer cosine, rounded
+            ("same", WordPairView("banco", True, 1.0)),  # two identical sentences
+            ("unseen", WordPairView("banco", False, 0.9998)),  # a change the three decimals cannot show: not asked
         ],
         RealModelView: [
             ("lesson", lesson_real_model_view()),

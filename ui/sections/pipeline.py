@@ -30,6 +30,8 @@ from ui.collapse import collapse_why
 from ui.derivation import block, sub, vector_row
 from ui.editing import refusal_text
 from ui.i18n import plural, t, tm
+from ui.scenario_controls import mask_link_ui
+from ui.sections import pipeline_context
 from ui.sliders import seed_input
 from ui.tables import table_ui
 from ui.view_models.walkthrough import collapse_reading
@@ -128,6 +130,7 @@ def attention_controls_ui(d_model: int) -> tuple[str, int, bool]:
         key="pipeline_causal",
         persist_state="session",
     )
+    mask_link_ui(mask_col)
     return weights, int(seed), causal
 
 
@@ -349,6 +352,7 @@ def attention_onward_ui(vectors: SentenceVectors) -> None:
     effect_ui(result, top)
     if AMBIGUITY_ASKER in result.tokens and "perro" in result.tokens:
         ambiguity_ui(result, top)
+    pipeline_context.context_ui(vectors.x.shape[1], weights, seed, causal)
 
 
 def is_lesson_case(vectors: SentenceVectors, d_model: int) -> bool:
