@@ -67,6 +67,7 @@ class DotDerivation:
     total: Decimal  # the sum of the written products (exact)
     result: Decimal  # total rounded to SHOWN decimals
     exact: float  # the full-precision value (what the figures show)
+    hidden: bool = False  # an operand other than 0 is written as 0: it is below half of the last digit shown
 
     @property
     def agrees(self) -> bool:
@@ -102,6 +103,7 @@ def dot(a: Numbers, b: Numbers, exact: float | None = None) -> DotDerivation:
         total=_trim(total),
         result=written(total),
         exact=exact_value,
+        hidden=any(w == 0 and v != 0 for w, v in zip((*a_written, *b_written), (*a_arr, *b_arr), strict=True)),
     )
 
 

@@ -2,7 +2,9 @@
 
 import streamlit as st
 
+from engine import lesson_scenario
 from ui import questions, shell, state
+from ui.i18n import t
 from ui.layout import page_header
 from ui.scenario_controls import edited_notice_ui
 from ui.sections import where
@@ -10,7 +12,9 @@ from ui.sections.walkthrough import common, dividing, navigation, projections, s
 from ui.share import share_ui
 
 shell.page("walkthrough")
-page_header("walk.title", "walk.lead")
+scenario = state.get_scenario()
+page_header("walk.title", sentence=" ".join(scenario.tokens))  # the title follows the scenario's tokens
+st.markdown(t("walk.lead", gloss=t("walk.lead.gloss") if scenario.tokens == lesson_scenario().tokens else ""))
 edited_notice_ui()
 share_ui(state.step())
 

@@ -163,8 +163,21 @@ def projection_specs(tokens: Sequence[str], result: AttentionResult, *, shapes: 
     if shapes:
         titles = [shaped(title, m) for title, m in zip(titles, matrices, strict=True)]
     return [
-        token_map(m, tokens, title, zrange=shared, show_scale=i == 2)
-        for i, (title, m) in enumerate(zip(titles, matrices, strict=True))
+        token_map(m, tokens, title, zrange=shared, show_scale=i == 2, hover=projection_hover(tokens, m, w))
+        for i, (title, m, w) in enumerate(zip(titles, matrices, ("W_Q", "W_K", "W_V"), strict=True))
+    ]
+
+
+def projection_hover(tokens: Sequence[str], values: np.ndarray, w: str) -> list[list[str]]:
+    """Each cell of Q, K or V as the dot product that gives it, as the scores' hover names theirs:
+    x_perro · columna 0 de W_Q = +0,461."""
+    lang = state.current_language()
+    return [
+        [
+            translate(lang, "figure.hover.projection", token=token, j=j, w=w, value=numbers.measured(v, lang=lang))
+            for j, v in enumerate(row)
+        ]
+        for token, row in zip(tokens, values, strict=True)
     ]
 
 
@@ -216,7 +229,7 @@ def cell_hover(tokens: Sequence[str], result: AttentionResult, panel: str = "wei
             if not result.allowed[i, j]:
                 row.append(masked)
                 continue
-            parts = [translate(lang, "figure.hover.score", score=numbers.signed(result.scores[i, j], lang=lang))]
+            parts = [translate(lang, "figure.hover.score", score=numbers.measured(result.scores[i, j], lang=lang))]
             if divided:
                 written = derivation.division(float(result.scores[i, j]), float(result.divisor))
                 parts.append(

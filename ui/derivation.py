@@ -25,12 +25,13 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import NamedTuple
 
+import numpy as np
 import streamlit as st
 
-from engine.derivation import CellDerivation, Division, DotDerivation, SoftmaxDerivation
+from engine.derivation import TERM, CellDerivation, Division, DotDerivation, SoftmaxDerivation, written
 from ui import state
 from ui.i18n import t
-from ui.numbers import fixed, short, signed, vector
+from ui.numbers import bracketed, exact_at, fixed, short, signed, vector
 
 
 class Row(NamedTuple):
@@ -136,13 +137,40 @@ def sub(symbol: str, token: object) -> str:
     return f"{symbol}_{token_text(token)}"
 
 
+def vector_text(values, sign: bool = True) -> str:
+    """[v0; v1; ...]: values that are exact at three decimals (typed entries, x_perro = [+0,50; +1,15; +0,78; +0,88],
+    whole numbers, products of them up to float noise) with one precision and no trailing zeros; others to three
+    decimals."""
+    flat = [float(v) for v in np.asarray(values, dtype=np.float64).reshape(-1)]
+    if not all(exact_at(v) for v in flat):
+        return vector(flat, sign=sign)
+    return bracketed(one_precision([written(v) for v in flat], sign=sign))
+
+
 def vector_row(lhs: str, values, sign: bool = True) -> Row:
-    """A row `lhs = (v0, v1, ...)`, the values written to three decimals."""
-    return Row(lhs, "=", vector(values, sign=sign))
+    """A row `lhs = [v0; v1; ...]` (see `vector_text`)."""
+    return Row(lhs, "=", vector_text(values, sign))
 
 
-def _factor(value: Decimal) -> str:
-    return f"({short(value, 4, sign=True)})"
+def decimals_of(value: Decimal) -> int:
+    """The decimals a written number needs: 0.5 one, 0.150 two (it is 0.15), 3 none."""
+    if value == value.to_integral_value():
+        return 0
+    return max(0, -int(value.normalize().as_tuple().exponent))
+
+
+def one_precision(values: Sequence[Decimal], sign: bool = True) -> list[str]:
+    """Numbers that share a line, all written with one precision: as many decimals as the longest of them needs
+    ((+0,807)(−0,150), not (+0,807)(−0,15)); a whole number without decimals (÷ 2, (+10))."""
+    return at_places(values, max((decimals_of(v) for v in values), default=0), sign)
+
+
+def at_places(values: Sequence[Decimal], places: int, sign: bool = True) -> list[str]:
+    """Each value with `places` decimals; a whole number without any, and 0 as 0."""
+    return [
+        "0" if v == 0 else short(v, 0, sign=sign) if decimals_of(v) == 0 else fixed(v, places, sign=sign)
+        for v in values
+    ]
 
 
 def exact_note(value: float, decimals: int = 3, sign: bool = True) -> Row:
@@ -152,9 +180,12 @@ def exact_note(value: float, decimals: int = 3, sign: bool = True) -> Row:
 
 def dot_rows(lhs: str, d: DotDerivation) -> list[Row]:
     """Lhs = (a0)(b0) + (a1)(b1) + …, then each product, then their sum, then the sum rounded."""
-    rows = [Row(lhs, "=", " + ".join(f"{_factor(a)}{_factor(b)}" for a, b in zip(d.a, d.b, strict=True)))]
+    factors = one_precision([*d.a, *d.b])
+    pairs = zip(factors[: len(d.a)], factors[len(d.a) :], strict=True)
+    rows = [Row(lhs, "=", " + ".join(f"({a})({b})" for a, b in pairs))]
     if len(d.products) > 1:
-        rows.append(Row("", "=" if d.products_exact else "≈", " + ".join(_factor(p) for p in d.products)))
+        products = " + ".join(f"({p})" for p in product_texts(d))
+        rows.append(Row("", "=" if d.products_exact else "≈", products))
         rows.append(Row("", "=", short(d.total, 4, sign=True)))  # exact: no trailing zeros (≈ rounded below)
     else:
         rows.append(Row("", "=" if d.products_exact else "≈", short(d.total, 4, sign=True)))
@@ -162,13 +193,28 @@ def dot_rows(lhs: str, d: DotDerivation) -> list[Row]:
         rows.append(Row("", "≈", signed(d.result)))
     if not d.agrees:
         rows.append(exact_note(d.exact))
+    if d.hidden:
+        rows.append(Row("", "", t("derivation.hidden", value=fixed(d.exact, 6, sign=True))))
     return rows
+
+
+def product_texts(d: DotDerivation) -> list[str]:
+    """The products of a dot product, one precision: a product of written operands that rounds to 0 keeps its sign
+    and the digits it was rounded to ((−0,0000), never (+0)); an exact 0 is 0."""
+    lost = [p == 0 and a * b != 0 for p, a, b in zip(d.products, d.a, d.b, strict=True)]
+    places = TERM if any(lost) else max((decimals_of(p) for p in d.products), default=0)
+    texts = at_places(d.products, places)
+    for k, (a, b) in enumerate(zip(d.a, d.b, strict=True)):
+        if lost[k]:
+            texts[k] = ("−" if a * b < 0 else "+") + fixed(0, places)
+    return texts
 
 
 def division_row(lhs: str, d: Division) -> list[Row]:
     """Lhs = numerator ÷ divisor = result (≈ when the quotient was rounded)."""
     relation = "=" if d.result_exact else "≈"
-    rows = [Row(lhs, "=", f"{signed(d.numerator)} ÷ {short(d.divisor)} {relation} {signed(d.result)}")]
+    numerator, divisor, result = one_precision([d.numerator, d.divisor, d.result])
+    rows = [Row(lhs, "=", f"{numerator} ÷ {divisor.lstrip('+')} {relation} {result}")]
     if not d.agrees:
         rows.append(exact_note(d.exact))
     return rows
@@ -182,28 +228,26 @@ def softmax_rows(d: SoftmaxDerivation, labels: Sequence[str]) -> list[Row | None
     if d.tempered is not None:
         for score, tempered, exact, name in zip(d.scores, d.tempered, d.tempered_exact, names, strict=True):
             relation = "=" if exact else "≈"
-            rows.append(Row(f"{signed(score)} ÷ {short(d.temperature, 2)}", relation, f"{signed(tempered)}  {name}"))
+            score_text, temperature, tempered_text = one_precision([score, d.temperature, tempered])
+            rows.append(Row(f"{score_text} ÷ {temperature.lstrip('+')}", relation, f"{tempered_text}  {name}"))
         rows.append(BLANK)
         arguments = d.tempered
     if d.shift is not None:
         for argument, exponent in zip(arguments, d.exponents, strict=True):
-            rows.append(
-                Row(
-                    f"{short(argument, 3, sign=True)} − ({short(d.shift, 3, sign=True)})",
-                    "=",
-                    short(exponent, 3, sign=True),
-                )
-            )
+            argument_text, shift, exponent_text = one_precision([argument, d.shift, exponent])
+            rows.append(Row(f"{argument_text} − ({shift})", "=", exponent_text))
         rows.append(BLANK)
-    written_exps = [short(e, 4) for e in d.exps]
+    # the exponents are one column (the scores as written, one precision), the e^x another, and their total
+    exponents = one_precision(d.exponents)
+    *written_exps, total = one_precision([*d.exps, d.total], sign=False)
     column = max(len(e) for e in written_exps)
-    for exponent, e, name in zip(d.exponents, written_exps, names, strict=True):
+    for exponent, text, e, name in zip(d.exponents, exponents, written_exps, names, strict=True):
         relation = "=" if exponent == 0 else "≈"
-        rows.append(Row(f"e^({short(exponent, 3, sign=True)})", relation, f"{e.ljust(column)}  {name}"))
-    rows.append(Row("Σ", "=", " + ".join(written_exps) + f" = {short(d.total, 4)}"))
+        rows.append(Row(f"e^({text})", relation, f"{e.ljust(column)}  {name}"))
+    rows.append(Row("Σ", "=", " + ".join(written_exps) + f" = {total}"))
     rows.append(BLANK)
     for e, w, name in zip(written_exps, d.weights, names, strict=True):
-        rows.append(Row(f"{e} / {short(d.total, 4)}", "≈", f"{fixed(w)}  {name}"))
+        rows.append(Row(f"{e} / {total}", "≈", f"{fixed(w)}  {name}"))
     rows.append(Row("Σ", "=", " + ".join(fixed(w) for w in d.weights) + f" = {fixed(d.weights_sum)}"))
     if d.weights_sum != 1:
         rows.append(Row("", "", t("derivation.rounded_sum")))

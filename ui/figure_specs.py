@@ -1036,6 +1036,8 @@ def block_figure(labels: BlockLabels, style: Style, lang: str) -> go.Figure:
     columns = {0.0: encoder, 2.6: decoder}
     shapes: list[dict] = []
     notes: list[dict] = []
+    residual_x: list[float | None] = []  # the residual paths, one trace with gaps between them
+    residual_y: list[float | None] = []
     font = {"size": style.font, "color": BLOCK_TEXT}
 
     def arrow(x0: float, y0: float, x1: float, y1: float, dash: bool = False) -> None:
@@ -1087,13 +1089,8 @@ def block_figure(labels: BlockLabels, style: Style, lang: str) -> go.Figure:
             if kind == "add_norm":  # the residual: from below the sublayer, around it, into the sum
                 side = x + box_w / 2 + 0.18
                 start, end = y - 2 * step + box_h / 2 + 0.1, y
-                shapes.append(
-                    {
-                        "type": "path",
-                        "path": f"M {x},{start} L {side},{start} L {side},{end} L {x + box_w / 2},{end}",
-                        "line": {"color": BLOCK_LINE, "width": 1.4, "dash": "dot"},
-                    }
-                )
+                residual_x += [x + box_w / 2, side, side, x + box_w / 2, None]
+                residual_y += [start, start, end, end, None]
         tops[x] = (len(boxes) - 1) * step
         notes.append({"x": x, "y": tops[x] + step, "text": plain_text(labels.output), "showarrow": False, "font": font})
         arrow(x, tops[x] + box_h / 2, x, tops[x] + step - 0.22)
@@ -1144,4 +1141,13 @@ def block_figure(labels: BlockLabels, style: Style, lang: str) -> go.Figure:
             "plot_bgcolor": "rgba(0,0,0,0)",
         }
     )
-    return go.Figure(layout=layout)
+    residuals = {
+        "type": "scatter",
+        "x": residual_x,
+        "y": residual_y,
+        "mode": "lines",
+        "line": {"color": BLOCK_LINE, "width": 1.4, "dash": "dot"},
+        "hoverinfo": "skip",
+        "showlegend": False,
+    }
+    return go.Figure(data=[residuals], layout=layout)

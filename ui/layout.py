@@ -8,7 +8,7 @@ from __future__ import annotations
 import streamlit as st
 
 from ui import state, url
-from ui.i18n import t
+from ui.i18n import tm
 from ui.share import link_errors_ui
 
 # Always:
@@ -138,10 +138,11 @@ def _redraw_grids() -> None:
     st.rerun()
 
 
-def page_header(title_key: str, lead_key: str | None = None) -> None:
-    """The page's title, a message about a link that could not be read, and a one-paragraph lead."""
-    st.title(t(title_key))
+def page_header(title_key: str, lead_key: str | None = None, **params: object) -> None:
+    """The page's title, a message about a link that could not be read, and a one-paragraph lead; `params` fill
+    both, written literally (a token name stays text)."""
+    st.title(tm(title_key, **params))
     link_errors_ui()
     url.refused_ui()
     if lead_key:
-        st.markdown(t(lead_key))
+        st.markdown(tm(lead_key, **params))

@@ -2,7 +2,10 @@
 
 One convention per language, applied to every string, derivation, table, figure label and hover text:
 
-- Spanish: decimal comma and a point between thousands, as in Argentina ("0,332", "2.000" is two thousand);
+- Spanish: decimal comma and a point between thousands, as in Argentina ("0,332", "20.000" is twenty thousand);
+  a four-digit whole part is not grouped, as the RAE writes it ("1024", "2000"), so that it never sits beside a
+  decimal comma looking like one (the RAE would group larger numbers with a thin space; the app keeps the point
+  Argentine readers write, from five digits on, where the RAE groups);
   the components of a vector are separated by semicolons ("[+0,461; +0,779]"), percentages carry a space
   ("28,9 %").
 - English: decimal point and a comma between thousands ("0.332", "2,000"); vectors "[+0.461, +0.779]";
@@ -47,13 +50,16 @@ def round_half_up(value: float | Decimal, decimals: int) -> Decimal:
         return number.quantize(Decimal(1).scaleb(-decimals), rounding=ROUND_HALF_UP)
 
 
+GROUPED_FROM = {"es": 5, "en": 4}  # digits before the point from which thousands are grouped
+
+
 def _digits(number: Decimal, lang: str) -> str:
-    """The digits of a non-negative Decimal with the language's separators, thousands grouped from 1,000 on:
-    "2.000" / "2,000"."""
+    """The digits of a non-negative Decimal with the language's separators: in Spanish thousands are grouped from
+    five digits on, as the RAE writes numbers (1024, 2000, 10.000); in English from four (1,024)."""
     decimal_sep, thousands_sep = SEPARATORS[lang]
     text = format(number, "f")
     whole, _, fraction = text.partition(".")
-    if len(whole) > 3:
+    if len(whole) >= GROUPED_FROM[lang]:
         groups: list[str] = []
         while len(whole) > 3:
             groups.insert(0, whole[-3:])
@@ -92,6 +98,23 @@ def bound(value: float, decimals: int = 3, *, below: bool, lang: str | None = No
     number = Decimal(repr(float(value)))
     step = Decimal(1).scaleb(-decimals)
     return fixed(number.quantize(step, rounding=ROUND_FLOOR if below else ROUND_CEILING), decimals, lang=lang)
+
+
+EXACT_NOISE = 1e-9  # relative: a float this close to its form at the digits shown is that number (x·W of typed entries)
+
+
+def exact_at(value: float, decimals: int = 3) -> bool:
+    """Whether `value` is its own rounding to `decimals` decimals, up to float noise: 1391.0000000000002 is 1391."""
+    v = float(value)
+    return math.isfinite(v) and abs(v - float(round_half_up(v, decimals))) <= EXACT_NOISE * max(1.0, abs(v))
+
+
+def measured(value: float, decimals: int = 3, *, sign: bool = True, lang: str | None = None) -> str:
+    """A computed quantity: without trailing zeros when it is exact at the digits shown (a score of whole numbers,
+    +12, not +12,000), else to `decimals` decimals (+0,954)."""
+    if exact_at(value, decimals):
+        return short(value, decimals, sign=sign, lang=lang)
+    return fixed(value, decimals, sign=sign, lang=lang)
 
 
 def signed(value: float | Decimal, decimals: int = 3, *, lang: str | None = None) -> str:
@@ -166,12 +189,13 @@ def vector(values, decimals: int = 3, *, sign: bool = True, lang: str | None = N
     entries = [
         MASKED_ENTRY if off else fixed(v, decimals, sign=sign, lang=lang) for v, off in zip(flat, hidden, strict=True)
     ]
-    return _bracketed(entries, lang)
+    return bracketed(entries, lang)
 
 
-def _bracketed(entries: list[str], lang: str) -> str:
-    """[a, b] in English, [a; b] in Spanish; in English also [a; b] when an entry has a thousands comma, so that
-    [1,000; 1,001] is not read as four numbers."""
+def bracketed(entries: list[str], lang: str | None = None) -> str:
+    """Written entries as a vector: [a, b] in English, [a; b] in Spanish; in English also [a; b] when an entry has a
+    thousands comma, so that [10,000; 10,001] is not read as four numbers."""
+    lang = _lang(lang)
     separator = VECTOR_SEPARATORS[lang]
     if any(separator.strip() in entry for entry in entries):
         separator = "; "
@@ -181,7 +205,7 @@ def _bracketed(entries: list[str], lang: str) -> str:
 def short_vector(values, decimals: int = 3, *, lang: str | None = None) -> str:
     """[1; 2; 3] / [1, 2, 3]: a vector of short numbers (the lesson's [3.1, 4.1, 5.1] example)."""
     lang = _lang(lang)
-    return _bracketed([short(v, decimals, lang=lang) for v in _flat(values)], lang)
+    return bracketed([short(v, decimals, lang=lang) for v in _flat(values)], lang)
 
 
 def _flat(values) -> list:

@@ -68,16 +68,16 @@ def test_a_right_to_left_name_cannot_reorder_the_numbers_after_it():
         (
             "en",
             [
-                "Q_perro[0] = (+0.5)(+0.3) + (+1.15)(+0.1) + (+0.78)(−0.2) + (+0.88)(+0.4)",
-                "           = (+0.15) + (+0.115) + (−0.156) + (+0.352)",
+                "Q_perro[0] = (+0.50)(+0.30) + (+1.15)(+0.10) + (+0.78)(−0.20) + (+0.88)(+0.40)",
+                "           = (+0.150) + (+0.115) + (−0.156) + (+0.352)",
                 "           = +0.461",
             ],
         ),
         (
             "es",
             [
-                "Q_perro[0] = (+0,5)(+0,3) + (+1,15)(+0,1) + (+0,78)(−0,2) + (+0,88)(+0,4)",
-                "           = (+0,15) + (+0,115) + (−0,156) + (+0,352)",
+                "Q_perro[0] = (+0,50)(+0,30) + (+1,15)(+0,10) + (+0,78)(−0,20) + (+0,88)(+0,40)",
+                "           = (+0,150) + (+0,115) + (−0,156) + (+0,352)",
                 "           = +0,461",
             ],
         ),
@@ -97,9 +97,9 @@ def test_softmax_of_huge_scores_is_worked_out_on_the_shifted_scores(english):
     text = block(softmax_rows(derivation.softmax_row([1000.0, 1001.0]), ["a", "b"]))
     lines = [" ".join(line.split()) for line in text.splitlines()]  # alignment aside
     # e^1000 overflows; shifted by the maximum the scores are −1 and 0
-    assert "+1,000 − (+1,001) = −1" in lines and "+1,001 − (+1,001) = +0" in lines
+    assert "+1,000 − (+1,001) = −1" in lines and "+1,001 − (+1,001) = 0" in lines
     assert round(math.exp(-1), 4) == 0.3679
-    assert "e^(−1) ≈ 0.3679 ← a" in lines and "e^(+0) = 1 ← b" in lines
+    assert "e^(−1) ≈ 0.3679 ← a" in lines and "e^(0) = 1 ← b" in lines
     assert "Σ = 0.3679 + 1 = 1.3679" in lines
     # 0.3679 / 1.3679 = 0.26895 and 1 / 1.3679 = 0.73105
     assert "0.3679 / 1.3679 ≈ 0.269 ← a" in lines and "1 / 1.3679 ≈ 0.731 ← b" in lines

@@ -4,7 +4,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from tests.app.helpers import APP, HOME, ROOT, charts, no_exception, open_page
-from ui.i18n import LANGUAGES
+from ui.i18n import LANGUAGES, translate
 from ui.pages import PAGE_BY_KEY, PAGES
 
 PRESENTATION_CSS = '[data-testid="stMain"] { font-size: 22px; }'  # a line of ui/layout.py's presentation style
@@ -14,6 +14,11 @@ PRESENTATION_VALUE_PX, NORMAL_VALUE_PX = 20, 14
 
 def title_key(spec) -> str:
     return spec.title_key  # each page's heading, "<its strings' prefix>.title"
+
+
+def title_text(lang: str, spec) -> str:
+    """A page's heading as shown on the lesson's scenario (the walkthrough's names its tokens)."""
+    return translate(lang, title_key(spec), sentence="el perro come")
 
 
 def test_every_registered_page_file_exists():
@@ -37,7 +42,7 @@ def test_the_menu_links_every_page_at_the_address_streamlit_serves_it_at(spec):
 def test_each_page_opens_under_the_app_shell_in_each_language(spec, lang):
     at = open_page(spec.path, lang)
     assert no_exception(at)
-    assert [title.value for title in at.title] == [LANGUAGES[lang][title_key(spec)]]
+    assert [title.value for title in at.title] == [title_text(lang, spec)]
     assert at.sidebar.radio(key="lang_choice").label == "Idioma / Language"
     assert at.sidebar.toggle(key="present_toggle").label == LANGUAGES[lang]["sidebar.presentation"]
 
@@ -91,7 +96,7 @@ def shows(at, spec) -> dict:
     questions' switch, and on the walkthrough its part (read from the part's heading)."""
     title = at.title[0].value
     shown = {
-        "lang": next(code for code in LANGUAGES if title == LANGUAGES[code][title_key(spec)]),
+        "lang": next(code for code in LANGUAGES if title == title_text(code, spec)),
         "present": presentation_css(at),
         "questions_on": at.sidebar.toggle(key="questions_on_toggle").value,
     }

@@ -12,7 +12,8 @@ from ui.numbers import short_vector, vector
         ([1, 2, 3], "en", "[1, 2, 3]"),
         ([1, 2, 3], "es", "[1; 2; 3]"),
         ([1000, 1001], "en", "[1,000; 1,001]"),  # not "[1,000, 1,001]": four numbers at a glance
-        ([1000, 1001], "es", "[1.000; 1.001]"),
+        ([1000, 1001], "es", "[1000; 1001]"),  # four digits: no point (RAE)
+        ([10000, 10001], "es", "[10.000; 10.001]"),  # five: the point Argentine readers write
         ([0.5, 2.5], "es", "[0,5; 2,5]"),
     ],
 )
@@ -25,7 +26,7 @@ def test_a_vector_with_a_thousands_comma_is_separated_by_semicolons_in_english()
     assert vector([0.1, 0.2], lang="en") == "[+0.100, +0.200]"
 
 
-@pytest.mark.parametrize(("lang", "huge"), [("en", "[1,000; 1,001]"), ("es", "[1.000; 1.001]")])
+@pytest.mark.parametrize(("lang", "huge"), [("en", "[1,000; 1,001]"), ("es", "[1000; 1001]")])
 def test_the_softmax_pages_huge_scores_read_as_two_numbers(lang, huge):
     at = open_page("pages/softmax.py", lang)
     assert huge in page_text(at) + " ".join(str(o) for box in at.selectbox for o in box.options) + " ".join(

@@ -29,6 +29,7 @@ from engine.questions import (
     RealModelView,
     ScalingSetup,
     SoftmaxRow,
+    WordPairView,
     grade,
 )
 from harness.tiny_model import TINY_CONFIG, random_bert_tensors, write_model
@@ -48,13 +49,14 @@ LANGS = sorted(LANGUAGES)
 WALK_GATES = [(f"walk.{part}", "pages/walkthrough.py") for part in range(1, 6)]
 SCALING_GATES = [(f"scaling.{name}", "pages/scaling.py") for name in questions.SCALING_GATES]
 MULTIHEAD_GATES = [(f"multihead.{part}", "pages/multihead.py") for part in ("sizes", "heads", "concat", "residual")]
-REAL_MODEL_GATES = [(f"real_model.{part}", "pages/real_model.py") for part in ("head", "cell")]
+REAL_MODEL_GATES = [(f"real_model.{part}", "pages/real_model.py") for part in ("head", "cell", "context")]
 GATES = [
     *WALK_GATES,
     ("softmax", "pages/softmax.py"),
     *SCALING_GATES,
     ("pipeline.vectors", "pages/pipeline.py"),
     ("pipeline", "pages/pipeline.py"),
+    ("pipeline.context", "pages/pipeline.py"),
     *MULTIHEAD_GATES,
     ("learning.train", "pages/learning.py"),
     *REAL_MODEL_GATES,
@@ -108,6 +110,12 @@ def written(lang: str, function, *args, **kwargs) -> str:
         return function(*args, **kwargs)
 
 
+ABOVE = {  # a gate below two others: both shown first, in page order
+    "pipeline.context": ["pipeline.vectors", "pipeline"],
+    "real_model.context": ["real_model.head", "real_model.cell"],  # below both, outside the head's gate
+}
+
+
 def open_gate(gate: str, page: str, lang: str, *, questions_on: bool = True, seed: int = 2024, **state) -> AppTest:
     """The app on the page and step of `gate` (its √d_k section open), in `lang`, questions on, the session's
     question seed fixed (a real session draws its own)."""
@@ -129,14 +137,13 @@ def open_gate(gate: str, page: str, lang: str, *, questions_on: bool = True, see
     at.run()
     at.switch_page(page).run()
     assert no_exception(at), [e.value for e in at.exception]
-    above = {"multihead": "multihead.sizes", "real_model": "real_model.head", "pipeline": "pipeline.vectors"}.get(
-        gate.split(".")[0]
-    )
-    if above is not None and gate != above:
-        # the gate asked first, above this one on its page: shown, so this gate's own question is the one left
+    first = {"multihead": "multihead.sizes", "real_model": "real_model.head", "pipeline": "pipeline.vectors"}
+    above = ABOVE.get(gate, [first[gate.split(".")[0]]] if gate.split(".")[0] in first else [])
+    for shown in [name for name in above if name != gate]:
+        # the gates asked first, above this one on its page: shown, so this gate's own question is the one left
         button(at, translate(lang, "quiz.show_me")).click().run()
         assert no_exception(at), [e.value for e in at.exception]
-        assert revealed(at, above, lang)
+        assert revealed(at, shown, lang)
     return at
 
 
@@ -187,6 +194,8 @@ def revealed(at: AppTest, gate: str, lang: str) -> bool:
         "pipeline": "pipeline.effect.title",
         "real_model.head": "real.head.hover",  # the caption under the picked head's large figure
         "real_model.cell": "real.cell.divide",  # the line before the picked cell's division
+        "real_model.context": "ctx.heads.caption",  # the caption under the word's cosines
+        "pipeline.context": "pctx.honest",  # what the outputs of the same word say: mixing, not meaning
     }[gate]
     return translate(lang, title) in page_text(at)
 
@@ -526,6 +535,8 @@ def contexts_for(template) -> list:
             learning_view(lesson_scenario(), "subject", scale="none"),
             learning_view(replace(base, causal=True), "identity", "random", 2, "dk"),
         ]
+    if template.context is WordPairView:
+        return [WordPairView("banco", True, 0.772), WordPairView("banco", True, 1.0), WordPairView("bank", False, 0.5)]
     if template.context is RealModelView:
         return [
             lesson_real_model_view(),

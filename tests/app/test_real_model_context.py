@@ -164,3 +164,15 @@ def word_in_context_of(directory: Path, sentence: str, word: str):
     result = encode(tokens.ids, model.weights, model.config)
     rows = np.asarray(model.weights.word_embeddings[np.asarray(tokens.ids)], dtype=np.float64)
     return word_in_context(result, tokens, rows, find_word(tokens, word))
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_pieces_count_words_without_lone_punctuation(local_model, lang):  # noqa: F811
+    """Issue 30, item 10: "el perro come ." has three words, not four; the tokenizer makes "." a word of its own."""
+    model = load_model(local_model)
+    tokens = tokenize(model, "el perro come .")
+    assert "." in tokens.words and len(tokens.words) == 4
+    at = open_page(PAGE, lang, timeout=120, real_sentence="el perro come .")
+    assert not at.exception
+    expected = translate(lang, "real.pieces.body", n=str(len(tokens.pieces)), words="3", special="2")
+    assert expected in page_text(at)

@@ -1,4 +1,4 @@
-"""Sliders write their numbers in the reader's language ("1,0" and "5.000" in Spanish), and a value off their grid
+"""Sliders write their numbers in the reader's language ("1,0" and "5000" in Spanish), and a value off their grid
 that came with a link is offered as it is, not rounded to the nearest step."""
 
 from dataclasses import replace
@@ -32,7 +32,7 @@ def test_a_slider_writes_its_numbers_in_the_readers_language(page, label, spanis
     assert slider.options[-1] == expected[2]
 
 
-@pytest.mark.parametrize(("lang", "most", "default"), [("es", "5.000", "1.000"), ("en", "5,000", "1,000")])
+@pytest.mark.parametrize(("lang", "most", "default"), [("es", "5000", "1000"), ("en", "5,000", "1,000")])
 def test_thousands_on_a_slider_are_grouped_as_the_reader_groups_them(lang, most, default):
     at = open_scaling(lang, "walk")
     walks = at.select_slider(key="scaling_walks")

@@ -45,7 +45,7 @@ def test_numbers_are_written_in_the_readers_language_and_right_aligned():
     frame = pd.DataFrame({"token": ["el", "perro"], "peso": [0.3321, float("nan")], "n": [2000, 3]})
     lines = markdown_table(frame, 3).split("\n")
     assert lines[1] == "| :-- | --: | --: |"  # text to the left, numbers to the right
-    assert lines[2] == "| el | 0,332 | 2.000 |"  # Spanish, the session's default: "2.000" is two thousand
+    assert lines[2] == "| el | 0,332 | 2000 |"  # Spanish, the session's default: four digits, no point (RAE)
     assert lines[3] == "| perro | — | 3 |"  # a missing number is a dash
     every = markdown_table(frame[["token"]], right_aligned=True).split("\n")
     assert every[1] == "| --: |"  # numbers already written as text: right-aligned on request

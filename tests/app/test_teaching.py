@@ -138,10 +138,10 @@ def test_the_softmax_page_writes_the_lessons_example_in_the_readers_numbers(lang
     assert percent[lang](top) in text and percent[lang](low) in text
 
 
-def test_spanish_thousands_take_a_point_and_never_read_as_decimals():
+def test_spanish_four_digit_numbers_take_no_point_and_never_read_as_decimals():
     at = open_at("pages/softmax.py", "es")
     labels = [b.label for b in at.button]
-    assert "Enormes: [1.000; 1.001]" in labels  # 1.000 is a thousand in Argentina
+    assert "Enormes: [1000; 1001]" in labels  # four digits take no point (the RAE), so none reads as 1,000 decimals
     assert "El ejemplo de la lección: [2; 5; 1]" in labels  # a list, not "2, 5" (two and a half)
 
 
@@ -298,7 +298,9 @@ def test_home_states_how_numbers_are_written(lang):
     at = open_at("app.py", lang)
     captions = [c.value for c in at.caption]
     assert translate(lang, "home.numbers") in captions
-    assert ("2.000 es dos mil" if lang == "es" else "2,000 is two thousand") in translate(lang, "home.numbers")
+    assert ("20.000 es veinte mil" if lang == "es" else "2,000") in translate(lang, "home.numbers")
+    if lang == "es":  # four digits without a point (the RAE): never read as a decimal comma
+        assert "(1024, 2000)" in translate(lang, "home.numbers")
 
 
 # --- every string these pages ask for exists in both languages ---

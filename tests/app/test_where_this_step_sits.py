@@ -58,8 +58,8 @@ def test_the_figure_marks_this_step_and_draws_a_residual_beside_every_sum():
     labels = BlockLabels(*(name for name in BlockLabels.__dataclass_fields__))
     figure = block_figure(labels, Style(), "en").to_plotly_json()
     rects = [s for s in figure["layout"]["shapes"] if s["type"] == "rect"]
-    paths = [s for s in figure["layout"]["shapes"] if s["type"] == "path"]
-    assert len(rects) == 5 + 7 and len(paths) == 5  # one residual per sum
+    residuals = figure["data"][0]
+    assert len(rects) == 5 + 7 and residuals["x"].count(None) == 5  # one residual path per sum
     outlined = [r for r in rects if r["line"]["width"] == 3]
     assert len(outlined) == 2  # the self-attention of each column: this step
     assert "here" in [note.get("text") for note in figure["layout"]["annotations"]]

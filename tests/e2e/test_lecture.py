@@ -39,7 +39,7 @@ from tests.e2e.lecture_helpers import (
     whole_page,
 )
 from tests.e2e.shared import act, wait_for_app
-from ui.i18n import LANGUAGES
+from ui.i18n import LANGUAGES, translate
 from ui.pages import PAGE_BY_KEY, PAGES, page_url
 from ui.questions import REVEAL_SHORTCUT
 
@@ -351,7 +351,9 @@ def test_a_lecturer_in_presentation_mode_is_never_locked_out(browser, app_url):
     wait_for_app(page, timeout=90_000)
     settle(page)
     expect_part(page, 3)
-    expect(page.locator("[data-testid=stMain] h1")).to_have_text(LANGUAGES["en"]["walk.title"])
+    expect(page.locator("[data-testid=stMain] h1")).to_have_text(
+        translate("en", "walk.title", sentence="el perro come")
+    )
     exit_button = page.get_by_role("button", name=re.compile(LANGUAGES["en"]["sidebar.presentation_exit"]))
     expect(exit_button).to_be_visible()
     assert "present=true" in page.url and "lang=en" in page.url
@@ -377,7 +379,8 @@ def test_the_first_request_to_a_fresh_server_is_a_share_link_to_part_3(browser):
         page.goto(f"{url}/walkthrough?s={encode_scenario(scenario)}&lang=en&step=3")
         wait_for_app(page, timeout=120_000)
         settle(page, timeout=120_000)
-        expect(page.locator("[data-testid=stMain] h1")).to_have_text(LANGUAGES["en"]["walk.title"])
+        sentence = " ".join(scenario.tokens)  # the title follows the scenario's tokens
+        expect(page.locator("[data-testid=stMain] h1")).to_have_text(translate("en", "walk.title", sentence=sentence))
         expect(page.get_by_text("Page not found")).to_have_count(0)
         expect(page.locator("[role=dialog]")).to_have_count(0)
         expect_part(page, 3)
@@ -392,7 +395,7 @@ def test_the_first_request_to_a_fresh_server_is_a_share_link_to_part_3(browser):
         expect(main.locator("[data-testid=stCode]").first).to_contain_text("score'(gata → duerme)")
         # an immediate switch of language, in this first session, takes effect and keeps the rest
         act(page, lambda: page.locator("[data-testid=stSidebar]").get_by_text("Español", exact=True).click())
-        expect(page.locator("[data-testid=stMain] h1")).to_have_text(LANGUAGES["es"]["walk.title"])
+        expect(page.locator("[data-testid=stMain] h1")).to_have_text(translate("es", "walk.title", sentence=sentence))
         expect(part_title(page)).to_have_text(re.compile(r"^3\. " + re.escape(LANGUAGES["es"]["walk.name.3.sqrt"])))
         expect(main.locator("[data-testid=stCode]").first).to_contain_text("score'(gata → duerme)")
         assert "lang=es" in page.url and "step=3" in page.url

@@ -159,7 +159,7 @@ def pieces_ui(loaded: LoadedModel, reading: Reading) -> None:
         t(
             "real.pieces.body",
             n=numbers.count(len(tokens.pieces)),
-            words=numbers.count(len(tokens.words)),
+            words=numbers.count(sum(any(ch.isalnum() for ch in word) for word in tokens.words)),  # "." is no word
             special=numbers.count(sum(tokens.special)),
         )
     )

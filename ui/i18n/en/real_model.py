@@ -43,7 +43,7 @@ STRINGS: dict[str, str] = {
     "real.piece_label": "{piece} ({position})",
     # the pieces
     "real.pieces.title": "1. The pieces the model sees",
-    "real.pieces.body": "The model does not read words but pieces (tokens) of its vocabulary. Your {words} words become {n} pieces, {special} of them special: the tokenizer adds them at the start and the end of every sentence.",
+    "real.pieces.body": "The model does not read words but pieces (tokens) of its vocabulary. Your {words} words (not counting lone punctuation) become {n} pieces, {special} of them special: the tokenizer adds them at the start and the end of every sentence.",
     "real.pieces.row.position": "position",
     "real.pieces.row.piece": "piece",
     "real.pieces.row.id": "row in the table",
@@ -52,7 +52,7 @@ STRINGS: dict[str, str] = {
     "real.pieces.split_one": "“{word}” is {n} pieces, {pieces}",
     "real.pieces.split": "With this tokenizer, {words}.",
     "real.pieces.none_split": "With this tokenizer, every word of your sentence is a single piece.",
-    "real.pieces.why": "Why can «perro» be one piece or several? The vocabulary has a fixed size ({vocab} pieces in this model): words that were frequent in the texts it was trained on get in whole, the others are built from parts. XLM-R's multilingual tokenizer (that of the model this page downloads from the Hub) cuts «perro» into ▁per + ro, where “▁” marks the start of a word; English BERT tokenizers mark the continuation instead, with ##: per + ##ro. Each piece has its own vector, and its own row and column in the maps below.",
+    "real.pieces.why": "Why can “perro” be one piece or several? The vocabulary has a fixed size ({vocab} pieces in this model): words that were frequent in the texts it was trained on get in whole, the others are built from parts. XLM-R's multilingual tokenizer (that of the model this page downloads from the Hub) cuts “perro” into ▁per + ro, where “▁” marks the start of a word; English BERT tokenizers mark the continuation instead, with ##: per + ##ro. Each piece has its own vector, and its own row and column in the maps below.",
     # every head
     "real.all.title": "2. Every head at a glance",
     "real.all.body": "The model has {layers} layers with {heads} heads each: {total} attention matrices of {n} × {n}, each computed as in the step-by-step page. Each small square is one head (rows: the piece that asks; columns: the piece it looks at), all on the same 0-to-1 scale. Pick one to see it large: the orange frame marks the one picked.",

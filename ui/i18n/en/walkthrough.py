@@ -1,8 +1,9 @@
 """English strings: the step-by-step walkthrough."""
 
 STRINGS: dict[str, str] = {
-    "walk.title": "Step by step: “el perro come”",
-    "walk.lead": "Self-attention in five parts, one at a time, every sum in view (“el perro come”: *the dog eats*). Everything comes from the shared scenario: change W_Q in the builder and the arithmetic here changes with it. Every result is computed from the numbers as written on its own line, so you can redo it with a calculator; “≈” marks a rounding.",
+    "walk.title": "Step by step: “{sentence}”",
+    "walk.lead": "Self-attention in five parts, one at a time, every sum in view{gloss}. Everything comes from the shared scenario: change W_Q in the builder and the arithmetic here changes with it. Every result is computed from the numbers as written on its own line, so you can redo it with a calculator; “≈” marks a rounding.",
+    "walk.lead.gloss": " (“el perro come”: *the dog eats*)",
     "walk.part": "Part",
     "walk.prev": "Previous",
     "walk.next": "Next",

@@ -43,7 +43,7 @@ STRINGS: dict[str, str] = {
     "real.piece_label": "{piece} ({position})",
     # the pieces
     "real.pieces.title": "1. Las piezas que ve el modelo",
-    "real.pieces.body": "El modelo no lee palabras sino piezas (tokens) de su vocabulario. Tus {words} palabras quedan en {n} piezas, {special} de ellas especiales: el tokenizador las agrega al principio y al final de toda oración.",
+    "real.pieces.body": "El modelo no lee palabras sino piezas (tokens) de su vocabulario. Tus {words} palabras (sin contar los signos sueltos) quedan en {n} piezas, {special} de ellas especiales: el tokenizador las agrega al principio y al final de toda oración.",
     "real.pieces.row.position": "posición",
     "real.pieces.row.piece": "pieza",
     "real.pieces.row.id": "fila en la tabla",

@@ -1,8 +1,9 @@
 """Textos en español rioplatense: el paso a paso."""
 
 STRINGS: dict[str, str] = {
-    "walk.title": "Paso a paso: «el perro come»",
-    "walk.lead": "Self-attention en cinco partes, una por vez, con cada cuenta a la vista («el perro come»: *the dog eats*). Todo sale del escenario compartido: si cambiás W_Q en el constructor, las cuentas de acá cambian con él. Cada resultado se calcula con los números tal como están escritos en su renglón, así que podés rehacerlo con una calculadora; «≈» marca un redondeo.",
+    "walk.title": "Paso a paso: «{sentence}»",
+    "walk.lead": "Self-attention en cinco partes, una por vez, con cada cuenta a la vista{gloss}. Todo sale del escenario compartido: si cambiás W_Q en el constructor, las cuentas de acá cambian con él. Cada resultado se calcula con los números tal como están escritos en su renglón, así que podés rehacerlo con una calculadora; «≈» marca un redondeo.",
+    "walk.lead.gloss": " («el perro come»: *the dog eats*)",
     "walk.part": "Parte",
     "walk.prev": "Anterior",
     "walk.next": "Siguiente",

@@ -21,7 +21,7 @@ def division_derivation_ui(scenario: Scenario, result: AttentionResult, token: s
         if not result.allowed[i, j]:
             rows.append(Row(lhs, "", t("walk.masked_cell")))
         elif scenario.scale == Scale.NONE:
-            rows.append(Row(lhs, "=", numbers.signed(result.scores[i, j])))
+            rows.append(Row(lhs, "=", numbers.measured(result.scores[i, j])))
         else:
             rows += division_row(lhs, derivation.division(result.scores[i, j], result.divisor))
     show(rows, columns)

@@ -10,7 +10,7 @@ from streamlit.delta_generator import DeltaGenerator
 from engine import AttentionResult, Scenario, derivation
 from ui import charts, numbers, state
 from ui.charts import shape
-from ui.derivation import BLANK, Row, dot_rows, show, sub, vector_row
+from ui.derivation import BLANK, Row, dot_rows, show, sub, vector_row, vector_text
 from ui.figure_specs import Heatmap
 from ui.i18n import t, tm
 from ui.sections.walkthrough.common import derivation_columns, in_order, main_block, query_ui, share_columns
@@ -33,7 +33,7 @@ def projection_derivation_ui(
     st.markdown(tm("walk.1.derivation", role=role, token=token))
     rows: list[Row | None] = [vector_row(sub("x", token), scenario.x[i]), BLANK]
     for j, terms in enumerate(derivation.projection(scenario.x[i], w)):
-        rows.append(Row("", "", t("walk.1.column", j=j, role=role, column=numbers.vector(w[:, j]))))
+        rows.append(Row("", "", t("walk.1.column", j=j, role=role, column=vector_text(w[:, j]))))
         rows += [*dot_rows(f"{sub(role, token)}[{j}]", terms), BLANK]
     rows.append(vector_row(sub(role, token), values[i]))
     show(rows, columns)

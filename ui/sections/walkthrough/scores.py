@@ -61,9 +61,9 @@ def scores_ui(scenario: Scenario, result: AttentionResult) -> None:
             "walk.2.reading",
             token=token,
             best=scenario.tokens[reading.best],
-            best_score=numbers.signed(row[reading.best]),
+            best_score=numbers.measured(row[reading.best]),
             worst=scenario.tokens[reading.worst],
-            worst_score=numbers.signed(row[reading.worst]),
+            worst_score=numbers.measured(row[reading.worst]),
         )
     )
     if i != j:
@@ -72,7 +72,7 @@ def scores_ui(scenario: Scenario, result: AttentionResult) -> None:
                 "walk.2.asymmetry",
                 q=token,
                 k=other,
-                forward=numbers.signed(result.scores[i, j]),
-                backward=numbers.signed(result.scores[j, i]),
+                forward=numbers.measured(result.scores[i, j]),
+                backward=numbers.measured(result.scores[j, i]),
             )
         )
