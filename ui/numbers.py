@@ -18,7 +18,7 @@ left out.
 from __future__ import annotations
 
 import math
-from decimal import ROUND_HALF_UP, Decimal, localcontext
+from decimal import ROUND_CEILING, ROUND_FLOOR, ROUND_HALF_UP, Decimal, localcontext
 
 from ui import state
 from ui.languages import NUMBER_SEPARATORS as SEPARATORS
@@ -84,6 +84,14 @@ def fixed(value: float | Decimal, decimals: int = 3, *, sign: bool = False, lang
     if rounded < 0:
         return MINUS + body
     return ("+" if sign else "") + body
+
+
+def bound(value: float, decimals: int = 3, *, below: bool, lang: str | None = None) -> str:
+    """`value` rounded toward a bound that stays true at the digits shown: down for "at least" (a cosine of
+    0.99889 is at least 0.998, not 0.999), up for "at most" (below=False)."""
+    number = Decimal(repr(float(value)))
+    step = Decimal(1).scaleb(-decimals)
+    return fixed(number.quantize(step, rounding=ROUND_FLOOR if below else ROUND_CEILING), decimals, lang=lang)
 
 
 def signed(value: float | Decimal, decimals: int = 3, *, lang: str | None = None) -> str:

@@ -121,8 +121,14 @@ def new_pages_dynamic_keys() -> set[str]:
     keys |= {f"learn.stall.output.{verdict}" for verdict in ("small", "stalled", "slower")}
     keys |= {f"learn.send.matrices.{n}" for n in (2, 3)} | {f"learn.tab.{name}" for name in LEARN_SECTIONS}
     keys |= {f"scaling.lesson.{mode}" for mode in ("none", "sqrt")}
-    keys |= {f"softmax.reading.{kind}" for kind in ("single", "equal", "peaked", "even", "mixed")}
-    keys |= {f"walk.4.reading.{kind}" for kind in ("peaked", "even", "mixed")}
+    keys |= {f"softmax.reading.{kind}" for kind in ("single", "equal", "saturated", "balanced", "flat")}
+    keys |= {f"walk.4.reading.{kind}" for kind in VERDICTS}
+    keys |= {f"peak.{form}.{kind}" for form in ("rows", "one") for kind in VERDICTS}
+    keys |= {f"learn.stall.output.header.{verdict}" for verdict in ("small", "stalled", "slower")}
+    keys |= {f"learn.stall.weights.header.{fate}" for fate in ("converged", "diverged", "stuck")}
+    keys |= {f"mh.distinct.{who}" for who in ("one", "many", "same")}
+    keys |= {f"ctx.example.{lang}" for lang in LANGUAGES} | {f"ctx.reading.{start}" for start in ("same", "split")}
+    keys |= {f"ctx.reading.{verdict}" for verdict in ("lower", "close", "higher")}
     keys |= {f"mh.cost.{row}" for row in COST_ROWS} | {f"mh.part.{name}" for name in MH_PARTS}
     keys |= {f"mh.job.{job}" for job in ("previous", "self", "one_token", "spread", "look", "mixed", "mixed_rest")}
     keys |= {f"mh.built.{job}" for job in ("previous", "subject", "self", "first")}
@@ -191,6 +197,8 @@ SHARED_WORDS = {
     "softmax": "a function's name, in the lesson's Spanish too",
     "embedding": "the lesson's Spanish says embedding",
     "embeddings": "the lesson's Spanish says embeddings",
+    "encoder": "Spanish courses name the Transformer's halves in English: encoder",
+    "decoder": "... and decoder",
     "self": "self-attention: the lesson's Spanish says self-attention",
     "attention": "self-attention: the lesson's Spanish says self-attention",
     "output": "the lesson's Spanish says output",
