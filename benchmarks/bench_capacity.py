@@ -16,6 +16,7 @@ first N whose interaction p95 passes 1 s.
     flock /work/locks/heavy python benchmarks/bench_capacity.py            # the whole table (about 15 minutes)
     python benchmarks/bench_capacity.py --sessions 10,40 --replicas 1 --no-storm --steady 20   # a quick look
     python benchmarks/bench_capacity.py --sessions 40 --compare STREAMLIT_RUNNER_POST_SCRIPT_GC=false --rounds 2
+    python benchmarks/bench_capacity.py --storm-only --storm 200        # the join storm on 1, 2 and 3 replicas
 
 --compare runs each point with the serving configuration as it is (A, or with the --base settings) and with the given
 STREAMLIT_* settings too (B), alternated, `--rounds` times each.
@@ -24,6 +25,7 @@ STREAMLIT_* settings too (B), alternated, `--rounds` times each.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import resource
@@ -38,12 +40,14 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from benchmarks import pyspy  # noqa: E402
 from deploy.topology import Topology, missing_programs  # noqa: E402
 from loadtest.protocol import Connection  # noqa: E402
 from loadtest.recording import Recording  # noqa: E402
 
 SERVER_CPUS, CLIENT_CPUS = "0", "1"
 JOIN_WINDOW_S = 10  # every scenario's students arrive within this
+STORM_TAIL_S = 30  # a join storm runs this long after its last student arrived
 WARM_PAUSE_S = 10  # after the warm-up: past ui.heap's freeze, 8 s after the first page (ui/shell.py)
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 PAGE_SIZE = os.sysconf("SC_PAGE_SIZE")
@@ -142,22 +146,24 @@ class Point:
     failures: int
     rate: float  # interactions per second over the steady part
     cpu_ms: float  # server CPU per interaction over the steady part
+    busy: float  # the servers' CPU seconds per second over the steady part (1.0: one core all the time)
     rss: float
     client_cpu: float
 
     def row(self) -> str:
         rate = f"{self.rate:.1f} / {self.users / 3:.1f}" if self.interactions else "–"
+        busy = f"{self.busy:.0%}" if self.interactions else "–"
         return (
             f"| {self.label} | {self.users} | {_pair(self.first)}"
-            f" | {_pair(self.interactions)} | {rate} | {_num(self.cpu_ms)} | {self.rss:.0f}"
+            f" | {_pair(self.interactions)} | {rate} | {_num(self.cpu_ms)} | {busy} | {self.rss:.0f}"
             f" | {self.failures} | {self.client_cpu:.0%} |"
         )
 
 
 HEADER = (
     "| servers | students | first page p50 / p95 (ms) | interaction p50 / p95 (ms) | interactions/s done / asked"
-    " | server CPU per interaction (ms) | server RSS (MB) | failures | load generator CPU |\n"
-    "|---|---|---|---|---|---|---|---|---|"
+    " | server CPU per interaction (ms) | server CPU use | server RSS (MB) | failures | load generator CPU |\n"
+    "|---|---|---|---|---|---|---|---|---|---|"
 )
 
 
@@ -171,18 +177,23 @@ def _num(value: float) -> str:
     return "–" if value != value else f"{value:.0f}"
 
 
-def measure(replicas: int, users: int, scenario: str, steady: float, env: dict[str, str], label: str) -> Point:
+def measure(
+    replicas: int, users: int, scenario: str, steady: float, env: dict[str, str], label: str, profile: bool = False
+) -> Point:
     with Topology(replicas=replicas, balancer=replicas > 1, cpus=SERVER_CPUS, balancer_cpus=CLIENT_CPUS, env=env) as t:
         warm(t.url)
         pids = [r.process.pid for r in t.started]
         with tempfile.TemporaryDirectory() as tmp, Sampler(pids) as sampler:
-            results = Path(tmp) / "results.json"
+            results, samples = Path(tmp) / "results.json", Path(tmp) / "py-spy.txt"
             began = time.time()
-            if scenario == "class":
-                client_cpu = locust(t.url, "ClassStudent", users, JOIN_WINDOW_S + 5 + steady, results, static=False)
-            else:
-                client_cpu = locust(t.url, "JoiningStudent", users, JOIN_WINDOW_S + steady, results, static=True)
+            with pyspy.sampled(pids[0], samples) if profile else contextlib.nullcontext():
+                if scenario == "class":
+                    client_cpu = locust(t.url, "ClassStudent", users, JOIN_WINDOW_S + 5 + steady, results, static=False)
+                else:
+                    client_cpu = locust(t.url, "JoiningStudent", users, JOIN_WINDOW_S + steady, results, static=True)
             timings = json.loads(results.read_text())
+            if profile:
+                pyspy.summarize(samples)
     # The steady part: from 5 s after the last student arrived to the end of the run.
     joined = [t for t, _ in timings["first page"]]
     steady_from = max([began + JOIN_WINDOW_S, *joined]) + 5
@@ -198,6 +209,7 @@ def measure(replicas: int, users: int, scenario: str, steady: float, env: dict[s
         failures=len(timings["failures"]),
         rate=len(done) / seconds if seconds > 0 else float("nan"),
         cpu_ms=1000 * cpu_rate * seconds / len(done) if done else float("nan"),
+        busy=cpu_rate,
         rss=sampler.rss_peak(),
         client_cpu=client_cpu,
     )
@@ -231,12 +243,14 @@ def main() -> None:
     parser.add_argument("--replica-sessions", default="80,160,200", help="students per point with 2 or more")
     parser.add_argument("--storm", default="200", help="students in the join storm (one run per server count)")
     parser.add_argument("--no-storm", action="store_true")
+    parser.add_argument("--storm-only", action="store_true", help="only the join storms")
     parser.add_argument("--steady", type=float, default=40, help="seconds of steady class after everyone joined")
     parser.add_argument("--compare", nargs="*", default=[], metavar="STREAMLIT_X=value")
     parser.add_argument(
         "--base", nargs="*", default=[], metavar="STREAMLIT_X=value", help="with --compare: for A and B"
     )
     parser.add_argument("--rounds", type=int, default=1, help="with --compare: A/B pairs per point")
+    parser.add_argument("--profile", action="store_true", help="py-spy on the (first) server at each point")
     args = parser.parse_args()
     sessions = [int(n) for n in args.sessions.split(",")]
     replica_counts = [int(n) for n in args.replicas.split(",")]
@@ -255,20 +269,21 @@ def main() -> None:
         for users in sessions:
             for _ in range(args.rounds):
                 for label, env in (("A", base), ("B", variant)):
-                    point = measure(1, users, "class", args.steady, env, label)
+                    point = measure(1, users, "class", args.steady, env, label, args.profile)
                     print(point.row(), flush=True)
         print(load_average())
         return
-    for replicas in replica_counts:
+    for replicas in [] if args.storm_only else replica_counts:
         for users in sessions if replicas == 1 else [int(n) for n in args.replica_sessions.split(",")]:
-            point = measure(replicas, users, "class", args.steady, {}, f"{replicas} × class")
+            point = measure(replicas, users, "class", args.steady, {}, f"{replicas} × class", args.profile)
             points.append(point)
             print(point.row(), flush=True)
-    print(knee([p for p in points if p.label == "1 × class"]))
+    if points:
+        print(knee([p for p in points if p.label == "1 × class"]))
     if not args.no_storm:
         for replicas in replica_counts:
             for users in [int(n) for n in args.storm.split(",")]:
-                point = measure(replicas, users, "storm", 10, {}, f"{replicas} × join storm")
+                point = measure(replicas, users, "storm", STORM_TAIL_S, {}, f"{replicas} × join storm", args.profile)
                 print(point.row(), flush=True)
     print(load_average())
 

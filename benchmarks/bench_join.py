@@ -15,10 +15,9 @@ round and the script prints where its time went.
 from __future__ import annotations
 
 import argparse
-import collections
+import contextlib
 import os
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -29,9 +28,10 @@ sys.path.insert(0, str(ROOT))
 
 from playwright.sync_api import sync_playwright  # noqa: E402
 
+from benchmarks import pyspy  # noqa: E402
 from benchmarks.bench_capacity import CLIENT_CPUS, SERVER_CPUS, WARM_PAUSE_S, cpu_seconds, load_average  # noqa: E402
 from deploy.topology import Topology  # noqa: E402
-from harness.browser import find_chromium, launch, open_app, wait_for_app, watch_runs  # noqa: E402
+from harness.browser import UNTHROTTLED_FLAGS, find_chromium, launch, open_app, wait_for_app, watch_runs  # noqa: E402
 
 SETTLE_S = 1.0  # after the page is drawn: the last lazy requests and websocket frames
 
@@ -62,73 +62,18 @@ def measure(browser, variant: str, browsers: int, together: int, profile: Path |
         pid = t.started[0].process.pid
         join(browser, t.url)  # modules imported, first figures built, haproxy's cache filled
         time.sleep(WARM_PAUSE_S)
-        spy = None
-        if profile is not None:
-            spy = subprocess.Popen(
-                [
-                    "py-spy",
-                    "record",
-                    "--nonblocking",
-                    "--pid",
-                    str(pid),
-                    "--format",
-                    "raw",
-                    "--rate",
-                    "100",
-                    "--output",
-                    str(profile),
-                ],
-                stdout=subprocess.DEVNULL,
-                stderr=subprocess.DEVNULL,
-            )
-            time.sleep(1)
         alone = []
-        for _ in range(browsers):
-            before = cpu_seconds(pid)
-            join(browser, t.url)
-            time.sleep(SETTLE_S)
-            alone.append(1000 * (cpu_seconds(pid) - before))
-        if spy is not None:
-            spy.send_signal(2)  # SIGINT: py-spy writes its file and ends
-            spy.wait(timeout=30)
+        with pyspy.sampled(pid, profile) if profile is not None else contextlib.nullcontext():
+            for _ in range(browsers):
+                before = cpu_seconds(pid)
+                join(browser, t.url)
+                time.sleep(SETTLE_S)
+                alone.append(1000 * (cpu_seconds(pid) - before))
+        print(f"  {variant}, one at a time: {', '.join(f'{ms:.0f}' for ms in alone)} ms", flush=True)
         before = cpu_seconds(pid)
         joins_together(browser, t.url, together)
         time.sleep(SETTLE_S)
         return alone, 1000 * (cpu_seconds(pid) - before) / together
-
-
-def summarize_profile(path: Path, top: int = 18) -> None:
-    """py-spy's raw output (one collapsed stack and its sample count a line): the functions that held the most
-    samples themselves, and the share of samples under a few entry points."""
-    own: collections.Counter[str] = collections.Counter()
-    under: collections.Counter[str] = collections.Counter()
-    total = 0
-    buckets = {
-        "static files (starlette StaticFiles / FileResponse)": ("staticfiles.py", "FileResponse", "file_response"),
-        "script runs (ScriptRunner)": ("script_runner.py",),
-        "websocket frames out": ("starlette_websocket.py", "websockets"),
-        "garbage collection": ("gc_collect", "collect ("),
-    }
-    for line in path.read_text().splitlines():
-        stack, _, count = line.rpartition(" ")
-        if not count.isdigit():
-            continue
-        n = int(count)
-        total += n
-        frames = stack.split(";")
-        own[frames[-1]] += n
-        for name, needles in buckets.items():
-            if any(needle in stack for needle in needles):
-                under[name] += n
-    if not total:
-        print("py-spy took no samples")
-        return
-    print(f"py-spy: {total} samples (the server's threads, idle ones included)")
-    for name, n in under.most_common():
-        print(f"  {100 * n / total:5.1f} % under {name}")
-    print("  most samples in the function itself:")
-    for frame, n in own.most_common(top):
-        print(f"  {100 * n / total:5.1f} %  {frame[:150]}")
 
 
 def main() -> None:
@@ -144,18 +89,14 @@ def main() -> None:
     results: dict[str, tuple[list[float], list[float]]] = {"direct": ([], []), "balancer": ([], [])}
     profiles = {}
     with sync_playwright() as playwright, tempfile.TemporaryDirectory() as tmp:
-        browser = launch(playwright, chromium)
+        browser = launch(playwright, chromium, UNTHROTTLED_FLAGS)  # several pages at once: none throttled
         for round_ in range(args.rounds):
             for variant in results:
                 profile = Path(tmp) / f"{variant}.txt" if args.profile and round_ == args.rounds - 1 else None
                 alone, together = measure(browser, variant, args.browsers, args.together, profile)
                 results[variant][0].extend(alone)
                 results[variant][1].append(together)
-                print(
-                    f"round {round_ + 1}, {variant}: one at a time {', '.join(f'{ms:.0f}' for ms in alone)} ms; "
-                    f"{args.together} at once {together:.0f} ms each",
-                    flush=True,
-                )
+                print(f"  {variant}, {args.together} at once: {together:.0f} ms each", flush=True)
                 if profile is not None:
                     profiles[variant] = profile
         browser.close()
@@ -169,7 +110,7 @@ def main() -> None:
         print(f"  balancer / direct: {ratio:.2f}")
         for variant, profile in profiles.items():
             print(f"\n{variant}:")
-            summarize_profile(profile)
+            pyspy.summarize(profile)
     print(load_average())
 
 

@@ -37,8 +37,7 @@ def written(value: float | Decimal, decimals: int = SHOWN) -> Decimal:
     number = value if isinstance(value, Decimal) else Decimal(repr(float(value)))
     if not number.is_finite():
         raise EngineInputError("not_finite", f"a derivation needs finite numbers, got {value!r}")
-    rounded = number.quantize(Decimal(1).scaleb(-decimals), rounding=ROUND_HALF_UP)
-    return _trim(rounded)
+    return _trim(_round(number, decimals))
 
 
 def _trim(number: Decimal) -> Decimal:
@@ -50,7 +49,11 @@ def _trim(number: Decimal) -> Decimal:
 
 
 def _round(value: Decimal, decimals: int) -> Decimal:
-    return value.quantize(Decimal(1).scaleb(-decimals), rounding=ROUND_HALF_UP)
+    """`value` rounded half up to `decimals`, every digit kept: the scores of entries of ±10⁶ reach 5·10²⁶, 27 digits
+    before the point, which the default context's 28 digits cannot hold with 3 after it."""
+    with localcontext() as context:
+        context.prec = max(context.prec, value.adjusted() + decimals + 2)
+        return value.quantize(Decimal(1).scaleb(-decimals), rounding=ROUND_HALF_UP)
 
 
 @dataclass(frozen=True)

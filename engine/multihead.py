@@ -220,12 +220,19 @@ class HeadBehaviour:
     job: str  # one of JOBS
     target: int  # for job "one_token", the token every row looks at; otherwise -1
 
+    @property
+    def forced(self) -> np.ndarray:
+        """(n,) bool: the mask leaves the row one token, which takes its whole weight: no choice of the head."""
+        return self.max_entropy <= 0
+
 
 def head_behaviour(head: AttentionResult) -> HeadBehaviour:
     """Measure a head: top token and entropy per row, and a one-word job.
 
     The job is the first that fits: "previous" (every row focused on token max(i − 1, 0)), "self" (on itself),
-    "one_token" (all on one token j, given as target), "spread" (no row focused), else "mixed".
+    "one_token" (all on one token j, given as target), "spread" (no row focused), else "mixed". A row the causal
+    mask leaves one token gives it everything by force: it counts for no job (so a head whose other rows all
+    spread is "spread").
     """
     # Weights equal up to rounding noise (1e-16) count as ties and go to the earlier token, so an evenly
     # spread row names the same top token on every machine.
@@ -233,20 +240,24 @@ def head_behaviour(head: AttentionResult) -> HeadBehaviour:
     top_weight = np.where(top >= 0, head.weights[np.arange(top.size), top], 0.0)  # (n,)
     focused = top_weight >= FOCUS_WEIGHT  # (n,)
     entropy = row_entropy(head.weights)  # (n,)
+    with np.errstate(divide="ignore"):
+        max_entropy = np.log(head.allowed.sum(axis=1))  # (n,) -inf for a fully masked row
+    chosen = max_entropy > 0  # (n,) rows with two tokens or more to look at: the head's own doing
+    if not chosen.any():  # one token (or a mask that leaves every row one): judged on every row, as they are
+        chosen = np.ones_like(chosen)
     positions = np.arange(top.size)
+    c_top, c_focused = top[chosen], focused[chosen]
     target = -1
-    if focused.all() and (top == np.maximum(positions - 1, 0)).all():
+    if c_focused.all() and (c_top == np.maximum(positions - 1, 0)[chosen]).all():
         job = "previous"
-    elif focused.all() and (top == positions).all():
+    elif c_focused.all() and (c_top == positions[chosen]).all():
         job = "self"
-    elif focused.all() and (top == top[0]).all():
-        job, target = "one_token", int(top[0])
-    elif not focused.any():
+    elif c_focused.all() and (c_top == c_top[0]).all():
+        job, target = "one_token", int(c_top[0])
+    elif not c_focused.any():
         job = "spread"
     else:
         job = "mixed"
-    with np.errstate(divide="ignore"):
-        max_entropy = np.log(head.allowed.sum(axis=1))  # (n,) -inf for a fully masked row
     return HeadBehaviour(top, top_weight, focused, entropy, max_entropy, float(entropy.mean()), job, target)
 
 

@@ -25,8 +25,8 @@ import sys
 import time
 from pathlib import Path
 
-import requests
 from gevent.pool import Pool
+from geventhttpclient import HTTPClient
 from locust import User, between, constant, events, task
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -54,6 +54,10 @@ def _write_results(environment, **_kwargs) -> None:
         Path(environment.parsed_options.results).write_text(json.dumps(TIMINGS), encoding="utf-8")
 
 
+class HTTPError(OSError):
+    """A static file or the page answered with an error."""
+
+
 class Student(User):
     """One browser tab: a session on one page of the app."""
 
@@ -62,7 +66,8 @@ class Student(User):
     def on_start(self) -> None:
         self.recording = RECORDINGS[next(_pages)]
         self.rng = random.Random()
-        self.http = requests.Session()
+        self.http = HTTPClient.from_url(self.host, concurrency=BROWSER_CONNECTIONS, network_timeout=120)
+        self.cookies: dict[str, str] = {}  # what the page's responses set (the balancer's sticky cookie)
         self.connection: Connection | None = None
         self.join()
 
@@ -76,15 +81,16 @@ class Student(User):
         received = 0
         try:
             if not self.environment.parsed_options.no_static:
-                received += self.fetch(self.recording.static_paths(before_first_run=True))
-            cookies = "; ".join(f"{name}={value}" for name, value in self.http.cookies.items())  # the balancer's
-            self.connection = Connection(self.host, cookies=cookies)
+                page, *files = self.recording.static_paths(before_first_run=True)
+                received += self.fetch([page])  # the page first: its answer sets the balancer's cookie
+                received += self.fetch(files)
+            self.connection = Connection(self.host, cookies=self.cookie_header())
             received += self.connection.run(self.recording.opening()).received
             if not self.environment.parsed_options.no_static:
                 received += self.fetch(self.recording.static_paths(before_first_run=False))
             self.walk = itertools.cycle(self.recording.steps())
             self.report("first page", start, received)
-        except (RunError, OSError, requests.RequestException) as exc:
+        except (RunError, OSError, HTTPError) as exc:
             self.connection = None
             self.report("first page", start, received, exc)
 
@@ -92,12 +98,21 @@ class Student(User):
         """GET `paths` over BROWSER_CONNECTIONS connections at once, reading the bytes as sent (compressed or not)."""
 
         def get(path: str) -> int:
-            with self.http.get(self.host + path, headers=BROWSER_HEADERS, stream=True, timeout=120) as response:
-                if response.status_code >= 400 and not path.endswith(("/_stcore/health", "/_stcore/host-config")):
-                    response.raise_for_status()  # a page's own /<page>/_stcore/... probes are 404s by design
-                return sum(len(chunk) for chunk in response.raw.stream(1 << 16, decode_content=False))
+            headers = {**BROWSER_HEADERS, **({"Cookie": self.cookie_header()} if self.cookies else {})}
+            response = self.http.get(path, headers=headers)
+            body = response.read()  # as sent: compressed or not
+            for name, value in response.items():
+                if name.lower() == "set-cookie":
+                    key, _, rest = value.partition("=")
+                    self.cookies[key.strip()] = rest.split(";", 1)[0]
+            if response.status_code >= 400 and not path.endswith(("/_stcore/health", "/_stcore/host-config")):
+                raise HTTPError(f"{response.status_code} for {path}")  # a page's own /<page>/_stcore/ probes 404
+            return len(body)
 
         return sum(Pool(BROWSER_CONNECTIONS).imap_unordered(get, paths))
+
+    def cookie_header(self) -> str:
+        return "; ".join(f"{name}={value}" for name, value in self.cookies.items())
 
     def interact(self) -> None:
         """One change on the page; reported as "interaction". A student whose connection broke joins again."""

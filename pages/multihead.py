@@ -5,6 +5,7 @@ import streamlit as st
 from ui import questions, shell
 from ui.i18n import t
 from ui.layout import page_header
+from ui.sections import where
 from ui.sections.multihead import common, compare, concat, heads, inputs, residual
 from ui.view_models.multihead import Source
 
@@ -42,4 +43,5 @@ def heads_onward_ui(source: Source) -> None:
 
 
 heads_onward_ui(source)
+where.where_ui()
 common.summary_ui()

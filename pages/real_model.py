@@ -3,7 +3,7 @@ weight derived with the walkthrough's arithmetic, all computed by the app's own 
 
 from ui import model_source, questions, shell
 from ui.layout import page_header
-from ui.sections import real_model
+from ui.sections import real_model, real_model_context
 
 shell.page("real_model")
 page_header("real.title", "real.lead")
@@ -20,4 +20,5 @@ if questions.gate_ui("real_model.head", real_model.question_view(reading, layer,
     if question is not None:
         real_model.question_ui(question)
     real_model.cell_ui(reading, layer, head, question)
+real_model_context.context_ui(loaded)
 real_model.provenance_ui(loaded)

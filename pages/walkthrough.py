@@ -5,6 +5,7 @@ import streamlit as st
 from ui import questions, shell, state
 from ui.layout import page_header
 from ui.scenario_controls import edited_notice_ui
+from ui.sections import where
 from ui.sections.walkthrough import common, dividing, navigation, projections, scores, softmax, weighted_sum
 from ui.share import share_ui
 
@@ -34,6 +35,8 @@ def parts_ui() -> None:
         weighted_sum.weighted_sum_ui(scenario, result)
     common.inputs_ui(scenario)
     common.code_ui(part, scenario)
+    if part == 5:  # the walkthrough's end: where this step sits in a Transformer
+        where.where_ui()
 
 
 parts_ui()

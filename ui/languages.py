@@ -2,3 +2,4 @@
 
 DEFAULT_LANGUAGE = "es"
 LANGUAGE_NAMES = {"es": "Español", "en": "English"}
+NUMBER_SEPARATORS = {"es": (",", "."), "en": (".", ",")}  # (decimal, thousands): how each writes a number (ui.numbers)

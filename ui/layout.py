@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from ui import state
+from ui import state, url
 from ui.i18n import t
 from ui.share import link_errors_ui
 
@@ -142,5 +142,6 @@ def page_header(title_key: str, lead_key: str | None = None) -> None:
     """The page's title, a message about a link that could not be read, and a one-paragraph lead."""
     st.title(t(title_key))
     link_errors_ui()
+    url.refused_ui()
     if lead_key:
         st.markdown(t(lead_key))

@@ -18,12 +18,12 @@ left out.
 from __future__ import annotations
 
 import math
-from decimal import ROUND_HALF_UP, Decimal
+from decimal import ROUND_CEILING, ROUND_FLOOR, ROUND_HALF_UP, Decimal, localcontext
 
 from ui import state
+from ui.languages import NUMBER_SEPARATORS as SEPARATORS
 
 MINUS = "−"
-SEPARATORS = {"es": (",", "."), "en": (".", ",")}  # (decimal, thousands)
 VECTOR_SEPARATORS = {"es": "; ", "en": ", "}
 
 
@@ -42,7 +42,9 @@ def round_half_up(value: float | Decimal, decimals: int) -> Decimal:
     """`value` rounded as a person rounds it: 0.1235 → 0.124. A float is read as its shortest decimal form
     (0.1235, not the binary 0.12349999…), the number a reader sees."""
     number = value if isinstance(value, Decimal) else Decimal(repr(float(value)))
-    return number.quantize(Decimal(1).scaleb(-decimals), rounding=ROUND_HALF_UP)
+    with localcontext() as context:  # every digit kept: a score of 5e26 has 27 before the point (28 by default)
+        context.prec = max(context.prec, number.adjusted() + decimals + 2)
+        return number.quantize(Decimal(1).scaleb(-decimals), rounding=ROUND_HALF_UP)
 
 
 def _digits(number: Decimal, lang: str) -> str:
@@ -82,6 +84,14 @@ def fixed(value: float | Decimal, decimals: int = 3, *, sign: bool = False, lang
     if rounded < 0:
         return MINUS + body
     return ("+" if sign else "") + body
+
+
+def bound(value: float, decimals: int = 3, *, below: bool, lang: str | None = None) -> str:
+    """`value` rounded toward a bound that stays true at the digits shown: down for "at least" (a cosine of
+    0.99889 is at least 0.998, not 0.999), up for "at most" (below=False)."""
+    number = Decimal(repr(float(value)))
+    step = Decimal(1).scaleb(-decimals)
+    return fixed(number.quantize(step, rounding=ROUND_FLOOR if below else ROUND_CEILING), decimals, lang=lang)
 
 
 def signed(value: float | Decimal, decimals: int = 3, *, lang: str | None = None) -> str:

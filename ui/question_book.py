@@ -37,7 +37,7 @@ from engine import EngineInputError
 from engine import questions as engine_questions
 from engine.number_grammar import parse_number
 from engine.questions import Grade, Kind, Outcome, Question
-from ui import numbers
+from ui.languages import DEFAULT_LANGUAGE, NUMBER_SEPARATORS
 
 SECTION_PAGES = {"walk": "walkthrough"}  # an engine section's prefix -> its page key, where they differ
 
@@ -115,7 +115,8 @@ def typed_number(text: str, lang: str) -> float:
     if "," in cleaned and "." in cleaned:  # 1.234,5 or 1,234.5: the last mark is the decimal one
         decimal = "," if cleaned.rfind(",") > cleaned.rfind(".") else "."
         cleaned = cleaned.replace("." if decimal == "," else ",", "").replace(decimal, ".")
-    return parse_number(cleaned, decimal=numbers.decimal_separator(lang))
+    decimal_separator, _ = NUMBER_SEPARATORS.get(lang, NUMBER_SEPARATORS[DEFAULT_LANGUAGE])
+    return parse_number(cleaned, decimal=decimal_separator)
 
 
 @dataclass(frozen=True)

@@ -98,6 +98,8 @@ def placeholders(question: Question, markdown: bool = True) -> dict[str, str]:
     filled = {name: _param(name, value, question, markdown) for name, value in params.items()}
     if "d_k" in params:
         filled["sqrt_d_k"] = numbers.short(math.sqrt(params["d_k"]))
+    if "scores" in params:  # what dividing by the sum divides by
+        filled["scores_total"] = numbers.short(math.fsum(params["scores"]), question.decimals)
     if "d_k" in params or "scale" in params:
         filled["rule"] = _rule(question)
     if {"tokens", "values", "weights"} <= set(params):

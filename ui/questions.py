@@ -33,7 +33,7 @@ import streamlit as st
 from engine import EngineInputError, Scenario
 from engine.limits import MAX_NUMBER_CHARS
 from engine.questions import Kind, Question, ScalingSetup, SoftmaxRow
-from ui import numbers, state
+from ui import numbers, state, url
 from ui.derivation import token_text
 from ui.i18n import t
 from ui.question_book import Book, GateView, Record, gate_view, graded, page_of, pick_question
@@ -351,13 +351,7 @@ def scaling_gate_ui(section: str, setup: ScalingSetup) -> bool:
 
 def sidebar_ui() -> None:
     """The questions switch and, when there is one, the tally with its downloads: call inside the sidebar."""
-    st.toggle(
-        t("quiz.sidebar.toggle"),
-        value=True,
-        key=state.QUESTIONS_ON,
-        help=t("quiz.sidebar.toggle_help"),
-        bind="query-params",
-    )
+    url.toggle_ui(t("quiz.sidebar.toggle"), state.QUESTIONS_ON, help=t("quiz.sidebar.toggle_help"))
     tally_ui()
 
 

@@ -78,6 +78,14 @@ def options_ui() -> None:
         on_change=_on_option,
         args=("causal", f"opt_causal_{rev}"),
     )
+    mask_link_ui(mask_col)
+
+
+def mask_link_ui(container=st) -> None:
+    """Beside a causal-mask toggle: why a decoder needs it (the multi-head page's «where this step sits»), and that
+    the real model, an encoder, does not use it."""
+    container.page_link("pages/multihead.py", label=t("where.mask_link"), icon=":material/help:")
+    container.caption(t("where.mask_caption"))
 
 
 def _on_focus(role: str, widget_key: str) -> None:

@@ -15,8 +15,11 @@ Two kinds of keys:
      an upload, a resize); editors and option widgets are keyed by it, so they are rebuilt from the scenario.
    - "scenario_errors": list of (code, params) refused by the last edit, shown once by the editor's page.
    - "focus": {"query": token, "key": token}: the tokens chosen for derivations, the same on every page.
-   - "step": int, the walkthrough's part (1–5), kept in step with the URL's ?step= by
-     ui.sections.walkthrough.navigation.
+   - The settings the URL keeps (ui.url: read from a link, written back by every page run): "lang" (the
+     language's code), "present" (presentation mode), "questions_on" (the questions before the answers, on by
+     default), "step" (int, the walkthrough's part, 1–5, or None before the walkthrough first shows one);
+     "url_written": {query key: the text this session last wrote there, or None}, "url_refused": the keys whose
+     values a link carried that are none of theirs, said once.
    - "link_error": (strings key, field) of a link or upload that could not be read, shown once.
    - "lists": {name: np.ndarray}: a page's own editable list of numbers (the softmax scores), with
      "lists_rev": {name: int} for its editor.
@@ -41,9 +44,9 @@ Two kinds of keys:
      a page run, not run by its timer (all three ui.layout.mode_switch_ui).
 
 2. **Widget keys** (Streamlit owns the value; listed so that no two widgets share one):
-   - shell: "lang" (language radio; ui.shell keeps it and the URL's ?lang= in step), "present" (presentation
-     toggle, bound to the URL as ?present=), "exit_presentation" (its button), "questions_on" (questions on/off,
-     on by default; bound to the URL as ?questions_on=false, so the choice survives page switches and reloads).
+   - shell: "lang_choice" (the language radio), "present_toggle" (presentation mode's switch), "exit_presentation"
+     (its button), "questions_on_toggle" (the questions' switch): each shows the setting of section 1 it is named
+     after and sets it (ui.url.toggle_ui); none is bound to the URL.
    - walkthrough: "walk_picker_<part>" (the part picker, rebuilt for each part), "walk_role", "walk_inputs_open",
      "walk_keys" (the presenter keys' component, ui.keys: its state "part" is the part the last key press asked
      for), "walk_scalar_come".
@@ -85,10 +88,12 @@ import streamlit as st
 from engine import Scenario, lesson_scenario, random_scenario
 from ui.languages import DEFAULT_LANGUAGE, LANGUAGE_NAMES
 
+# The settings the URL keeps (ui.url): each is the app's own value, under the same key as its query parameter.
 LANG = "lang"
 PRESENT = "present"
 QUESTIONS_ON = "questions_on"
 STEP = "step"
+PARTS = 5  # the walkthrough's parts: ?step= is one of 1 to PARTS
 
 _SCENARIO = "scenario"
 _SCENARIO_REV = "scenario_rev"
@@ -111,7 +116,7 @@ def current_language() -> str:
 
 
 def set_language(lang: str) -> None:
-    """Show the app in `lang` (before the language radio is drawn: a link's ?lang=)."""
+    """Show the app in `lang` (a code of ui.languages; anything else is ignored)."""
     if lang in LANGUAGE_NAMES:
         st.session_state[LANG] = lang
 
@@ -122,13 +127,18 @@ def presentation_mode() -> bool:
 
 
 def set_presentation_mode(on: bool) -> None:
-    """Turn presentation mode on or off (from a callback: the toggle's own key)."""
+    """Turn presentation mode on or off."""
     st.session_state[PRESENT] = bool(on)
 
 
 def questions_on() -> bool:
     """Whether questions are shown (on by default)."""
     return bool(st.session_state.get(QUESTIONS_ON, True))
+
+
+def set_questions_on(on: bool) -> None:
+    """Show the questions before the answers, or not."""
+    st.session_state[QUESTIONS_ON] = bool(on)
 
 
 # --- the shared scenario ---

@@ -1,17 +1,43 @@
-"""Numbers read from the address bar: one bounded, ASCII-only reader for every one of them.
+"""What the address bar keeps: the settings a link carries (KEPT), and one reader for every number in a URL.
 
-A URL's text is anyone's text. `str.isdigit` accepts "³", "①" and digits of other scripts that `int` refuses
-(or reads as other numbers), and `int` on 5,000 nines works through a number no page can use (Python refuses
-more than 4,300 digits outright). `url_int` accepts only the ASCII digits 0-9, at most as many as the largest
-value allowed has, and a value within the range; anything else is no number at all (None), for the caller to
-say so and go on.
+**The settings** are the language, presentation mode, the questions switch and the walkthrough's part:
+`?lang=en&present=true&questions_on=false&step=3`. Each is the app's own value in session state (ui.state), never
+a widget's: the sidebar's controls show that value and write it (`toggle_ui`, ui.shell's language radio).
+Every page run starts with `settings_from_url` (ui.shell): what the URL says that this session did not write
+there itself (a link, a bookmark, a reload, which starts a new session) is read into those values; then every
+value is written back into the URL. So whichever way a setting was set, from a link or with a control, it
+survives a page switch (the values live in the session; the sidebar's menu links carry no query string, and the
+page they open writes the settings into its own URL) and a reload (the URL says them).
+
+Why the values are not widgets bound to the URL (`bind="query-params"`): the sidebar is drawn by each page's own
+script (pages/), so Streamlit ties each bound toggle to the page that drew it and, on a switch to another page,
+drops its query parameter as another page's; and a widget's value that came from the URL was not kept as its state
+across that switch. A lecturer's `?present=true` link lost presentation mode at the first menu click.
+
+A setting at its default is left out of the URL (presentation off, questions on, no part chosen yet), so links
+stay short; the language is always written. A value the URL carries that is no value of its setting (`?step=³`,
+`?present=yes`) is ignored and said once, in the reader's language (`refused_ui`). A new setting (a class code)
+is one more `Setting` in KEPT.
+
+**Numbers**: `str.isdigit` accepts "³", "①" and digits of other scripts that `int` refuses (or reads as other
+numbers), and `int` on 5,000 nines works through a number no page can use (Python refuses more than 4,300
+digits outright). `url_int` accepts only the ASCII digits 0-9, at most as many as the largest value allowed has,
+and a value within the range; anything else is no number at all (None).
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from typing import Any, NamedTuple
+
+import streamlit as st
+
+from ui import state
+from ui.i18n import LANGUAGE_NAMES, t
 
 _DIGITS = re.compile(r"[0-9]+", re.ASCII)
+_BOOLEANS = {"true": True, "false": False}  # as Streamlit's own bound toggles wrote them
 
 
 def url_int(text: object, low: int, high: int) -> int | None:
@@ -21,3 +47,104 @@ def url_int(text: object, low: int, high: int) -> int | None:
         return None
     value = int(text)
     return value if low <= value <= high else None
+
+
+def _language(text: str) -> str | None:
+    # links shared by an earlier version name the language by its label (?lang=English)
+    by_label = {name: code for code, name in LANGUAGE_NAMES.items()}
+    return text if text in LANGUAGE_NAMES else by_label.get(text)
+
+
+class Setting(NamedTuple):
+    """One setting the address bar keeps, under the query key `key`."""
+
+    key: str
+    read: Callable[[str], Any]  # the URL's text → the value, or None when the text is no value of the setting
+    write: Callable[[Any], str | None]  # the value → the URL's text, or None to leave the key out (the default)
+    get: Callable[[], Any]  # the session's value (ui.state)
+    set: Callable[[Any], None]
+
+
+KEPT: tuple[Setting, ...] = (
+    Setting(state.LANG, _language, str, state.current_language, state.set_language),
+    Setting(
+        state.PRESENT,
+        _BOOLEANS.get,
+        lambda on: "true" if on else None,
+        state.presentation_mode,
+        state.set_presentation_mode,
+    ),
+    Setting(
+        state.QUESTIONS_ON,
+        _BOOLEANS.get,
+        lambda on: None if on else "false",
+        state.questions_on,
+        state.set_questions_on,
+    ),
+    Setting(
+        state.STEP,
+        lambda text: url_int(text, 1, state.PARTS),
+        lambda part: None if part is None else str(part),
+        state.step,
+        state.set_step,
+    ),
+)
+SETTINGS = {setting.key: setting for setting in KEPT}
+
+# What this session last wrote into the URL, per key (None: left out); the settings refused, to say once.
+_WRITTEN: state.Slot[dict[str, str | None]] = state.Slot("url_written", dict)
+_REFUSED: state.Slot[list[str]] = state.Slot("url_refused", list)
+
+
+def settings_from_url() -> None:
+    """At the start of every page run, before anything is drawn: read what the URL says that this session did not
+    write there itself, then write every setting back."""
+    written = _WRITTEN.get()
+    refused = []
+    for setting in KEPT:
+        text = st.query_params.get(setting.key)
+        if text is None or (setting.key in written and text == written[setting.key]):
+            continue
+        value = setting.read(text)
+        if value is None:
+            refused.append(setting.key)
+        else:
+            setting.set(value)
+    if refused:
+        _REFUSED.set(refused)
+    keep_in_url()
+
+
+def keep_in_url(*keys: str) -> None:
+    """Write the settings' values (those named, or all) into the URL, as this session's own. A page run writes
+    them all at its start; code that changes one in a run that does not start a page (a fragment's) calls this."""
+    written = dict(_WRITTEN.get())
+    for setting in KEPT:
+        if keys and setting.key not in keys:
+            continue
+        text = setting.write(setting.get())
+        if text is None:
+            if setting.key in st.query_params:
+                del st.query_params[setting.key]
+        elif st.query_params.get(setting.key) != text:
+            st.query_params[setting.key] = text
+        written[setting.key] = text
+    _WRITTEN.set(written)
+
+
+def refused_ui() -> None:
+    """Say once, in the reader's language, which settings of the link were ignored and what they may be."""
+    for key in _REFUSED.get():
+        st.warning(t(f"url.bad.{key}", parts=state.PARTS), icon=":material/link_off:")
+    _REFUSED.set([])
+
+
+def _toggled(key: str, widget_key: str) -> None:
+    SETTINGS[key].set(bool(state.widget_value(widget_key)))
+
+
+def toggle_ui(label: str, key: str, help: str) -> None:
+    """A switch that shows the on/off setting `key` and sets it (its widget keyed "<key>_toggle")."""
+    widget_key = f"{key}_toggle"
+    state.set_widget(widget_key, bool(SETTINGS[key].get()))
+    st.toggle(label, key=widget_key, help=help, on_change=_toggled, args=(key, widget_key))

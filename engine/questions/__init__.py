@@ -5,7 +5,8 @@ registers its own through a `Templates(context)` of its input (`.number`, `.choi
 whose mistakes are a table) and is imported here.
 """
 
-from engine.questions import learning, multihead, pipeline, real_model, scaling, softmax, walkthrough
+from engine.questions import context, learning, multihead, pipeline, real_model, scaling, softmax, walkthrough
+from engine.questions.context import WordPairView
 from engine.questions.core import (
     CHANGE_KEYS,
     LINE_KEYS,
@@ -49,6 +50,8 @@ __all__ = [
     "SoftmaxRow",
     "Template",
     "Templates",
+    "WordPairView",
+    "context",
     "default_tolerance",
     "generate",
     "grade",

@@ -49,7 +49,7 @@ ask = Templates(LearningView)
     options=OptionKind.TOKEN,
     section=SECTION,
     params=("tokens", "token", "position"),
-    misconceptions=("transposed", "start_top", "always_self"),
+    misconceptions=("transposed", "start_top", "always_self", "less_target", "mask_ignored"),
 )
 def trained_top(view: LearningView, rng: np.random.Generator) -> Iterator[ChoiceDraft]:
     """The token a row will look at most once trained: its target row's largest entry (training lowers the
@@ -61,12 +61,12 @@ def trained_top(view: LearningView, rng: np.random.Generator) -> Iterator[Choice
     # a row whose target differs from where it looks now first: that is the row training changes
     rows.sort(key=lambda i: top(target[i], allowed[i]) == int(np.argmax(np.where(allowed[i], start[i], -1.0))))
     for i, best in winners(rows, target, allowed):  # a row the target spreads has no one winner: not asked
-        distractors: list[tuple[int, str | None]] = [
+        distractors: list[tuple[int, str]] = [
             (int(np.argmax(np.where(allowed[i], start[i], -1.0))), "start_top"),
             (int(np.argmax(target[:, i])), "transposed"),
             (i, "always_self"),
         ]
-        distractors += other_tokens(rng, n, allowed[i])
+        distractors += other_tokens(rng, n, allowed[i], mistake="less_target")
         params = dict(tokens=view.tokens, token=view.tokens[i], position=i)
         yield ChoiceDraft(params, best, tuple(distractors))
 

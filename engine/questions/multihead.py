@@ -86,7 +86,7 @@ def head_width(view: MultiHeadView, rng: np.random.Generator) -> Iterator[Numeri
     options=OptionKind.TOKEN,
     section=f"{PAGE}.heads",
     params=("tokens", "token", "position", "head"),
-    misconceptions=("transposed", "always_self", "heads_alike"),
+    misconceptions=("transposed", "always_self", "heads_alike", "less_weight", "mask_ignored"),
 )
 def most_attended(view: MultiHeadView, rng: np.random.Generator) -> Iterator[ChoiceDraft]:
     """In head k, the token a token's row of weights looks at most; another head's choice is the telling slip."""
@@ -94,14 +94,14 @@ def most_attended(view: MultiHeadView, rng: np.random.Generator) -> Iterator[Cho
     for k in (int(k) for k in rng.permutation(view.h)):
         head = view.result.heads[k]
         for i, best in winners(query_rows(rng, head), head.weights, head.allowed):
-            distractors: list[tuple[int, str | None]] = []
+            distractors: list[tuple[int, str]] = []
             elsewhere = [_top_token(view.result.heads[other], i) for other in rng.permutation(view.h) if other != k]
             differing = [j for j in elsewhere if j != best]
             if differing:  # where the same token looks in another head
                 distractors.append((differing[0], "heads_alike"))
             distractors.append((int(np.argmax(head.weights[:, i])), "transposed"))
             distractors.append((i, "always_self"))
-            distractors += other_tokens(rng, n, head.allowed[i])
+            distractors += other_tokens(rng, n, head.allowed[i], mistake="less_weight")
             params = dict(tokens=view.tokens, token=view.tokens[i], position=i, head=k + 1)
             yield ChoiceDraft(params, best, tuple(distractors))
 

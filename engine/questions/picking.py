@@ -40,9 +40,12 @@ def winners(rows: Iterable[int], values: np.ndarray, allowed: np.ndarray | None 
             yield int(i), best
 
 
-def other_tokens(rng: np.random.Generator, n: int, allowed: np.ndarray | None = None) -> list[tuple[int, None]]:
-    """Every token as a plain distractor (no mistake attached), the allowed ones first, in a seeded order."""
+def other_tokens(
+    rng: np.random.Generator, n: int, allowed: np.ndarray | None = None, *, mistake: str, masked: str = "mask_ignored"
+) -> list[tuple[int, str]]:
+    """Every token as a distractor, the allowed ones first, in a seeded order, each with why it is wrong: `mistake`
+    (it gets less than the answer: a smaller score, weight or term) or, for a token the mask hides, `masked`."""
     order = [int(j) for j in rng.permutation(n)]
     if allowed is not None:
         order.sort(key=lambda j: not allowed[j])
-    return [(j, None) for j in order]
+    return [(j, mistake if allowed is None or allowed[j] else masked) for j in order]

@@ -86,19 +86,19 @@ def x_entry(vectors: SentenceVectors, rng: np.random.Generator) -> Iterator[Nume
     "pipeline.most_attended",
     options=OptionKind.TOKEN,
     params=("tokens", "token", "position"),
-    misconceptions=("transposed", "always_self", "previous_token"),
+    misconceptions=("transposed", "always_self", "previous_token", "less_weight", "mask_ignored"),
 )
 def most_attended(result: PipelineResult, rng: np.random.Generator) -> Iterator[ChoiceDraft]:
     """Which token a token's row of weights looks at most (a position: a sentence may repeat a word)."""
     attention = result.attention
     n = len(result.tokens)
     for i, best in winners(query_rows(rng, attention), attention.weights, attention.allowed):
-        distractors: list[tuple[int, str | None]] = [
+        distractors: list[tuple[int, str]] = [
             (int(np.argmax(attention.weights[:, i])), "transposed"),
             (i, "always_self"),
         ]
         if i > 0:
             distractors.append((i - 1, "previous_token"))
-        distractors += other_tokens(rng, n, attention.allowed[i])
+        distractors += other_tokens(rng, n, attention.allowed[i], mistake="less_weight")
         params = dict(tokens=result.tokens, token=result.tokens[i], position=i)
         yield ChoiceDraft(params, best, tuple(distractors))

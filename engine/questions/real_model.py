@@ -91,7 +91,7 @@ def _where(view: RealModelView) -> dict[str, int]:
     options=OptionKind.TOKEN,
     section=f"{PAGE}.head",
     params=("tokens", "token", "position", "layer", "head"),
-    misconceptions=("transposed", "special_sink", "always_self", "heads_alike"),
+    misconceptions=("transposed", "special_sink", "always_self", "heads_alike", "less_weight", "mask_ignored"),
 )
 def most_attended(view: RealModelView, rng: np.random.Generator) -> Iterator[ChoiceDraft]:
     """In the picked head, the piece one piece's row of weights gives the most. The telling slips: its column
@@ -102,7 +102,7 @@ def most_attended(view: RealModelView, rng: np.random.Generator) -> Iterator[Cho
     n = len(view.pieces)
     special = [j for j in range(n) if view.special[j]]
     for i, best in winners(query_rows(rng, attended), weights, allowed):
-        distractors: list[tuple[int, str | None]] = [(int(np.argmax(weights[:, i])), "transposed")]
+        distractors: list[tuple[int, str]] = [(int(np.argmax(weights[:, i])), "transposed")]
         if special and not view.special[best]:  # the special piece this row gives the most, though not the most
             distractors.append((max(special, key=lambda j: weights[i, j]), "special_sink"))
         distractors.append((i, "always_self"))
@@ -112,7 +112,7 @@ def most_attended(view: RealModelView, rng: np.random.Generator) -> Iterator[Cho
                 if elsewhere != best:
                     distractors.append((elsewhere, "heads_alike"))
                     break
-        distractors += other_tokens(rng, n, allowed[i])
+        distractors += other_tokens(rng, n, allowed[i], mistake="less_weight")
         params = dict(tokens=view.pieces, token=view.pieces[i], position=i, **_where(view))
         yield ChoiceDraft(params, best, tuple(distractors))
 

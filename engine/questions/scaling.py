@@ -99,7 +99,7 @@ def _divisor_change(setup: ScalingSetup, rng: np.random.Generator, mode: Scale) 
 @ask.keyed(
     "scaling.no_divisor",
     params=("d_k",),
-    picks={"spreads": "big_scores_spread", "concentrates": None, "unchanged": "scaling_changes_nothing"},
+    picks={"spreads": "big_scores_spread", "concentrates": "sqrt_of_one", "unchanged": "scaling_changes_nothing"},
 )
 def no_divisor(setup: ScalingSetup, rng: np.random.Generator) -> Iterator[KeyDraft]:
     """Without dividing (against ÷√d_k), at this d_k: the attention concentrates on one token."""
@@ -109,7 +109,7 @@ def no_divisor(setup: ScalingSetup, rng: np.random.Generator) -> Iterator[KeyDra
 @ask.keyed(
     "scaling.dk_divisor",
     params=("d_k",),
-    picks={"spreads": None, "concentrates": "scaling_sharpens", "unchanged": "scaling_changes_nothing"},
+    picks={"spreads": "sqrt_of_one", "concentrates": "scaling_sharpens", "unchanged": "scaling_changes_nothing"},
 )
 def dk_divisor(setup: ScalingSetup, rng: np.random.Generator) -> Iterator[KeyDraft]:
     """Dividing by d_k instead of √d_k: the attention goes flat."""

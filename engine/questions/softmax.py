@@ -194,7 +194,7 @@ def exp_total(row: SoftmaxRow, rng: np.random.Generator) -> Iterator[NumericDraf
 @ask.keyed(
     "softmax.temperature_up",
     params=("scores", "temperature", "new_temperature"),
-    picks={"spreads": None, "concentrates": "temperature_inverted", "unchanged": "temperature_irrelevant"},
+    picks={"spreads": "equal_scores", "concentrates": "temperature_inverted", "unchanged": "temperature_irrelevant"},
 )
 def temperature_up(row: SoftmaxRow, rng: np.random.Generator) -> Iterator[KeyDraft]:
     """Doubling T: the weights spread out (or stay as they are when every score is the same)."""
@@ -221,7 +221,12 @@ def shift(row: SoftmaxRow, rng: np.random.Generator) -> Iterator[KeyDraft]:
 @ask.keyed(
     "softmax.naive_problem",
     params=("scores",),
-    picks={"valid": "naive_division", "negative_share": None, "division_by_zero": None, "order_reversed": None},
+    picks={
+        "valid": "naive_division",
+        "negative_share": "no_negative_share",
+        "division_by_zero": "no_zero_sum",
+        "order_reversed": "order_kept",
+    },
 )
 def naive_problem(row: SoftmaxRow, rng: np.random.Generator) -> Iterator[KeyDraft]:
     """Dividing each score by the sum: what it gives, asked about scores with a negative one in them."""

@@ -124,7 +124,7 @@ def score(scenario: Scenario, rng: np.random.Generator) -> Iterator[NumericDraft
     "walk.2.best_match",
     options=OptionKind.TOKEN,
     params=("tokens", "token"),
-    misconceptions=("transposed", "always_self", "x_similarity"),
+    misconceptions=("transposed", "always_self", "x_similarity", "lower_score"),
 )
 def best_match(scenario: Scenario, rng: np.random.Generator) -> Iterator[ChoiceDraft]:
     """Which token's key matches the token's query best: the largest score of its row."""
@@ -135,12 +135,12 @@ def best_match(scenario: Scenario, rng: np.random.Generator) -> Iterator[ChoiceD
             (int(np.argmax(result.scores[:, i])), "transposed"),
             (int(i), "always_self"),
             (int(np.argmax(scenario.x @ scenario.x[i])), "x_similarity"),
-            *other_tokens(rng, n),
+            *other_tokens(rng, n, mistake="lower_score"),
         ]
         yield ChoiceDraft(dict(tokens=scenario.tokens, token=scenario.tokens[i]), best, tuple(distractors))
 
 
-@ask.keyed("walk.2.symmetric", params=("n",), picks={"symmetric": "dot_commutes", "not_symmetric": None})
+@ask.keyed("walk.2.symmetric", params=("n",), picks={"symmetric": "dot_commutes", "not_symmetric": "symmetric_here"})
 def symmetric(scenario: Scenario, rng: np.random.Generator) -> Iterator[KeyDraft]:
     """Is S = Q·Kᵀ symmetric? Only when score(a → b) = score(b → a) for every pair (W_Q = W_K, say)."""
     scores = scenario.run().scores  # (n, n)
@@ -216,7 +216,11 @@ def divisor(scenario: Scenario, rng: np.random.Generator) -> Iterator[NumericDra
 @ask.keyed(
     "walk.3.spread_effect",
     params=("token", "d_k", "divisor", "temperature"),
-    picks={"spreads": None, "concentrates": "scaling_sharpens", "unchanged": "scaling_changes_nothing"},
+    picks={
+        "spreads": "nothing_changes_here",
+        "concentrates": "scaling_sharpens",
+        "unchanged": "scaling_changes_nothing",
+    },
 )
 def spread_effect(scenario: Scenario, rng: np.random.Generator) -> Iterator[KeyDraft]:
     """Dividing a row of scores by √d_k before the softmax: its weights spread out (unless √d_k = 1)."""
@@ -286,18 +290,18 @@ def weight(scenario: Scenario, rng: np.random.Generator) -> Iterator[NumericDraf
     "walk.4.most_weight",
     options=OptionKind.TOKEN,
     params=("tokens", "token"),
-    misconceptions=("transposed", "mask_ignored", "always_self"),
+    misconceptions=("transposed", "mask_ignored", "always_self", "less_weight"),
 )
 def most_weight(scenario: Scenario, rng: np.random.Generator) -> Iterator[ChoiceDraft]:
     """Which token gets the most of token's attention."""
     result = scenario.run()
     n = len(scenario.tokens)
     for i, best in winners(query_rows(rng, result), result.weights, result.allowed):
-        distractors: list[tuple[int, str | None]] = [(int(np.argmax(result.weights[:, i])), "transposed")]
+        distractors: list[tuple[int, str]] = [(int(np.argmax(result.weights[:, i])), "transposed")]
         unmasked_best = int(np.argmax(result.scores[i]))
         if not result.allowed[i, unmasked_best]:
             distractors.append((unmasked_best, "mask_ignored"))
-        distractors += [(i, "always_self"), *other_tokens(rng, n, result.allowed[i])]
+        distractors += [(i, "always_self"), *other_tokens(rng, n, result.allowed[i], mistake="less_weight")]
         yield ChoiceDraft(dict(tokens=scenario.tokens, token=scenario.tokens[i]), best, tuple(distractors))
 
 
@@ -391,7 +395,7 @@ def output_entry(scenario: Scenario, rng: np.random.Generator) -> Iterator[Numer
     "walk.5.dominant_value",
     options=OptionKind.TOKEN,
     params=("tokens", "token"),
-    misconceptions=("weight_only", "weights_ignored", "x_instead_of_v"),
+    misconceptions=("weight_only", "weights_ignored", "x_instead_of_v", "shorter_term"),
 )
 def dominant_value(scenario: Scenario, rng: np.random.Generator) -> Iterator[ChoiceDraft]:
     """Whose term weight · V is the longest in token's output: a large weight on a short value may lose."""
@@ -405,7 +409,7 @@ def dominant_value(scenario: Scenario, rng: np.random.Generator) -> Iterator[Cho
             (int(np.argmax(np.where(allowed, w, -np.inf))), "weight_only"),
             (int(np.argmax(np.where(allowed, v_length, -np.inf))), "weights_ignored"),
             (int(np.argmax(np.where(allowed, w * x_length, -np.inf))), "x_instead_of_v"),
-            *[(j, key) for j, key in other_tokens(rng, n, allowed) if allowed[j]],
+            *[(j, key) for j, key in other_tokens(rng, n, allowed, mistake="shorter_term") if allowed[j]],
         ]
         yield ChoiceDraft(dict(tokens=scenario.tokens, token=scenario.tokens[i]), best, tuple(distractors))
 

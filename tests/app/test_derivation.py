@@ -1,6 +1,7 @@
 """Derivations as aligned text: the rows line up, names show literally, the lesson's arithmetic reads as printed."""
 
 import math
+from decimal import Decimal
 
 import pytest
 
@@ -113,3 +114,29 @@ def test_the_arrows_to_the_tokens_stand_in_one_column(english):
     assert len(exp_lines) == 3
     assert len({width(line[: line.index("←")]) for line in exp_lines}) == 1
     assert len(relation_columns(text)) == 1
+
+
+# The boundary of derivation.EXP_RANGE (−2 to 20), where a softmax derivation starts writing the scores less their
+# maximum (issue 26, item 9: a mutant of either end survived). T = 2 halves the scores first: 40.002 / 2 = 20.001.
+@pytest.mark.parametrize(
+    ("scores", "temperature", "shift"),
+    [
+        ((20.0, 1.0), 1.0, None),
+        ((20.001, 1.0), 1.0, "20.001"),
+        ((-2.0, -3.0), 1.0, None),
+        ((-2.001, -3.0), 1.0, "-2.001"),
+        ((40.0, 1.0), 2.0, None),
+        ((40.002, 1.0), 2.0, "20.001"),
+    ],
+)
+@pytest.mark.parametrize("lang", ["es", "en"])
+def test_the_max_shift_is_written_exactly_beyond_the_ends_of_exp_range(session, lang, scores, temperature, shift):
+    session["lang"] = lang
+    worked = derivation.softmax_row(list(scores), temperature)
+    assert worked.shift == (None if shift is None else Decimal(shift))
+    text = block(softmax_rows(worked, ["a", "b"]))
+    shifted = [line for line in text.splitlines() if " − (" in line]
+    assert len(shifted) == (0 if shift is None else 2), text
+    if shift is not None:  # the shift as the reader writes numbers: 20,001 in Spanish, 20.001 in English
+        written = shift.lstrip("-").replace(".", "," if lang == "es" else ".")
+        assert all(f"({'−' if shift.startswith('-') else '+'}{written})" in line for line in shifted), shifted

@@ -159,3 +159,29 @@ def test_an_option_change_does_not_rebuild_the_editors_and_a_resize_does():
     # the options survive the rebuild: their widgets are drawn from the scenario
     assert by_label(at.select_slider, strings["scenario.temperature"]).value == 2.0
     assert by_label(at.toggle, strings["scenario.causal"]).value is True
+
+
+# The row and the column one past the end (issue 26, item 9): the hostile list had −1, "abc", 10²³ and 999, so a bound
+# slipping from < to <= went unseen and would raise IndexError here. Both as the browser sends them (text) and as ints.
+@pytest.mark.parametrize("as_text", [True, False], ids=["text", "int"])
+def test_the_row_and_the_column_one_past_the_end_are_unreadable_not_an_error(as_text):
+    key = str if as_text else int
+    w = np.ones((3, 2))
+    for changes in (
+        {"edited_rows": {key(3): {"0": 5.0}}},  # row n
+        {"edited_rows": {key(0): {key(2): 5.0}}},  # column d
+    ):
+        out, errors = apply_matrix_edits(w, changes, "W_Q")
+        assert codes(errors) == ["unreadable_edit"] and out.tolist() == w.tolist(), changes
+    for changes in (
+        {"edited_rows": {key(3): {"token": "gato"}}},  # row n of the x editor
+        {"edited_rows": {key(0): {key(4): 5.0}}},  # column d_model
+        {"deleted_rows": [key(3)]},
+    ):
+        tokens, x, errors = apply_token_edits(TOKENS, X, changes)
+        assert codes(errors) == ["unreadable_edit"] and tokens == TOKENS and np.array_equal(x, X), changes
+    values, errors = apply_list_edits(np.array([2.0, 5.0]), {"edited_rows": {key(2): {"0": 1.0}}}, "#", 12)
+    assert codes(errors) == ["unreadable_edit"] and values.tolist() == [2.0, 5.0]
+    # and the last row and column are still edited
+    out, errors = apply_matrix_edits(w, {"edited_rows": {key(2): {key(1): 5.0}}}, "W_Q")
+    assert errors == [] and out[2, 1] == 5.0

@@ -133,10 +133,10 @@ def test_every_choice_survives_a_tour_of_all_pages_in_two_orders():
 def test_the_softmax_scores_and_the_language_survive_visits():
     at = start("softmax")
     at.session_state["lists"] = {"softmax_scores": np.array([1.0, -2.0, 3.5, 0.25])}
-    at.sidebar.radio(key="lang").set_value("en").run()
+    at.sidebar.radio(key="lang_choice").set_value("en").run()
     for page in itertools.chain(["walkthrough", "builder", "home"], ["softmax"]):
         visit(at, page)
-    assert at.sidebar.radio(key="lang").value == "en"
+    assert at.sidebar.radio(key="lang_choice").value == "en"
     assert at.title[0].value == LANGUAGES["en"]["softmax.title"]
     assert list(at.session_state["lists"]["softmax_scores"]) == [1.0, -2.0, 3.5, 0.25]
     assert "[1, −2, 3.5, 0.25]" in " ".join(str(c.value) for c in at.caption)

@@ -345,7 +345,7 @@ def test_presentation_mode_shows_the_question_large_and_reveals_it_with_a_key(la
 def test_the_sidebar_switch_turns_questions_off_on_every_page_for_the_session():
     at = open_gate("walk.1", "pages/walkthrough.py", "es")
     assert not revealed(at, "walk.1", "es")
-    at.toggle(key="questions_on").set_value(False).run()
+    at.toggle(key="questions_on_toggle").set_value(False).run()
     assert revealed(at, "walk.1", "es")
     assert translate("es", "quiz.title") not in page_text(at)
     for gate, page in [("softmax", "pages/softmax.py"), ("pipeline", "pages/pipeline.py"), ("walk.3", None)]:
@@ -357,7 +357,7 @@ def test_the_sidebar_switch_turns_questions_off_on_every_page_for_the_session():
             button(at, translate("es", "walk.next")).click().run()
             button(at, translate("es", "walk.next")).click().run()
         assert no_exception(at)
-        assert at.toggle(key="questions_on").value is False
+        assert at.toggle(key="questions_on_toggle").value is False
         assert translate("es", "quiz.title") not in page_text(at)
         assert revealed(at, gate, "es"), gate
 
@@ -365,7 +365,7 @@ def test_the_sidebar_switch_turns_questions_off_on_every_page_for_the_session():
 def test_questions_are_on_by_default():
     at = AppTest.from_file(APP, default_timeout=60).run()
     at.switch_page("pages/softmax.py").run()
-    assert at.toggle(key="questions_on").value is True
+    assert at.toggle(key="questions_on_toggle").value is True
     assert translate("es", "quiz.title") in page_text(at)
     assert not revealed(at, "softmax", "es")
 

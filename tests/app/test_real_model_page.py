@@ -35,7 +35,7 @@ from harness.tiny_model import (
     write_model,
 )
 from tests.app.derivation_check import check_block
-from tests.app.helpers import open_page, page_text, tables
+from tests.app.helpers import open_page, page_text, shown, tables
 from ui import charts, model_source
 from ui.i18n import LANGUAGES, translate
 from ui.numbers import count, fixed
@@ -76,16 +76,20 @@ def charts_of(at: AppTest) -> list[dict]:
     return [json.loads(chart.proto.spec) for chart in at.get("plotly_chart")]
 
 
-def small_multiples(at: AppTest) -> dict:
-    """The figure of every head: the one without hover lines per cell."""
-    (figure,) = [f for f in charts_of(at) if "customdata" not in f["data"][0]]
+def chart_keyed(at: AppTest, key: str) -> dict:
+    """The figure drawn with widget key `key` (the page draws others: the same word in two sentences)."""
+    (figure,) = [json.loads(c.proto.spec) for c in at.get("plotly_chart") if c.proto.id.endswith(f"-{key}")]
     return figure
+
+
+def small_multiples(at: AppTest) -> dict:
+    """The figure of every head."""
+    return chart_keyed(at, "real_multiples")
 
 
 def picked_head(at: AppTest) -> dict:
-    """The picked head's figure: the one with each cell's arithmetic on hover."""
-    (figure,) = [f for f in charts_of(at) if "customdata" in f["data"][0]]
-    return figure
+    """The picked head's figure, with each cell's arithmetic on hover."""
+    return chart_keyed(at, "real_head_figure")
 
 
 def mosaic_of(figure: dict, layers: int, n: int) -> tuple[np.ndarray, int]:
@@ -285,7 +289,8 @@ def test_a_sentence_without_the_questions_words_skips_the_question(local_model):
     assert not at.exception
     headers = [h.value for h in at.header]
     assert not any("hambre" in h for h in headers)
-    assert len(tables(at)) == 1  # the pieces only: no table of heads for a question
+    margin = translate("es", "real.col.margin")  # the question's table of heads has this column
+    assert not any(margin in [shown(column) for column in table.columns] for table in tables(at))
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -320,6 +325,28 @@ def test_every_line_of_the_cell_derivation_follows_from_its_written_operands(loc
         checked += lines
     assert checked >= 4 + 1 + 1 + 1 + 11 + 1 + 11 + 1  # products, sum, rounding, division, e^x, Σ, shares, Σ
     assert fixed(cell.weight, lang=lang) in next(i.value for i in at.info).replace("\\", "")
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_cells_summary_divides_the_score_it_shows_as_the_derivation_does(local_model, lang):
+    """Issue 30, item 8: the summary said "+1,335; divided by 2 gives +0,667" (the unrounded score's quotient),
+    where the derivation under it divides the +1,335 it shows: +0,668. Both now say what the digits give."""
+    from decimal import ROUND_HALF_UP, Decimal
+
+    at = open_page(PAGE, lang)
+    assert not at.exception
+    point = "," if lang == "es" else "."
+    summary = next(
+        m.value for m in at.markdown if m.value.startswith(translate(lang, "real.cell.summary").split("{")[0])
+    )
+    summary = summary.replace("\\", "")
+    division = next(b for b in code_blocks(at) if "÷" in b and b.startswith("score'"))
+    numerator, divisor = re.search(r"= ([+−][\d.,]+) ÷ ([\d.,]+)", division).groups()
+    as_decimal = lambda s: Decimal(s.replace("−", "-").replace(point, "."))  # noqa: E731
+    quotient = (as_decimal(numerator) / as_decimal(divisor)).quantize(Decimal("0.001"), rounding=ROUND_HALF_UP)
+    written = ("+" if quotient >= 0 else "−") + f"{abs(quotient)}".replace(".", point)
+    assert f"{numerator};" in summary or f"{numerator}," in summary or f"{numerator} " in summary
+    assert written in summary and written in division
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -475,9 +502,11 @@ def test_hostile_pieces_are_shown_literally_everywhere(monkeypatch, tmp_path, la
         # markdown: an escaped "\\<img" shows as the text "<img"; only an unescaped one would be a tag
         assert not re.search(r"(?<!\\)(?:\\\\)*(<b>|<img|\]\(javascript)", text), text
     for figure in charts_of(at):
-        labels = [*figure["layout"]["xaxis"].get("ticktext", []), figure["layout"]["title"]["text"]]
+        layout = figure["layout"]
+        labels = [*layout.get("xaxis", {}).get("ticktext", []), layout.get("title", {}).get("text", "")]
+        labels += [note.get("text", "") for note in layout.get("annotations", [])]
         assert not any("<b>" in label or "<img" in label for label in labels)
-    heatmap = next(f for f in charts_of(at) if "customdata" in f["data"][0])
+    heatmap = picked_head(at)
     assert "&lt;b&gt;tiene&lt;/b&gt;" in heatmap["data"][0]["customdata"][1][1]
 
 

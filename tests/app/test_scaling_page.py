@@ -83,7 +83,7 @@ def test_only_the_open_section_runs_and_the_choice_is_kept():
     assert at.select_slider(key="scaling_walks")  # the walk section's widgets are there
     assert not tables(at)  # the experiment's and the three divisors' tables are not computed
     at.switch_page(HOME).run()
-    at.radio(key="lang").set_value("en").run()  # the tab labels change with the language; the open section not
+    at.radio(key="lang_choice").set_value("en").run()  # the tab labels change with the language; the open section not
     at.switch_page(PAGE).run().run()  # (a second run: AppTest's first after a switch has the old language)
     assert not at.exception
     assert at.select_slider(key="scaling_walks").label == translate("en", "scaling.walk.walks")

@@ -1,16 +1,20 @@
 """Links reproduce the scenario, language and step; bad links and files say so and change nothing else."""
 
+import base64
 import csv
 import io
+import json
+import zlib
 from urllib.parse import parse_qs, urlsplit
 
 import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from engine import Scenario, lesson_scenario, random_scenario
-from engine.scenario_io import encode_scenario, scenario_to_json
-from tests.app.helpers import APP, HOME, button, by_label, chart, downloaded, no_exception, open_page, shown
+from engine import EngineInputError, Scale, Scenario, lesson_scenario, random_scenario, same_numbers
+from engine.limits import MAX_LINK_CHARS
+from engine.scenario_io import decode_scenario, encode_scenario, scenario_to_dict, scenario_to_json
+from tests.app.helpers import APP, HOME, button, by_label, chart, downloaded, go_to_part, no_exception, open_page, shown
 from ui.i18n import LANGUAGES
 
 BUILDER, WALKTHROUGH = "pages/builder.py", "pages/walkthrough.py"
@@ -180,3 +184,78 @@ def test_the_csv_downloads_hold_no_formula_and_read_back_exactly(lang, downloads
     header, *rows = list(csv.reader(io.StringIO(text)))
     assert header == ["", "d0", "d1"] and [row[0] for row in rows] == ["x0", "x1", "x2"]
     assert np.array_equal(np.array([[float(cell) for cell in row[1:]] for row in rows]), scenario.w_q)
+
+
+# --- links at the ends of every range (issue 26, item 9: the top of a range was never round-tripped) ---
+
+
+def scenario_at_the_top() -> Scenario:
+    """The largest scenario a link may carry: 16 tokens with names of 32 emoji (4 bytes each, no two alike), d_model,
+    d_k and d_v of 8, entries of ±1,000,000 and full-precision values, temperature 5.0, ÷d_k, the causal mask."""
+    rng = np.random.default_rng(0)
+    names = tuple("".join(chr(0x1F400 + (17 * i + j) % 250) for j in range(32)) for i in range(16))
+    x, w_q, w_k, w_v = (rng.uniform(-1e6, 1e6, shape) for shape in ((16, 8), (8, 8), (8, 8), (8, 8)))
+    x[0, 0], x[0, 1], w_v[7, 7] = 1e6, -1e6, 1e6  # the ends of the values' range, exactly
+    return Scenario(names, x, w_q, w_k, w_v, scale=Scale.DK, causal=True, temperature=5.0)
+
+
+def scenario_at_the_bottom() -> Scenario:
+    """The smallest: one token of one character, d_model 2, d_k and d_v 1, temperature 0.1."""
+    return Scenario(("a",), np.array([[0.5, -1.0]]), np.ones((2, 1)), np.ones((2, 1)), np.ones((2, 1)), temperature=0.1)
+
+
+@pytest.mark.parametrize("make", [scenario_at_the_top, scenario_at_the_bottom], ids=["top", "bottom"])
+def test_a_link_at_the_ends_of_every_range_opens_the_same_scenario(make):
+    scenario = make()
+    code = encode_scenario(scenario)
+    assert len(code) <= MAX_LINK_CHARS  # the largest scenario fits the link's limit (5,915 of 12,000 characters)
+    assert same_numbers(decode_scenario(code), scenario)
+    at = open_link({"s": code, "lang": "en"}, BUILDER)
+    assert no_exception(at)
+    assert same_numbers(at.session_state["scenario"], scenario)
+    assert at.number_input(key=f"dims_d_model_{at.session_state['scenario_rev']}").value == scenario.d_model
+    assert at.number_input(key=f"dims_d_k_{at.session_state['scenario_rev']}").value == scenario.d_k
+    assert at.select_slider(key=f"opt_temperature_{at.session_state['scenario_rev']}").value == scenario.temperature
+    at.run()  # a second run with the widgets as drawn changes nothing
+    assert same_numbers(at.session_state["scenario"], scenario)
+
+
+@pytest.mark.parametrize(
+    ("change", "field"),
+    [
+        ({"temperature": 5.0 + 1e-9}, "temperature"),
+        ({"temperature": 0.1 - 1e-9}, "temperature"),
+        ({"tokens": [f"t{i}" for i in range(17)]}, "tokens"),
+        ({"tokens": ["a" * 33]}, "tokens"),
+        ({"x": [[0.0] * 9]}, "x"),
+        ({"w_q": [[0.0] * 9] * 2, "w_k": [[0.0] * 9] * 2}, "w_q"),
+        ({"w_v": [[0.0] * 9] * 2}, "w_v"),
+        ({"x": [[1e6 + 0.5, 0.0]]}, "x"),
+    ],
+    ids=["T above 5", "T below 0.1", "17 tokens", "33 characters", "d_model 9", "d_k 9", "d_v 9", "beyond 1e6"],
+)
+def test_a_link_one_past_the_end_of_a_range_is_refused_naming_it(change, field):
+    data = {**scenario_to_dict(scenario_at_the_bottom()), **change}
+    if field == "tokens" and len(data["tokens"]) > 1:
+        data["x"] = [[0.0, 0.0]] * len(data["tokens"])
+    with pytest.raises(EngineInputError) as refused:
+        decode_scenario(encode_dict(data))
+    assert refused.value.params == {"field": field}
+
+
+def encode_dict(data: dict) -> str:
+    raw = json.dumps(data, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+    return base64.urlsafe_b64encode(zlib.compress(raw, 9)).decode("ascii").rstrip("=")
+
+
+@pytest.mark.parametrize("lang", ["es", "en"])
+def test_the_largest_scenario_a_link_carries_draws_every_step_and_the_builder(lang):
+    # entries of ±10⁶ make scores of up to 5·10²⁶: 27 digits before the point, beyond the 28 digits decimal
+    # arithmetic keeps by default with 3 after it; the builder's hover text and the walkthrough's derivations raised
+    code = encode_scenario(scenario_at_the_top())
+    at = open_link({"s": code, "lang": lang}, BUILDER)
+    assert no_exception(at)
+    at = open_link({"s": code, "lang": lang}, WALKTHROUGH)
+    for part in range(1, 6):
+        go_to_part(at, part)
+        assert no_exception(at), part

@@ -10,6 +10,7 @@ from engine import Scale
 from engine.peakedness import VERDICTS
 from ui.i18n import LANGUAGES
 from ui.pages import PAGES
+from ui.url import KEPT
 
 ROOT = Path(__file__).resolve().parents[2]
 SOURCES = [
@@ -71,6 +72,7 @@ def dynamic_keys() -> set[str]:
             "too_many_scores",
         )
     }
+    keys |= {f"url.bad.{setting.key}" for setting in KEPT}
     keys |= new_pages_dynamic_keys()
     return keys
 
@@ -119,8 +121,14 @@ def new_pages_dynamic_keys() -> set[str]:
     keys |= {f"learn.stall.output.{verdict}" for verdict in ("small", "stalled", "slower")}
     keys |= {f"learn.send.matrices.{n}" for n in (2, 3)} | {f"learn.tab.{name}" for name in LEARN_SECTIONS}
     keys |= {f"scaling.lesson.{mode}" for mode in ("none", "sqrt")}
-    keys |= {f"softmax.reading.{kind}" for kind in ("single", "equal", "peaked", "even", "mixed")}
-    keys |= {f"walk.4.reading.{kind}" for kind in ("peaked", "even", "mixed")}
+    keys |= {f"softmax.reading.{kind}" for kind in ("single", "equal", "saturated", "balanced", "flat")}
+    keys |= {f"walk.4.reading.{kind}" for kind in VERDICTS}
+    keys |= {f"peak.{form}.{kind}" for form in ("rows", "one") for kind in VERDICTS}
+    keys |= {f"learn.stall.output.header.{verdict}" for verdict in ("small", "stalled", "slower")}
+    keys |= {f"learn.stall.weights.header.{fate}" for fate in ("converged", "diverged", "stuck")}
+    keys |= {f"mh.distinct.{who}" for who in ("one", "many", "same")}
+    keys |= {f"ctx.example.{lang}" for lang in LANGUAGES} | {f"ctx.reading.{start}" for start in ("same", "split")}
+    keys |= {f"ctx.reading.{verdict}" for verdict in ("lower", "close", "higher")}
     keys |= {f"mh.cost.{row}" for row in COST_ROWS} | {f"mh.part.{name}" for name in MH_PARTS}
     keys |= {f"mh.job.{job}" for job in ("previous", "self", "one_token", "spread", "look", "mixed", "mixed_rest")}
     keys |= {f"mh.built.{job}" for job in ("previous", "subject", "self", "first")}
@@ -174,3 +182,72 @@ def test_every_key_template_the_app_uses_names_existing_keys_and_is_listed_here(
                 continue  # a whole key passed in (plural's "{key}.{form}"): its callers' keys are checked
             assert any(pattern.fullmatch(key) for key in strings), (lang, template)
             assert any(pattern.fullmatch(key) for key in listed), f"list the keys of {template} in dynamic_keys()"
+
+
+# --- a string left in English in the Spanish strings (issue 26, item 9) ---
+
+# The words a string may share with its translation, each with its reason; any other word in a string that is
+# the same in both languages is an English string left in Spanish (or the reverse).
+SHARED_WORDS = {
+    # the field's English terms, which the lesson's Spanish uses as they are
+    "token": "the lesson's Spanish says token",
+    "tokens": "the lesson's Spanish says tokens",
+    "score": "the lesson's Spanish says score",
+    "scores": "the lesson's Spanish says scores",
+    "softmax": "a function's name, in the lesson's Spanish too",
+    "embedding": "the lesson's Spanish says embedding",
+    "embeddings": "the lesson's Spanish says embeddings",
+    "encoder": "Spanish courses name the Transformer's halves in English: encoder",
+    "decoder": "... and decoder",
+    "self": "self-attention: the lesson's Spanish says self-attention",
+    "attention": "self-attention: the lesson's Spanish says self-attention",
+    "output": "the lesson's Spanish says output",
+    # names: an optimiser, functions as formulas write them, an abbreviation, a symbol
+    "adam": "the optimiser's name",
+    "concat": "Concat, a function's name in the formula",
+    "multihead": "MultiHead(x), a function's name in the formula",
+    "layernorm": "LayerNorm, a function's name in the formula",
+    "pe": "PE, the positional encoding's symbol in the formula x = embedding + PE",
+    "kᵀ": "K transposed, a symbol",
+    # spelt the same in both languages
+    "divisor": "the same word in Spanish",
+    "matrices": "the same word in Spanish",
+    "no": "the same word in Spanish",
+    # the lesson's example sentence, quoted in both languages
+    "tiene": "a word of «el perro come carne porque tiene hambre»",
+}
+# Keys whose text is code or LaTeX: the same in every language by nature.
+CODE_KEYS = {
+    "walk.code.1": "Python code",
+    "walk.code.2": "Python code",
+    "walk.code.5": "Python code",
+    "walk.3.formula.none": "LaTeX",
+    "walk.3.formula.sqrt": "LaTeX",
+    "walk.3.formula.dk": "LaTeX",
+}
+
+
+def words(text: str) -> set[str]:
+    """The words of a string, lower-cased: placeholders ({name}) and identifiers (d_k, W_Q) are not words."""
+    text = re.sub(r"\{[^}]*\}", " ", text)
+    text = re.sub(r"\b\w*_\w*\b", " ", text)
+    return {word.lower() for word in re.findall(r"[^\W\d_]{2,}", text)}
+
+
+def test_no_string_is_the_same_in_both_languages_unless_its_words_are_shared_or_it_is_code():
+    es, en = LANGUAGES["es"], LANGUAGES["en"]
+    identical = [key for key in es if es[key] == en[key] and key not in CODE_KEYS]
+    assert len(identical) > 50, "the comparison found too few identical strings: it is broken"
+    left = {key: sorted(words(es[key]) - set(SHARED_WORDS)) for key in identical}
+    assert {key: unshared for key, unshared in left.items() if unshared} == {}
+
+
+def test_the_allow_lists_are_all_still_needed():
+    es, en = LANGUAGES["es"], LANGUAGES["en"]
+    assert sorted(key for key in CODE_KEYS if es[key] != en[key]) == []
+    used = set().union(*(words(es[key]) for key in es if es[key] == en[key] and key not in CODE_KEYS))
+    assert sorted(set(SHARED_WORDS) - used) == []
+
+
+def test_an_english_string_left_in_spanish_is_caught():
+    assert words("Step by step: {n} tokens") - set(SHARED_WORDS) == {"step", "by"}

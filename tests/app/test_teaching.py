@@ -74,6 +74,7 @@ NEVER_ONE = {
     "learn.stall.output.stalled": "the same fixed number of steps",
     "mh.cost.col.many": "h heads: cost_ui draws no h-heads column when h is 1, compare_ui returns early",
     "mh.compare.reading": "h scores: compare_ui returns early when h is 1",
+    "mh.rows.mixed": "some rows resemble x and some the output: at least two rows",
 }
 
 
@@ -258,11 +259,22 @@ def test_the_lessons_sentence_shows_its_outputs_collapse(lang):
         if i != j
     ]
     spread = max(float(np.linalg.norm(out[i] - v.mean(axis=0))) for i in range(3))
+    # "at least" and "no more than" must hold at the digits shown (issue 30, item 6): the lowest cosine is
+    # 0.99889, which rounds to 0.999 but is not at least 0.999; written rounded down, 0.998
+    assert 0.998 < min(cosines) < 0.999
+    at_least, at_most = math.floor(min(cosines) * 1000) / 1000, math.ceil(spread * 100) / 100
     expected = translate(
-        lang, "pipeline.effect.collapse", cosine=written(min(cosines), 3, lang), spread=written(spread, 2, lang)
+        lang, "pipeline.effect.collapse", cosine=written(at_least, 3, lang), spread=written(at_most, 2, lang)
     )
-    assert written(min(cosines), 3, lang) == written(0.999, 3, lang)
-    assert expected in [w.value for w in at.warning]
+    assert min(cosines) >= at_least and spread <= at_most
+    warnings = [w.value for w in at.warning]
+    assert any(w.startswith(expected) for w in warnings), warnings
+    # why: the rows of weights are flat by the √d_k page's rule (mean largest weight, e^(mean entropy) of 3)
+    peak = float(weights.max(axis=1).mean())
+    effective = math.exp(float(np.mean([-(row * np.log(row)).sum() for row in weights])))
+    assert peak <= 0.8 and effective > 0.85 * 3
+    why = translate(lang, "collapse.flat", peak=written(peak, 3, lang), effective=written(effective, 2, lang), n="3")
+    assert any(why in w and translate(lang, "collapse.remedies") in w for w in warnings)
     assert translate(lang, "pipeline.effect.next") in page_text(at)
 
 

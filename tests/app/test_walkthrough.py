@@ -136,7 +136,7 @@ def test_a_step_that_is_no_part_opens_part_1_says_so_and_mends_the_url(lang, ste
     at.switch_page(PAGE).run()
     assert no_exception(at)
     assert at.progress[0].proto.text.startswith(LANGUAGES[lang]["walk.progress"].format(part=1, total=5, name=""))
-    assert [w.value for w in at.warning] == [LANGUAGES[lang]["walk.bad_step"].format(parts=5, part=1)]
+    assert [w.value for w in at.warning] == [LANGUAGES[lang]["url.bad.step"].format(parts=5)]
     assert at.query_params["step"] == "1"  # a reload opens part 1
     at.run()
     assert no_exception(at) and not at.warning  # said once
@@ -163,7 +163,7 @@ def test_the_chosen_token_and_the_options_survive_page_and_language_switches():
     by_label(at.selectbox, LANGUAGES["es"]["scenario.query_token"]).set_value("come").run()
     at.switch_page("pages/builder.py").run()
     by_label(at.select_slider, LANGUAGES["es"]["scenario.temperature"]).set_value(2.0).run()
-    at.radio(key="lang").set_value("en").run()
+    at.radio(key="lang_choice").set_value("en").run()
     # AppTest's first run after switch_page does not see the URL-bound language yet (a browser's does, in one
     # run: tests/e2e/test_pages_in_browser.py), so the page is run once more
     at.switch_page(PAGE).run().run()

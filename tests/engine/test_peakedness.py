@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from engine import Scale, peakedness_verdict, scaling_experiment, softmax, softmax_three_ways
-from engine.peakedness import effective_tokens, row_reading
+from engine.peakedness import effective_tokens, peakedness, row_reading
 
 # no divisor saturates, ÷√d_k keeps a preference, ÷d_k flattens everything
 LESSON_TABLE = {"none": "saturated", "sqrt": "balanced", "dk": "flat"}
@@ -89,12 +89,39 @@ def test_one_row_at_large_d_k_reads_the_same_way():
 @pytest.mark.parametrize(
     ("weights", "reading"),
     [
-        ([0.9, 0.05, 0.05], "peaked"),  # one share above 0.8
-        ([0.289, 0.380, 0.332], "even"),  # the lesson's perro row: none above 1.2 × 1/3 = 0.4
-        ([0.5, 0.3, 0.2], "mixed"),
-        ([0.8, 0.2], "mixed"),  # 0.8 is not above 0.8; 0.8 > 1.2 × 1/2 = 0.6
-        ([0.25, 0.25, 0.25, 0.25], "even"),
+        ([0.9, 0.05, 0.05], "saturated"),  # one share above 0.8
+        ([0.289, 0.380, 0.332], "flat"),  # the lesson's perro row: e^H = 2.98 effective tokens > 0.85 × 3 = 2.55
+        ([0.5, 0.3, 0.2], "flat"),  # e^H = 2.80 > 2.55: at n = 3 the rule calls this spread flat
+        ([0.6, 0.3, 0.1], "balanced"),  # e^H = 2.45 ≤ 2.55
+        ([0.8, 0.2], "balanced"),  # 0.8 is not above 0.8; e^H = 1.65 ≤ 1.7
+        ([0.25, 0.25, 0.25, 0.25], "flat"),
+        ([1.0], "saturated"),  # one token takes everything
     ],
 )
-def test_a_row_reads_as_peaked_even_or_mixed(weights, reading):
-    assert row_reading(weights) == reading
+def test_a_row_reads_as_saturated_balanced_or_flat_by_the_one_rule(weights, reading):
+    w = np.asarray(weights)
+    flat = math.exp(entropy_of(w)) > 0.85 * w.size
+    expected = "saturated" if w.max() > 0.8 or w.size == 1 else ("flat" if flat else "balanced")
+    assert row_reading(weights) == reading == expected
+
+
+def test_a_set_of_rows_is_read_from_its_mean_largest_weight_and_mean_entropy():
+    rows = np.array([[0.9, 0.05, 0.05], [1 / 3, 1 / 3, 1 / 3], [0.05, 0.9, 0.05]])
+    read = peakedness(rows)
+    assert read is not None
+    assert read.max_weight == pytest.approx((0.9 + 1 / 3 + 0.9) / 3)
+    entropies = [entropy_of(r) for r in rows]
+    assert read.effective == pytest.approx(math.exp(sum(entropies) / 3))
+    assert read.tokens == pytest.approx(3) and read.rows == 3
+    # the same averages give the same word as the √d_k page's rule
+    assert read.verdict == peakedness_verdict(read.max_weight, sum(entropies) / 3, math.log(3))
+
+
+def test_rows_the_mask_leaves_one_token_are_no_choice_and_are_not_counted():
+    causal = np.tril(np.ones((3, 3), dtype=bool))
+    weights = np.array([[1.0, 0, 0], [0.5, 0.5, 0], [0.2, 0.3, 0.5]])
+    read = peakedness(weights, causal)
+    assert read is not None and read.rows == 2
+    assert read.max_weight == pytest.approx((0.5 + 0.5) / 2)
+    assert read.tokens == pytest.approx(math.exp((math.log(2) + math.log(3)) / 2))
+    assert peakedness(weights[:1], causal[:1]) is None

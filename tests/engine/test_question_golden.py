@@ -20,7 +20,7 @@ import pytest
 from engine import EngineInputError, Scale, attend, lesson_scenario
 from engine import questions as q
 from engine.pipeline import PipelineResult, SentenceVectors, sentence_vectors
-from engine.questions import LearningView, MultiHeadView, RealModelView, ScalingSetup, SoftmaxRow
+from engine.questions import LearningView, MultiHeadView, RealModelView, ScalingSetup, SoftmaxRow, WordPairView
 from engine.scenario import Scenario
 from tests.engine.question_contexts import (
     learning_view,
@@ -72,6 +72,11 @@ def contexts() -> dict[type, list[tuple[str, object]]]:
         LearningView: [
             ("lesson", lesson_learning_view()),
             ("random", learning_view(random_walk_scenario(2, 3, 4, 2, "sqrt", True, 1.0), "identity", "random", 2)),
+        ],
+        WordPairView: [
+            ("apart", WordPairView("banco", True, 0.772)),  # the English bank pair's last-layer cosine, rounded
+            ("same", WordPairView("banco", True, 1.0)),  # two identical sentences
+            ("unseen", WordPairView("banco", False, 0.9998)),  # a change the three decimals cannot show: not asked
         ],
         RealModelView: [
             ("lesson", lesson_real_model_view()),
@@ -171,3 +176,27 @@ def written(drawn: dict[str, dict]) -> str:
 if __name__ == "__main__":
     GOLDEN.write_text(written(draws()), encoding="utf-8")
     print(f"wrote {GOLDEN}")
+
+
+def test_every_wrong_option_of_every_template_says_why_it_is_wrong():
+    """Issue 30, item 9: a wrong option with no named mistake got only "not that, and no typical mistake" (the
+    walkthrough's best match and dominant value, the softmax's naive-division options, ...). Over every page's
+    inputs and a dozen seeds, every wrong option now names the mistake its feedback explains."""
+    inputs = contexts()
+    silent = set()
+    asked = 0
+    for template in q.TEMPLATES.values():
+        if template.kind != q.Kind.CHOICE:
+            continue
+        for name, context in inputs[template.context]:
+            for seed in range(12):
+                try:
+                    question = template.generate(context, seed)
+                except EngineInputError:
+                    continue
+                asked += 1
+                for index, key in enumerate(question.option_misconceptions):
+                    if index != question.correct_option and key is None:
+                        silent.add((template.id, name))
+    assert asked > 300
+    assert silent == set()

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
 from engine import Scale, attention, lesson_scenario
-from engine.similarity import COLLAPSE_COSINE, lowest_pairwise_cosine
+from engine.similarity import COLLAPSE_COSINE, lowest_pairwise_cosine, residual_rows
 
 
 def loop_lowest_cosine(rows) -> float:
@@ -51,3 +51,22 @@ def test_the_lessons_outputs_collapse():
     assert lowest == pytest.approx(loop_lowest_cosine(output.tolist()), abs=1e-12)
     assert round(lowest, 3) == 0.999
     assert lowest > COLLAPSE_COSINE
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    arrays(np.float64, (4, 3), elements=st.floats(-10, 10)),
+    arrays(np.float64, (4, 3), elements=st.floats(-10, 10)),
+)
+def test_the_sum_resembles_the_longer_of_its_two_parts(x, out):
+    """cos(x + o, x) − cos(x + o, o) = (‖x‖ − ‖o‖)(1 − cos(x, o)) / ‖x + o‖: the page's "why" sentence."""
+    rows = residual_rows(x, out)
+    for i in range(4):
+        xn, on, r = np.linalg.norm(x[i]), np.linalg.norm(out[i]), np.linalg.norm(x[i] + out[i])
+        if min(xn, on, r) < 1e-3:
+            continue
+        cos_xo = float(x[i] @ out[i]) / (xn * on)
+        expected = (xn - on) * (1 - cos_xo) / r
+        assert rows.to_x[i] - rows.to_output[i] == pytest.approx(expected, abs=1e-9)
+        if abs(expected) > 1e-9:
+            assert bool(rows.closer_to_x[i]) == (xn > on)

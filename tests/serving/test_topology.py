@@ -125,3 +125,16 @@ def test_when_a_replica_dies_its_students_reconnect_to_another():
             if student.replica == "r2" and connection.socket.connected:
                 student.step(connection, first=False)  # r2's own students did not notice
                 connection.close()
+
+
+def test_streamlits_static_files_come_compressed_from_the_balancers_cache(topology):
+    script = next(p for p in BUILDER.static_paths(before_first_run=True) if p.endswith(".js"))
+    headers = {"Accept-Encoding": "gzip"}
+    first = requests.get(topology.url + script, headers=headers, timeout=30)
+    again = requests.get(topology.url + script, headers=headers, timeout=30)
+    direct = requests.get(topology.started[0].url + script, headers=headers, timeout=30)
+    assert first.headers["Content-Encoding"] == again.headers["Content-Encoding"] == "gzip"
+    assert "Content-Encoding" not in direct.headers  # Streamlit itself sends them uncompressed
+    assert "Age" in again.headers and "Age" not in direct.headers  # the second answer came from haproxy's cache
+    assert "Set-Cookie" not in again.headers  # no student's cookie is handed to another from the cache
+    assert again.content == direct.content  # requests decompressed it: the same bytes

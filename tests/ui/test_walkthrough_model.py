@@ -50,7 +50,7 @@ def test_the_softmax_reading_compares_the_row_with_its_undivided_softmax():
     expected = np.exp(scores - scores.max()) / np.exp(scores - scores.max()).sum()
     np.testing.assert_allclose(reading.unscaled, expected, rtol=1e-12)
     assert reading.small_gap == (scores.max() - scores.min() < 2.0)
-    assert reading.top == int(result.weights[PERRO].argmax()) and reading.verdict is not None
+    assert reading.top == int(result.weights[PERRO].argmax()) and reading.peaked is not None
     assert model.softmax_reading(result, PERRO, divided=False).unscaled is None
 
 
@@ -58,7 +58,7 @@ def test_a_row_the_mask_leaves_one_token_has_no_verdict():
     s = lesson_scenario()
     result = attention(s.x, s.w_q, s.w_k, s.w_v, mask="causal")
     first = model.softmax_reading(result, 0, divided=True)
-    assert first.verdict is None and first.top is None
+    assert first.peaked is None and first.top is None
     assert first.allowed.tolist() == [True, False, False]
     np.testing.assert_array_equal(first.unscaled, [1.0, 0.0, 0.0])
 

@@ -24,14 +24,17 @@ from engine import (
 )
 from engine.limits import D_MODEL_RANGE, MAX_SENTENCE_CHARS, MAX_TOKEN_CHARS, MAX_TOKENS
 from engine.presets import LESSON_D_MODEL, LESSON_SENTENCE, LESSON_TOKENS
-from engine.similarity import COLLAPSE_COSINE, lowest_pairwise_cosine
 from ui import charts, numbers, questions, state
 from ui.charts import shape
+from ui.collapse import collapse_why
 from ui.derivation import block, sub, vector_row
 from ui.editing import refusal_text
 from ui.i18n import plural, t, tm
+from ui.scenario_controls import mask_link_ui
+from ui.sections import pipeline_context
 from ui.sliders import seed_input
 from ui.tables import table_ui
+from ui.view_models.walkthrough import collapse_reading
 
 SENTENCE_KEY = "pipeline_sentence"
 AMBIGUOUS_SENTENCE = "el perro come carne porque tiene hambre"
@@ -127,6 +130,7 @@ def attention_controls_ui(d_model: int) -> tuple[str, int, bool]:
         key="pipeline_causal",
         persist_state="session",
     )
+    mask_link_ui(mask_col)
     return weights, int(seed), causal
 
 
@@ -245,14 +249,15 @@ def effect_frame(result: PipelineResult, top: TopAttended, distance) -> pd.DataF
 def collapse_ui(result: PipelineResult) -> None:
     """Say what the outputs show: with near-uniform weights they are nearly one vector (measured as in the
     walkthrough: the lowest cosine between two outputs), and where the app goes next."""
-    lowest = lowest_pairwise_cosine(result.attention.output)
-    if lowest is None:
+    reading = collapse_reading(result.attention)
+    if reading is None:
         return
-    if lowest >= COLLAPSE_COSINE:
-        spread = numbers.fixed(distance_to_mean_v(result).max(), 2)
-        st.warning(t("pipeline.effect.collapse", cosine=numbers.fixed(lowest, 3), spread=spread))
+    if reading.collapsed:
+        spread = numbers.bound(distance_to_mean_v(result).max(), 2, below=False)
+        cosine = numbers.bound(reading.lowest, 3, below=True)
+        st.warning(t("pipeline.effect.collapse", cosine=cosine, spread=spread) + " " + collapse_why(reading))
     else:
-        st.info(t("pipeline.effect.distinct", cosine=numbers.fixed(lowest, 3)))
+        st.info(t("pipeline.effect.distinct", cosine=numbers.fixed(reading.lowest, 3)))
     st.markdown(t("pipeline.effect.next"))
     if (ROOT / MULTIHEAD_PAGE).exists():
         st.page_link(MULTIHEAD_PAGE, label=t("pipeline.multihead_link"), icon=":material/view_column:")
@@ -347,6 +352,7 @@ def attention_onward_ui(vectors: SentenceVectors) -> None:
     effect_ui(result, top)
     if AMBIGUITY_ASKER in result.tokens and "perro" in result.tokens:
         ambiguity_ui(result, top)
+    pipeline_context.context_ui(vectors.x.shape[1], weights, seed, causal)
 
 
 def is_lesson_case(vectors: SentenceVectors, d_model: int) -> bool:

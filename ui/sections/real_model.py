@@ -393,7 +393,8 @@ def cell_ui(reading: Reading, layer: int, head: int, found: Asked | None) -> Non
             other=piece_label(tokens, cell.j),
             score=numbers.signed(cell.dot.exact),
             divisor=numbers.short(cell.divisor),
-            scaled=numbers.signed(cell.scaled_score),
+            # as the division below writes it: the score as shown, divided (+1,335 / 2 ≈ +0,668, not +0,667)
+            scaled=numbers.signed(cell.scaled_score if cell.division is None else cell.division.result),
             weight=numbers.fixed(cell.weight),
         )
     )

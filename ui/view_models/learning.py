@@ -31,6 +31,7 @@ from engine import (
     train_steps,
 )
 from engine.limits import MAX_TRAINING_STEPS
+from engine.peakedness import Peakedness, peakedness
 from engine.targets import TARGET_PRESETS
 
 SENTENCE = "el perro come carne porque tiene hambre"
@@ -397,6 +398,26 @@ def run_fate(run: TrainingRun) -> str:
     if run.diverged:
         return "diverged"
     return "converged" if run.converged_at is not None else "stuck"
+
+
+@dataclass(frozen=True)
+class StallStart:
+    """How peaked the output-loss experiment's rows are where it starts, by engine.peakedness's one rule."""
+
+    none_start: Peakedness  # without dividing, before any step
+    none_next: Peakedness  # without dividing, after the first step
+    sqrt_start: Peakedness  # ÷√d_k, before any step
+
+
+def stall_start(experiment: StallExperiment) -> StallStart:
+    """The rows' peakedness at the start (and, without dividing, after one step). No mask: every row has a choice."""
+
+    def read(run: TrainingRun, step: int) -> Peakedness:
+        reading = peakedness(run.weights[min(step, run.steps)])
+        assert reading is not None  # n >= 2 tokens and no mask: every row has a choice
+        return reading
+
+    return StallStart(read(experiment.unscaled, 0), read(experiment.unscaled, 1), read(experiment.scaled, 0))
 
 
 def stall_verdict(unscaled: TrainingRun, scaled: TrainingRun) -> str:

@@ -7,6 +7,7 @@ weights by `head_behaviour`, never asserted.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import TypedDict
@@ -28,6 +29,7 @@ from engine import (
     designed_heads,
     head_behaviour,
     identity_like_w_o,
+    mean_pairwise_cosine,
     merge_heads,
     multi_head_attention,
     pairwise_cosine,
@@ -37,6 +39,7 @@ from engine import (
 )
 from engine.designed_heads import DESIGNED_D_MODEL
 from engine.multihead import HeadCountComparison, HeadWeights
+from engine.peakedness import Peakedness, peakedness
 from engine.presets import random_weights
 
 SOURCES = ("scenario", "sentence")  # the shared scenario's tokens and x, or the designed heads' sentence
@@ -211,17 +214,46 @@ def lowest_cosine(rows: np.ndarray) -> float:
     return float(pairs.min()) if pairs.size and np.isfinite(pairs).all() else float("nan")
 
 
+def heads_peakedness(heads: Sequence[AttentionResult]) -> Peakedness | None:
+    """How peaked the weights of a set of heads are, every head's rows together (engine.peakedness's one rule)."""
+    weights = np.concatenate([head.weights for head in heads])  # (h·n, n)
+    allowed = np.concatenate([head.allowed for head in heads])  # (h·n, n)
+    return peakedness(weights, allowed)
+
+
 @dataclass(frozen=True)
-class CosineReading:
-    """What the mean cosines of the tokens' rows say, stage by stage."""
+class DistinctReading:
+    """One attention against another (one head against h): which leaves the tokens' rows more distinct (the lower
+    mean pairwise cosine, compared at the 3 decimals shown) and which has the more peaked weights."""
 
-    multi_differs: bool  # h heads leave the tokens' rows less alike than the one head does
-    residual_keeps: bool  # the residual is closer to x than to the multi-head output
+    one_cosine: float  # mean pairwise cosine of the one head's outputs
+    many_cosine: float  # ... of the h heads' (multi-head) outputs
+    one_peak: Peakedness
+    many_peak: Peakedness
+
+    @property
+    def distinct(self) -> str:
+        """Who leaves the rows more distinct: "many" (the h heads), "one", or "same" at the digits shown."""
+        one, many = round(self.one_cosine, 3), round(self.many_cosine, 3)
+        return "same" if one == many else ("many" if many < one else "one")
+
+    @property
+    def peaked(self) -> str:
+        """Whose mean largest weight is higher: "many" (the h heads'), "one", or "same" at the digits shown."""
+        one, many = round(self.one_peak.max_weight, 3), round(self.many_peak.max_weight, 3)
+        return "same" if one == many else ("many" if many > one else "one")
 
 
-def cosine_reading(x: float, single: float, multi: float, residual: float) -> CosineReading:
-    """The reading of the mean cosines at x, after one head, after h heads and after the residual."""
-    return CosineReading(multi < single, abs(residual - x) < abs(residual - multi))
+def distinct_reading(
+    one: AttentionResult, one_output: np.ndarray, many: Sequence[AttentionResult], many_output: np.ndarray
+) -> DistinctReading | None:
+    """How distinct one head and h heads leave the rows, beside how peaked their weights are; None with fewer than
+    two tokens, a zero row, or no row with a choice."""
+    cosines = mean_pairwise_cosine(one_output), mean_pairwise_cosine(many_output)
+    peaks = heads_peakedness([one]), heads_peakedness(many)
+    if not np.isfinite(cosines).all() or peaks[0] is None or peaks[1] is None:
+        return None
+    return DistinctReading(cosines[0], cosines[1], peaks[0], peaks[1])
 
 
 # --- one big head against h small ones ---

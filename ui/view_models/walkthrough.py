@@ -10,7 +10,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from engine import AttentionResult, softmax
-from engine.peakedness import row_reading
+from engine.peakedness import Peakedness, peakedness
 from engine.similarity import COLLAPSE_COSINE, lowest_pairwise_cosine
 
 SCALAR_VALUES = (10.0, 20.0, 30.0)  # the lesson's one-number-per-token example: V_el, V_perro, V_come
@@ -82,8 +82,8 @@ class SoftmaxReading:
     """Row i of the weights: how it spreads, and what dividing changed."""
 
     allowed: np.ndarray  # (n,) bool: the tokens the row may look at
-    verdict: str | None  # engine.peakedness's reading of the allowed weights; None with one token left to look at
-    top: int | None  # the allowed token with the most weight (with a verdict)
+    peaked: Peakedness | None  # engine.peakedness's reading of the allowed weights; None with one token left to look at
+    top: int | None  # the allowed token with the most weight (with a reading)
     unscaled: np.ndarray | None  # (n,) the row's weights had the scores not been divided; None when they are not
     small_gap: bool  # the allowed scores differ by less than SMALL_SCORE_GAP: dividing changes little
 
@@ -92,16 +92,13 @@ def softmax_reading(result: AttentionResult, i: int, divided: bool) -> SoftmaxRe
     """How row i of the weights reads, and, when the scores are divided, the same row without dividing."""
     allowed = result.allowed[i]
     weights = result.weights[i]
-    verdict = top = None
-    if allowed.sum() > 1:  # one token left by the mask takes it all: nothing to read
-        kept = np.flatnonzero(allowed)
-        verdict = row_reading(weights[kept])
-        top = int(kept[int(weights[kept].argmax())])
+    peaked = peakedness(weights, allowed)  # None when the mask leaves one token: it takes everything, by force
+    top = None if peaked is None else int(np.flatnonzero(allowed)[int(weights[allowed].argmax())])
     unscaled = None
     if divided:
         unscaled = softmax(np.where(allowed, result.scores[i], -np.inf), temperature=result.temperature)
     gap = float(np.ptp(result.scores[i][allowed])) if allowed.any() else 0.0
-    return SoftmaxReading(allowed, verdict, top, unscaled, gap < SMALL_SCORE_GAP)
+    return SoftmaxReading(allowed, peaked, top, unscaled, gap < SMALL_SCORE_GAP)
 
 
 @dataclass(frozen=True)
@@ -110,11 +107,13 @@ class CollapseReading:
 
     lowest: float
     collapsed: bool
+    peaked: Peakedness | None  # how peaked the weights' rows are (None when the mask leaves every row one token)
 
 
 def collapse_reading(result: AttentionResult) -> CollapseReading | None:
-    """The outputs' lowest pairwise cosine and whether they collapsed (None with fewer than two outputs to compare)."""
+    """The outputs' lowest pairwise cosine, whether they collapsed, and how peaked the weights that mixed them are
+    (None with fewer than two outputs to compare)."""
     lowest = lowest_pairwise_cosine(result.output)
     if lowest is None:
         return None
-    return CollapseReading(lowest, lowest >= COLLAPSE_COSINE)
+    return CollapseReading(lowest, lowest >= COLLAPSE_COSINE, peakedness(result.weights, result.allowed))

@@ -1,6 +1,10 @@
 """English strings: the app shell, the shared scenario, matrices, sharing, editors and errors."""
 
 STRINGS: dict[str, str] = {
+    "url.bad.step": "The link asked for a step that does not exist (`?step=` must be a number from 1 to {parts}): it is ignored.",
+    "url.bad.lang": "The link asked for a language the app does not have (`?lang=` may be `es` or `en`): it is ignored.",
+    "url.bad.present": "The link carried a presentation mode that makes no sense (`?present=` may be `true` or `false`): it is ignored.",
+    "url.bad.questions_on": "The link carried a value for the questions that makes no sense (`?questions_on=` may be `true` or `false`): it is ignored.",
     "app.title": "Self-attention, number by number",
     "sidebar.presentation": "Presentation mode",
     "sidebar.presentation_help": "Larger type and figures for a projector; the editors are folded away. Leave it with the button at the top of the page or Alt+P.",
@@ -24,6 +28,15 @@ STRINGS: dict[str, str] = {
     "scenario.causal": "Causal mask",
     "scenario.causal_help": "Each token looks only at earlier tokens and itself, as when generating text.",
     "scenario.edited": "You are looking at your own scenario, not the lesson's: the numbers follow your edits.",
+    "peak.rows.saturated": "saturated",
+    "peak.rows.balanced": "balanced",
+    "peak.rows.flat": "flat",
+    "peak.one.saturated": "saturated",
+    "peak.one.balanced": "balanced",
+    "peak.one.flat": "flat",
+    "collapse.flat": "Its rows of weights are flat (mean largest weight {peak}, {effective} effective tokens of {n}): with weights that hardly pick, the weighted sum averages the values and erases their differences.",
+    "collapse.picks": "Its rows of weights are {word} (mean largest weight {peak}), but they pick almost the same: the blends come out alike.",
+    "collapse.remedies": "What separates the outputs is each row of weights picking in its own way, and that is what W_Q and W_K learn. Transformers also add the output back to x (the residual connection), so each token keeps its own. Several heads look at several things at once, but by themselves they do not separate the rows (the multi-head page measures it).",
     "scenario.query_token": "Token asking",
     "scenario.key_token": "Token looked at",
     "matrix.x": "x",

@@ -77,7 +77,7 @@ STRINGS: dict[str, str] = {
     "error.target_on_masked": "Under the causal mask, “{row}” cannot look at “{col}”, which comes later: the target did not change.",
     "error.target_not_normalised": "Some rows of the target do not add up to 1: {rows}.",
     # the real model
-    "error.model_missing_files": "The model folder “{directory}” lacks {missing}.",
+    "error.model_missing_files": "The model folder lacks {missing}.",
     "error.model_bad_config": "config.json cannot be read or “{field}” is wrong.",
     "error.model_unsupported": "This model is not the BERT kind this page computes (“{field}”).",
     "error.model_bad_weights": "model.safetensors cannot be read or holds a wrong tensor.",

@@ -93,18 +93,19 @@ STRINGS: dict[str, str] = {
     "mh.heads.caption": "Hover over a cell: its score, the division and the weight.",
     "mh.head": "head {k}",
     "mh.measured.title": "What each head does, measured",
-    "mh.measured.body": (
-        "Read off the weights, not declared: which token each row gives the most weight to, and each row's "
-        "**entropy** (0 = all the weight on one token; ln {n} = {max_entropy} = spread evenly over all {n})."
-    ),
+    "mh.measured.body": "Read off the weights, not declared: which token each row gives the most weight to, the **entropy** of each row (0 = all the weight on one token; ln {n} = {max_entropy} = spread evenly over the {n}), and how each head spreads, by the √d_k experiment's rule: “saturated” if the mean largest weight exceeds {sat}, “flat” if the effective tokens exceed {flat} of n, otherwise “balanced” (rows the mask leaves a single token are not counted).",
     "mh.measured.col.head": "head",
     "mh.measured.col.built": "built to",
     "mh.measured.col.rows": "rows that do it",
     "mh.measured.col.does": "what it does (measured)",
     "mh.measured.col.entropy": "mean entropy",
+    "mh.measured.col.peak": "how it spreads (mean largest weight)",
+    "mh.measured.peak": "{word} ({weight})",
     "mh.measured.rows": "{hits} of {n}",
     "mh.top.col.token": "token",
     "mh.top.cell": "{token} · {weight}",
+    "mh.top.even": "spreads ({weight} each)",
+    "mh.top.forced": "only {token}: the mask's doing",
     "mh.top.caption": (
         "Each cell: the token that row gives the most weight to, and how much. A row “looks at” a token when it "
         "gives it at least {focus} of its weight; below that, the row spreads."
@@ -212,17 +213,28 @@ STRINGS: dict[str, str] = {
         "Mean cosine between the tokens: {single} with {single_name}, {multi} with the {n} heads, "
         "{residual} in x + MultiHead(x) and {x} in x alone."
     ),
-    "mh.cos.multi_differs": "The heads, each attending to something else, already leave the rows more different than one head.",
-    "mh.cos.multi_alike": (
-        "With these matrices the heads do not leave the rows more different than one head: that depends on "
-        "whom each one looks at (try the designed ones)."
-    ),
-    "mh.cos.residual_keeps": (
-        "And the residual gives each token back its own: x + MultiHead(x) is closer to x than to attention's output."
-    ),
-    "mh.cos.residual_follows": (
-        "Here attention's output outweighs x in the sum, and x + MultiHead(x) is closer to the output than to x."
-    ),
+    "mh.cos.many_name.one": "the only head",
+    "mh.cos.many_name.other": "the {n} heads",
+    "mh.distinct.many": "With {many_name} the rows end up more distinct than with {one_name} (mean cosine {many} against {one}).",
+    "mh.distinct.one": "With {one_name} the rows end up more distinct than with {many_name} (mean cosine {one} against {many}).",
+    "mh.distinct.same": "With {one_name} and with {many_name} the rows end up equally alike (mean cosine {one}).",
+    "mh.distinct.peaks": "What separates the rows is weights that pick: mean largest weight {one_peak} ({one_word}) with {one_name}, {many_peak} ({many_word}) with {many_name}.",
+    "mh.distinct.agree": "Here the one that picks more is also the one that leaves the rows more distinct.",
+    "mh.distinct.disagree": "Here they do not agree: the one that picks more is not the one that leaves the rows more distinct, because how far they separate also depends on which values each row mixes.",
+    "mh.distinct.heads_add": "What several heads add is something else: several patterns at once, each head looking somewhere else; by themselves they do not make the rows more distinct.",
+    "mh.rows.body": "Row by row: what does x + MultiHead(x) resemble more, x or the attention's output? The sum's cosine with each measures it; the length (‖·‖) of each explains it.",
+    "mh.rows.col.to_x": "cos(sum, x)",
+    "mh.rows.col.to_output": "cos(sum, MultiHead(x))",
+    "mh.rows.col.closer": "resembles more",
+    "mh.rows.x": "x",
+    "mh.rows.output": "MultiHead(x)",
+    "mh.rows.tie": "both equally",
+    "mh.rows.all_x.one": "In the only row, x + MultiHead(x) resembles x more than the attention's output.",
+    "mh.rows.all_x.other": "In all {n} rows, x + MultiHead(x) resembles x more than the attention's output: each token keeps mostly its own.",
+    "mh.rows.all_output.one": "In the only row, x + MultiHead(x) resembles the attention's output more than x.",
+    "mh.rows.all_output.other": "In all {n} rows, x + MultiHead(x) resembles the attention's output more than x: what attention brought weighs more in the sum.",
+    "mh.rows.mixed": "In {to_x} of the {n} rows ({x_tokens}) x + MultiHead(x) resembles x more; in {to_output} ({out_tokens}), the attention's output.",
+    "mh.rows.why": "In a sum of two vectors, the sum points more toward the longer one: in each row the one with the larger ‖·‖ wins.",
     # one big head against h small ones
     "mh.compare.one": "With h = 1 both are the same head: choose more heads to compare them.",
     "mh.compare.body": (
@@ -231,6 +243,8 @@ STRINGS: dict[str, str] = {
     ),
     "mh.compare.random": "(These heads' W do not form d_model × d_model matrices: random W from the chosen seed are compared instead.)",
     "mh.compare.one_head": "1 head",
+    "mh.compare.one_name": "the big head",
+    "mh.compare.many_name": "the {h} small ones",
     "mh.compare.col.heads": "heads",
     "mh.compare.col.entropy": "mean entropy of the weights",
     "mh.compare.col.cosine": "mean cosine of MultiHead(x)",

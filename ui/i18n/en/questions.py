@@ -199,6 +199,19 @@ STRINGS: dict[str, str] = {
     "quiz.mistake.always_self": (
         "A token does not always look at itself most: what counts is how well “{token}”'s Q matches each K."
     ),
+    "quiz.mistake.lower_score": "{value}'s K matches Q_{token} less: in “{token}”'s row, its score is smaller than the answer's.",
+    "quiz.mistake.less_weight": "{value} gets less weight from “{token}” than the answer does: in “{token}”'s row, its weight is smaller.",
+    "quiz.mistake.less_weight.multihead.most_attended": "In head {head}, {value} gets less weight from “{token}” than the answer does: look at “{token}”'s row in that head's map.",
+    "quiz.mistake.less_weight.real_model.most_attended": "In layer {layer}, head {head}, {value} gets less weight from “{token}” than the answer does: look at “{token}”'s row in that head's small map.",
+    "quiz.mistake.shorter_term": "{value}'s weight · V term is shorter: what counts is the weight times the length of its V, not the weight alone nor the V alone.",
+    "quiz.mistake.less_target": "The target of “{token}”'s row gives {value} less than the answer, and training takes each row toward its target.",
+    "quiz.mistake.sqrt_of_one": "With d_k = 1, √d_k = d_k = 1: dividing by √d_k, by d_k or not at all is the same, and the weights do not change.",
+    "quiz.mistake.nothing_changes_here": "Here dividing does not change the weights: with √d_k = {divisor} (or with every score of “{token}”'s row equal) there are no differences to shrink.",
+    "quiz.mistake.equal_scores": "With every score equal, each weight is 1/n at any T: there is nothing more to spread.",
+    "quiz.mistake.no_negative_share": "A quotient comes out negative only when a score has the opposite sign to the sum, and the sum is not 0: here the sum is {scores_total}, and no score has (or there are no quotients).",
+    "quiz.mistake.no_zero_sum": "The sum of {scores} is {scores_total}: not 0, so you can divide by it.",
+    "quiz.mistake.order_kept": "The order flips when every score is 0 or negative and so is the sum: then the largest score gets the smallest share. With {scores} the sum is {scores_total}, and that does not happen.",
+    "quiz.mistake.symmetric_here": "With these matrices S is symmetric: score(a → b) = score(b → a) for every pair, as when W_Q = W_K.",
     "quiz.mistake.big_scores_spread": (
         "The other way round: undivided, with d_k = {d_k} the scores are about √d_k = {sqrt_d_k} times larger, "
         "and larger scores make the softmax concentrate, not spread."

@@ -45,9 +45,9 @@ STRINGS: dict[str, str] = {
     "softmax.reading.single": "Reading: a single score takes 100%.",
     "softmax.reading": "Reading: the highest score ({top_score}, at {top}) takes {top_share}; the lowest ({low_score}, at {low}), {low_share}.",
     "softmax.reading.equal": "Reading: all the scores are equal, so each one takes the same, {share}.",
-    "softmax.reading.peaked": "Almost everything goes to one place.",
-    "softmax.reading.even": "The split is almost even.",
-    "softmax.reading.mixed": "There is a preference, but everyone gets something.",
+    "softmax.reading.saturated": "Saturated: almost everything goes to one place.",
+    "softmax.reading.flat": "Flat: the split is almost even.",
+    "softmax.reading.balanced": "Balanced: there is a preference, without one taking almost everything.",
     "softmax.code": "The code: the numpy lines the engine runs",
     "softmax.code.body": "z = scores / T                  # (n,)  at T = 1 nothing changes\ne = np.exp(z - z.max())         # (n,)  subtracting the maximum: same result, no overflow\nweights = e / e.sum()           # (n,)  positive, summing to 1\n\nnaive = scores / scores.sum()   # (n,)  the naive attempt, for comparison",
 }

@@ -1,6 +1,10 @@
 """Textos en español rioplatense: el marco de la app, el escenario compartido, las matrices, compartir, editores y errores."""
 
 STRINGS: dict[str, str] = {
+    "url.bad.step": "El enlace pedía un paso que no existe (`?step=` tiene que ser un número del 1 al {parts}): se ignora.",
+    "url.bad.lang": "El enlace pedía un idioma que no está (`?lang=` puede ser `es` o `en`): se ignora.",
+    "url.bad.present": "El enlace traía un modo presentación que no se entiende (`?present=` puede ser `true` o `false`): se ignora.",
+    "url.bad.questions_on": "El enlace traía un valor que no se entiende para las preguntas (`?questions_on=` puede ser `true` o `false`): se ignora.",
     "app.title": "Self-attention, número por número",
     "sidebar.presentation": "Modo presentación",
     "sidebar.presentation_help": "Letra y gráficos más grandes para proyectar; los editores quedan plegados. Se sale con el botón de arriba de la página o con Alt+P.",
@@ -24,6 +28,15 @@ STRINGS: dict[str, str] = {
     "scenario.causal": "Máscara causal",
     "scenario.causal_help": "Cada token mira solo a los anteriores y a sí mismo, como al generar texto.",
     "scenario.edited": "Estás viendo tu propio escenario, no el de la lección: los números cambian con tus ediciones.",
+    "peak.rows.saturated": "saturadas",
+    "peak.rows.balanced": "equilibradas",
+    "peak.rows.flat": "planas",
+    "peak.one.saturated": "saturada",
+    "peak.one.balanced": "equilibrada",
+    "peak.one.flat": "plana",
+    "collapse.flat": "Sus filas de pesos son planas (peso máximo medio {peak}, {effective} tokens efectivos de {n}): con pesos que casi no eligen, la suma ponderada promedia los values y borra sus diferencias.",
+    "collapse.picks": "Sus filas de pesos son {word} (peso máximo medio {peak}), pero eligen casi lo mismo: las mezclas salen parecidas.",
+    "collapse.remedies": "Lo que separa las salidas es que cada fila de pesos elija a su manera, y eso es lo que aprenden W_Q y W_K. Los Transformers además suman el output a x (la conexión residual), así cada token conserva lo suyo. Varias cabezas miran varias cosas a la vez, pero por sí solas no separan las filas (lo mide la página de varias cabezas).",
     "scenario.query_token": "Token que pregunta",
     "scenario.key_token": "Token al que mira",
     "matrix.x": "x",

@@ -77,7 +77,7 @@ STRINGS: dict[str, str] = {
     "error.target_on_masked": "Con la máscara causal, «{row}» no puede mirar a «{col}», que viene después: el objetivo no cambió.",
     "error.target_not_normalised": "Hay filas del objetivo que no suman 1: {rows}.",
     # el modelo real
-    "error.model_missing_files": "A la carpeta del modelo «{directory}» le falta {missing}.",
+    "error.model_missing_files": "A la carpeta del modelo le falta {missing}.",
     "error.model_bad_config": "config.json no se puede leer o «{field}» no sirve.",
     "error.model_unsupported": "Este modelo no es del tipo BERT que calcula esta página («{field}»).",
     "error.model_bad_weights": "model.safetensors no se puede leer o tiene un tensor que no sirve.",

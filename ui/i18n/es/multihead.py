@@ -94,18 +94,19 @@ STRINGS: dict[str, str] = {
     "mh.heads.caption": "Pasá el mouse por una celda: su score, la división y el peso.",
     "mh.head": "cabeza {k}",
     "mh.measured.title": "Qué hace cada cabeza, medido",
-    "mh.measured.body": (
-        "Leído de los pesos, no declarado: a qué token le da más peso cada fila, y la **entropía** de cada fila "
-        "(0 = todo el peso en un token; ln {n} = {max_entropy} = repartido parejo entre los {n})."
-    ),
+    "mh.measured.body": "Leído de los pesos, no declarado: a qué token le da más peso cada fila, la **entropía** de cada fila (0 = todo el peso en un token; ln {n} = {max_entropy} = repartido parejo entre los {n}) y cómo reparte cada cabeza, con la regla del experimento √d_k: «saturada» si el peso máximo medio pasa de {sat}, «plana» si los tokens efectivos pasan del {flat} de n, si no «equilibrada» (sin contar las filas a las que la máscara deja un solo token).",
     "mh.measured.col.head": "cabeza",
     "mh.measured.col.built": "hecha para",
     "mh.measured.col.rows": "filas que lo cumplen",
     "mh.measured.col.does": "lo que hace (medido)",
     "mh.measured.col.entropy": "entropía media",
+    "mh.measured.col.peak": "cómo reparte (peso máximo medio)",
+    "mh.measured.peak": "{word} ({weight})",
     "mh.measured.rows": "{hits} de {n}",
     "mh.top.col.token": "token",
     "mh.top.cell": "{token} · {weight}",
+    "mh.top.even": "reparte ({weight} c/u)",
+    "mh.top.forced": "solo {token}: lo impone la máscara",
     "mh.top.caption": (
         "Cada celda: el token al que esa fila le da más peso, y cuánto. Una fila «mira» a un token cuando le da "
         "por lo menos {focus} de su peso; por debajo, la fila reparte."
@@ -214,18 +215,28 @@ STRINGS: dict[str, str] = {
         "Coseno medio entre los tokens: {single} con {single_name}, {multi} con las {n} cabezas, "
         "{residual} en x + MultiHead(x) y {x} en x solo."
     ),
-    "mh.cos.multi_differs": "Las cabezas, cada una atenta a otra cosa, ya dejan las filas más distintas que una sola.",
-    "mh.cos.multi_alike": (
-        "Con estas matrices, las cabezas no dejan las filas más distintas que una sola: eso depende de a quién "
-        "mira cada una (probá las diseñadas)."
-    ),
-    "mh.cos.residual_keeps": (
-        "Y el residual le devuelve a cada token lo propio: x + MultiHead(x) se parece más a x que a la salida "
-        "de la atención."
-    ),
-    "mh.cos.residual_follows": (
-        "Acá la salida de la atención pesa más que x en la suma, y x + MultiHead(x) se parece más a la salida que a x."
-    ),
+    "mh.cos.many_name.one": "la única cabeza",
+    "mh.cos.many_name.other": "las {n} cabezas",
+    "mh.distinct.many": "Con {many_name} las filas quedan más distintas que con {one_name} (coseno medio {many} contra {one}).",
+    "mh.distinct.one": "Con {one_name} las filas quedan más distintas que con {many_name} (coseno medio {one} contra {many}).",
+    "mh.distinct.same": "Con {one_name} y con {many_name} las filas quedan igual de parecidas (coseno medio {one}).",
+    "mh.distinct.peaks": "Lo que separa las filas es que los pesos elijan: peso máximo medio {one_peak} ({one_word}) con {one_name}, {many_peak} ({many_word}) con {many_name}.",
+    "mh.distinct.agree": "Acá la que elige más es también la que deja las filas más distintas.",
+    "mh.distinct.disagree": "Acá no coinciden: la que elige más no es la que deja las filas más distintas, porque cuánto se separan también depende de qué values mezcla cada fila.",
+    "mh.distinct.heads_add": "Lo que agregan varias cabezas es otra cosa: varios patrones a la vez, cada cabeza mirando a otro lado; por sí solas no dejan las filas más distintas.",
+    "mh.rows.body": "Fila por fila: ¿a qué se parece más x + MultiHead(x), a x o a la salida de la atención? Lo mide el coseno de la suma con cada una; lo explica el largo (‖·‖) de cada una.",
+    "mh.rows.col.to_x": "cos(suma, x)",
+    "mh.rows.col.to_output": "cos(suma, MultiHead(x))",
+    "mh.rows.col.closer": "se parece más a",
+    "mh.rows.x": "x",
+    "mh.rows.output": "MultiHead(x)",
+    "mh.rows.tie": "a las dos por igual",
+    "mh.rows.all_x.one": "En la única fila, x + MultiHead(x) se parece más a x que a la salida de la atención.",
+    "mh.rows.all_x.other": "En las {n} filas, x + MultiHead(x) se parece más a x que a la salida de la atención: cada token conserva sobre todo lo propio.",
+    "mh.rows.all_output.one": "En la única fila, x + MultiHead(x) se parece más a la salida de la atención que a x.",
+    "mh.rows.all_output.other": "En las {n} filas, x + MultiHead(x) se parece más a la salida de la atención que a x: en la suma pesa más lo que trajo la atención.",
+    "mh.rows.mixed": "En {to_x} de las {n} filas ({x_tokens}) x + MultiHead(x) se parece más a x; en {to_output} ({out_tokens}), más a la salida de la atención.",
+    "mh.rows.why": "En una suma de dos vectores, la suma apunta más hacia el más largo: en cada fila gana el de ‖·‖ mayor.",
     # one big head against h small ones
     "mh.compare.one": "Con h = 1 las dos son la misma cabeza: elegí más cabezas para compararlas.",
     "mh.compare.body": (
@@ -235,6 +246,8 @@ STRINGS: dict[str, str] = {
     ),
     "mh.compare.random": "(Las W de estas cabezas no forman matrices de d_model × d_model: se comparan W al azar de la semilla elegida).",
     "mh.compare.one_head": "1 cabeza",
+    "mh.compare.one_name": "la cabeza grande",
+    "mh.compare.many_name": "las {h} chicas",
     "mh.compare.col.heads": "cabezas",
     "mh.compare.col.entropy": "entropía media de los pesos",
     "mh.compare.col.cosine": "coseno medio de MultiHead(x)",

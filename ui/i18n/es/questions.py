@@ -204,6 +204,19 @@ STRINGS: dict[str, str] = {
         "Un token no se mira siempre a sí mismo: lo que cuenta es cuánto coincide la Q de «{token}» con la K de "
         "cada uno."
     ),
+    "quiz.mistake.lower_score": "La K de {value} coincide menos con Q_{token}: en la fila de «{token}», su score es más chico que el de la respuesta.",
+    "quiz.mistake.less_weight": "{value} recibe de «{token}» menos peso que la respuesta: en la fila de «{token}», su peso es más chico.",
+    "quiz.mistake.less_weight.multihead.most_attended": "En la cabeza {head}, {value} recibe de «{token}» menos peso que la respuesta: mirá la fila de «{token}» en el mapa de esa cabeza.",
+    "quiz.mistake.less_weight.real_model.most_attended": "En la capa {layer}, cabeza {head}, {value} recibe de «{token}» menos peso que la respuesta: mirá la fila de «{token}» en el cuadrito de esa cabeza.",
+    "quiz.mistake.shorter_term": "El término peso · V de {value} es más corto: lo que cuenta es el peso por el largo de su V, no el peso solo ni el V solo.",
+    "quiz.mistake.less_target": "El objetivo de la fila de «{token}» le da a {value} menos que a la respuesta, y el entrenamiento lleva cada fila hacia su objetivo.",
+    "quiz.mistake.sqrt_of_one": "Con d_k = 1, √d_k = d_k = 1: dividir por √d_k, por d_k o no dividir da lo mismo, y los pesos no cambian.",
+    "quiz.mistake.nothing_changes_here": "Acá dividir no cambia los pesos: con √d_k = {divisor} (o con todos los scores de la fila de «{token}» iguales) no hay diferencias que achicar.",
+    "quiz.mistake.equal_scores": "Con todos los puntajes iguales, cada peso vale 1/n con cualquier T: no hay nada más que repartir.",
+    "quiz.mistake.no_negative_share": "Un cociente sale negativo solo si un puntaje tiene el signo contrario al de la suma, y la suma no es 0: acá la suma es {scores_total}, y ninguno lo tiene (o no hay cocientes).",
+    "quiz.mistake.no_zero_sum": "La suma de {scores} es {scores_total}: distinta de 0, así que se puede dividir por ella.",
+    "quiz.mistake.order_kept": "El orden se da vuelta cuando todos los puntajes son 0 o negativos y la suma también: entonces el más grande se lleva la parte más chica. Con {scores} la suma es {scores_total}, y eso no pasa.",
+    "quiz.mistake.symmetric_here": "Con estas matrices S sí es simétrica: score(a → b) = score(b → a) para cada par, como pasa cuando W_Q = W_K.",
     "quiz.mistake.big_scores_spread": (
         "Al revés: sin dividir, con d_k = {d_k} los scores quedan unas √d_k = {sqrt_d_k} veces más grandes, y "
         "con scores más grandes el softmax se concentra, no se reparte."

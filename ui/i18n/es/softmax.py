@@ -45,9 +45,9 @@ STRINGS: dict[str, str] = {
     "softmax.reading.single": "Lectura: con un solo puntaje, se lleva el 100 %.",
     "softmax.reading": "Lectura: el puntaje más alto ({top_score}, en {top}) se lleva el {top_share}; el más bajo ({low_score}, en {low}), el {low_share}.",
     "softmax.reading.equal": "Lectura: todos los puntajes son iguales, así que cada uno se lleva lo mismo, el {share}.",
-    "softmax.reading.peaked": "Casi todo va a un solo lugar.",
-    "softmax.reading.even": "El reparto es casi parejo.",
-    "softmax.reading.mixed": "Hay preferencia, pero todos reciben algo.",
+    "softmax.reading.saturated": "Saturado: casi todo va a un solo lugar.",
+    "softmax.reading.flat": "Plano: el reparto es casi parejo.",
+    "softmax.reading.balanced": "Equilibrado: hay preferencia, sin que uno se lleve casi todo.",
     "softmax.code": "El código: las líneas de numpy que corre el motor",
     "softmax.code.body": "z = scores / T                  # (n,)  con T = 1 no cambia nada\ne = np.exp(z - z.max())         # (n,)  restar el máximo: mismo resultado, sin desbordes\nweights = e / e.sum()           # (n,)  positivos y suman 1\n\nnaive = scores / scores.sum()   # (n,)  el intento ingenuo, para comparar",
 }

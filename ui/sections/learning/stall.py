@@ -10,6 +10,7 @@ import pandas as pd
 import streamlit as st
 
 from engine import StallExperiment, TrainingRun
+from engine.peakedness import SATURATED_MAX_WEIGHT
 from ui import charts, numbers
 from ui.i18n import plural, t
 from ui.sections.learning.common import written
@@ -33,7 +34,30 @@ def run_fate(run: TrainingRun) -> str:
     if fate == "converged":
         assert run.converged_at is not None
         return t("learn.stall.fate.converged", step=numbers.count(run.converged_at), tol=numbers.short(run.tolerance))
-    return t("learn.stall.fate.stuck", start=numbers.fixed(run.losses[0], 3), end=numbers.fixed(run.losses[-1], 3))
+    return t(
+        "learn.stall.fate.stuck",
+        start=numbers.fixed(run.losses[0], 3),
+        end=numbers.fixed(run.losses[-1], 3),
+        tol=numbers.short(run.tolerance),
+    )
+
+
+def start_text(experiment: StallExperiment) -> str:
+    """How peaked the rows start, each with its verdict by the √d_k page's rule."""
+    start = model.stall_start(experiment)
+    return t(
+        "learn.stall.output.start",
+        none_start=t(f"peak.rows.{start.none_start.verdict}"),
+        peak_none=numbers.fixed(start.none_start.max_weight),
+        effective_none=numbers.fixed(start.none_start.effective, 2),
+        n=numbers.count(experiment.n),
+        none_next=t(f"peak.rows.{start.none_next.verdict}"),
+        peak_next=numbers.fixed(start.none_next.max_weight),
+        sqrt_start=t(f"peak.rows.{start.sqrt_start.verdict}"),
+        peak_sqrt=numbers.fixed(start.sqrt_start.max_weight),
+        effective_sqrt=numbers.fixed(start.sqrt_start.effective, 2),
+        sat=numbers.short(SATURATED_MAX_WEIGHT),
+    )
 
 
 def stall_frame(stall: Stall) -> pd.DataFrame:
@@ -87,7 +111,8 @@ def stall_ui() -> None:
     length, count = stall.length, numbers.count(d_k)
     names = (t("learn.series.none"), t("learn.series.sqrt_value", value=numbers.short(math.sqrt(d_k), 2)))
 
-    st.subheader(t("learn.stall.output.header"))
+    verdict = model.stall_verdict(unscaled, scaled)
+    st.subheader(t(f"learn.stall.output.header.{verdict}"))
     st.markdown(
         plural(
             "learn.stall.output.body",
@@ -122,16 +147,12 @@ def stall_ui() -> None:
     st.markdown(
         t("learn.stall.output.reading", none=run_fate(unscaled), sqrt=run_fate(scaled))
         + " "
-        + t(
-            f"learn.stall.output.{model.stall_verdict(unscaled, scaled)}",
-            d_k=count,
-            steps=numbers.count(unscaled.steps),
-            peak_none=numbers.fixed(experiment.peak_weight[0, 0], 2),
-            peak_sqrt=numbers.fixed(experiment.peak_weight[1, 0], 2),
-        )
+        + start_text(experiment)
+        + " "
+        + t(f"learn.stall.output.{verdict}", d_k=count, steps=numbers.count(unscaled.steps))
     )
 
-    st.subheader(t("learn.stall.weights.header"))
+    st.subheader(t(f"learn.stall.weights.header.{model.run_fate(stall.on_weights_unscaled)}"))
     st.markdown(t("learn.stall.weights.body"))
     st.latex(r"\frac{\partial L}{\partial z_{ij}} = \frac{A_{ij} - T_{ij}}{n}")
     on_weights = (stall.on_weights_unscaled, stall.on_weights_scaled)

@@ -11,6 +11,7 @@ from ui import charts, numbers, state
 from ui.charts import shape
 from ui.figure_specs import Heatmap
 from ui.i18n import t, tm
+from ui.view_models import multihead as model
 
 # The choices made in select boxes with translated labels: {name: value} (documented in ui/state.py).
 CHOICES: state.Slot[dict[str, object]] = state.Slot("mh_choices", dict)
@@ -93,9 +94,28 @@ def job_text(b: HeadBehaviour, tokens, *, markdown: bool = False) -> str:
         return t(f"mh.job.{b.job}")
     looks = "; ".join(
         say("mh.job.look", q=tokens[i], k=tokens[b.top[i]], weight=numbers.fixed(b.top_weight[i]))
-        for i in np.flatnonzero(b.focused)
+        for i in np.flatnonzero(b.focused & ~b.forced)  # a row the mask leaves one token is not the head's doing
     )
-    return t("mh.job.mixed" if b.focused.all() else "mh.job.mixed_rest", looks=looks)
+    return t("mh.job.mixed" if (b.focused | b.forced).all() else "mh.job.mixed_rest", looks=looks)
+
+
+def distinct_text(reading: model.DistinctReading, one_name: str, many_name: str) -> str:
+    """Which of the two leaves the rows more distinct, how peaked each one's weights are, and what heads add."""
+    words = {
+        "one_name": one_name,
+        "many_name": many_name,
+        "one": numbers.fixed(reading.one_cosine),
+        "many": numbers.fixed(reading.many_cosine),
+        "one_peak": numbers.fixed(reading.one_peak.max_weight),
+        "many_peak": numbers.fixed(reading.many_peak.max_weight),
+        "one_word": t(f"peak.one.{reading.one_peak.verdict}"),
+        "many_word": t(f"peak.one.{reading.many_peak.verdict}"),
+    }
+    parts = [t(f"mh.distinct.{reading.distinct}", **words), t("mh.distinct.peaks", **words)]
+    if reading.distinct != "same" and reading.peaked != "same":
+        parts.append(t("mh.distinct.agree" if reading.distinct == reading.peaked else "mh.distinct.disagree"))
+    parts.append(t("mh.distinct.heads_add"))
+    return " ".join(parts)
 
 
 def summary_ui() -> None:

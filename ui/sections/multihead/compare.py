@@ -9,7 +9,7 @@ import streamlit as st
 from engine import MultiHeadResult, mean_pairwise_cosine
 from ui import charts, numbers
 from ui.i18n import t
-from ui.sections.multihead.common import head_name, job_text, weights_panels
+from ui.sections.multihead.common import distinct_text, head_name, job_text, weights_panels
 from ui.tables import table_ui
 from ui.view_models import multihead as model
 from ui.view_models.multihead import Heads, Source
@@ -49,6 +49,7 @@ def compare_ui(source: Source, heads: Heads, result: MultiHeadResult, seed: int)
     )
     table_ui(frame)
     st.markdown(t("mh.compare.does", does=job_text(comparison.one, source.tokens, markdown=True)))
+    distinct = model.distinct_reading(one, compared.one.output, many, compared.many.output)
     st.info(
         t(
             "mh.compare.reading",
@@ -61,5 +62,10 @@ def compare_ui(source: Source, heads: Heads, result: MultiHeadResult, seed: int)
             "mh.compare.spreads" if comparison.spreads else "mh.compare.sharper",
             one=numbers.fixed(comparison.one.mean_entropy),
             many=numbers.fixed(comparison.many_entropy),
+        )
+        + (
+            ""
+            if distinct is None
+            else " " + distinct_text(distinct, t("mh.compare.one_name"), t("mh.compare.many_name", h=numbers.count(h)))
         )
     )

@@ -11,6 +11,7 @@ import streamlit as st
 from engine import AttentionResult, HeadBehaviour, MultiHeadResult, Scale, derivation, head_behaviour
 from engine.designed_heads import DESIGNED_TOP_WEIGHT, SUBJECT, VERBS
 from engine.multihead import FOCUS_WEIGHT, HeadWeights
+from engine.peakedness import FLAT_EFFECTIVE_SHARE, SATURATED_MAX_WEIGHT
 from ui import charts, numbers, state
 from ui.derivation import BLANK, CellTexts, cell_derivation_ui, sub, vector_row
 from ui.i18n import plural, t, tm
@@ -51,9 +52,17 @@ def heads_ui(source: Source, heads: Heads, result: MultiHeadResult) -> list[Head
     st.caption(t("mh.heads.caption"))
     behaviours = [head_behaviour(head) for head in result.heads]
     st.subheader(t("mh.measured.title"))
-    st.markdown(t("mh.measured.body", max_entropy=numbers.fixed(math.log(source.n)), n=numbers.count(source.n)))
+    st.markdown(
+        t(
+            "mh.measured.body",
+            max_entropy=numbers.fixed(math.log(source.n)),
+            n=numbers.count(source.n),
+            sat=numbers.short(SATURATED_MAX_WEIGHT),
+            flat=numbers.percent(FLAT_EFFECTIVE_SHARE, 0),
+        )
+    )
     table_ui(measured_frame(source, heads, result, behaviours))
-    table_ui(top_frame(source.tokens, behaviours, names))
+    table_ui(top_frame(source.tokens, result.heads, behaviours, names))
     st.caption(t("mh.top.caption", focus=numbers.short(FOCUS_WEIGHT)))
     if heads.jobs is not None:
         construction_ui(heads)
@@ -74,17 +83,38 @@ def measured_frame(source: Source, heads: Heads, result: MultiHeadResult, behavi
         ]
     columns[t("mh.measured.col.does")] = [job_text(b, source.tokens) for b in behaviours]
     columns[t("mh.measured.col.entropy")] = [b.mean_entropy for b in behaviours]
+    columns[t("mh.measured.col.peak")] = [peak_text(head) for head in result.heads]
     return pd.DataFrame(columns)
 
 
-def top_frame(tokens, behaviours, names: list[str]) -> pd.DataFrame:
+def peak_text(head: AttentionResult) -> str:
+    """The head's verdict by the √d_k page's rule, with the mean largest weight it is read from."""
+    peak = model.heads_peakedness([head])
+    if peak is None:
+        return "—"
+    return t("mh.measured.peak", word=t(f"peak.one.{peak.verdict}"), weight=numbers.fixed(peak.max_weight))
+
+
+def top_cell(tokens, head: AttentionResult, b: HeadBehaviour, i: int) -> str:
+    """Row i of one head in the per-token table: the token it gives the most weight to and that weight; a row
+    whose weights are all equal at the digits shown "spreads" (each one's share); a row the mask leaves one
+    token is the mask's doing, not the head's."""
+    top = int(b.top[i])
+    if top < 0:
+        return "—"
+    if b.forced[i]:
+        return t("mh.top.forced", token=tokens[top])
+    shares = {numbers.fixed(w) for w in head.weights[i][head.allowed[i]]}
+    if len(shares) == 1:
+        return t("mh.top.even", weight=shares.pop())
+    return t("mh.top.cell", token=tokens[top], weight=numbers.fixed(b.top_weight[i]))
+
+
+def top_frame(tokens, heads, behaviours, names: list[str]) -> pd.DataFrame:
     """One line per token: the token each head's row gives the most weight to, with that weight."""
     columns: dict[str, list] = {t("mh.top.col.token"): list(tokens)}
-    for name, b in zip(names, behaviours, strict=True):
-        columns[name] = [
-            t("mh.top.cell", token=tokens[top], weight=numbers.fixed(weight)) if top >= 0 else "—"
-            for top, weight in zip(b.top, b.top_weight, strict=True)
-        ]
+    for name, head, b in zip(names, heads, behaviours, strict=True):
+        columns[name] = [top_cell(tokens, head, b, i) for i in range(len(tokens))]
     return pd.DataFrame(columns)
 
 

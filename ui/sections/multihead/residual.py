@@ -9,11 +9,14 @@ import streamlit as st
 
 from engine import AttentionResult, MultiHeadResult, mean_pairwise_cosine, pairwise_cosine
 from engine.multihead import LAYER_NORM_EPS
+from engine.similarity import residual_rows
 from ui import charts, numbers, state
 from ui.charts import shape
 from ui.figure_specs import Heatmap
 from ui.i18n import plural, t
+from ui.sections.multihead.common import distinct_text, quoted
 from ui.tables import table_ui
+from ui.text import md_literal
 from ui.view_models import multihead as model
 from ui.view_models.multihead import Heads, Source
 
@@ -107,11 +110,8 @@ def cosine_ui(source: Source, result: MultiHeadResult, single: tuple[str, Attent
         )
     )
     x_mean, single_mean, multi_mean, residual_mean = (means[name] for name, _, _ in stages[:4])
-    if not np.isfinite([x_mean, single_mean, multi_mean, residual_mean]).all():
-        return
-    verdict = model.cosine_reading(x_mean, single_mean, multi_mean, residual_mean)
-    reading = [
-        plural(
+    if np.isfinite([x_mean, single_mean, multi_mean, residual_mean]).all():
+        reading = plural(
             "mh.cos.reading",
             len(result.heads),
             single_name=single[0],
@@ -119,8 +119,46 @@ def cosine_ui(source: Source, result: MultiHeadResult, single: tuple[str, Attent
             multi=numbers.fixed(multi_mean),
             residual=numbers.fixed(residual_mean),
             x=numbers.fixed(x_mean),
-        ),
-        t("mh.cos.multi_differs" if verdict.multi_differs else "mh.cos.multi_alike"),
-        t("mh.cos.residual_keeps" if verdict.residual_keeps else "mh.cos.residual_follows"),
+        )
+        distinct = model.distinct_reading(single[1], single[1].output, result.heads, result.output)
+        if distinct is not None:
+            reading += " " + distinct_text(distinct, single[0], plural("mh.cos.many_name", len(result.heads)))
+        st.info(reading)
+    residual_rows_ui(source, result)
+
+
+def residual_rows_ui(source: Source, result: MultiHeadResult) -> None:
+    """Row by row, what x + MultiHead(x) resembles: both lengths and both cosines, and the count read off them."""
+    assert result.residual is not None
+    rows = residual_rows(result.x, result.output)
+    st.markdown(t("mh.rows.body"))
+    closer = [
+        t("mh.rows.x") if to_x else (t("mh.rows.output") if to_out else t("mh.rows.tie"))
+        for to_x, to_out in zip(rows.closer_to_x, rows.closer_to_output, strict=True)
     ]
-    st.info(" ".join(reading))
+    table_ui(
+        pd.DataFrame(
+            {
+                t("mh.top.col.token"): list(source.tokens),
+                "‖x‖": rows.x_norm,
+                "‖MultiHead(x)‖": rows.output_norm,
+                t("mh.rows.col.to_x"): rows.to_x,
+                t("mh.rows.col.to_output"): rows.to_output,
+                t("mh.rows.col.closer"): closer,
+            }
+        )
+    )
+    to_x, to_output, n = int(rows.closer_to_x.sum()), int(rows.closer_to_output.sum()), source.n
+    if to_x == n or to_output == n:
+        reading = plural("mh.rows.all_x" if to_x == n else "mh.rows.all_output", n)
+    else:
+        tokens = [md_literal(token) for token in source.tokens]
+        reading = t(
+            "mh.rows.mixed",
+            n=numbers.count(n),
+            to_x=numbers.count(to_x),
+            to_output=numbers.count(to_output),
+            x_tokens=quoted([tok for tok, c in zip(tokens, rows.closer_to_x, strict=True) if c] or ["—"]),
+            out_tokens=quoted([tok for tok, c in zip(tokens, rows.closer_to_output, strict=True) if c] or ["—"]),
+        )
+    st.info(reading + " " + t("mh.rows.why"))

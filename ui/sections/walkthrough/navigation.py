@@ -1,17 +1,16 @@
 """The walkthrough's navigation: previous / next, the part picker, the progress bar and the part's title,
-the URL's ?step= kept in step with the part shown, and the presenter's keys."""
+the part shown kept in the URL's ?step= (ui.url), and the presenter's keys."""
 
 from __future__ import annotations
 
 import streamlit as st
 
 from engine import Scenario
-from ui import state
+from ui import state, url
 from ui.i18n import t
 from ui.keys import part_keys_ui
-from ui.url import url_int
 
-PARTS = 5
+PARTS = state.PARTS
 ANCHOR = "walk_part"  # the container (controls and title) a change of part brings into view
 KEYS = "walk_keys"  # the presenter keys' component
 
@@ -23,25 +22,18 @@ def part_name(part: int, scenario: Scenario) -> str:
     return t(f"walk.name.{part}")
 
 
-def current_part() -> tuple[int, bool]:
-    """The part shown, and whether the URL asked for one that does not exist: a link's ?step=3 when the page opens
-    with one, else the session's (1 at first). The URL always says it, so that a reload, a bookmark or a copied
-    address opens the same part (a ?step= that is no part is replaced by the part shown)."""
-    wanted = st.query_params.get(state.STEP)
-    asked = url_int(wanted, 1, PARTS)
-    if asked is not None:
-        state.set_step(asked)
-    part = int(state.step() or 1)
-    if wanted != str(part):
-        st.query_params[state.STEP] = str(part)
-    return part, wanted is not None and asked is None
+def current_part() -> int:
+    """The part shown: the session's (a link's ?step=3 sets it when the page opens: ui.url), 1 at first. The URL
+    always says it, so that a reload, a bookmark or a copied address opens the same part."""
+    if state.step() is None:
+        show_part(1)
+    return int(state.step() or 1)
 
 
 def show_part(part: int) -> None:
-    """Go to `part` (from a callback: a button, the picker, a presenter key)."""
-    part = min(PARTS, max(1, int(part)))
-    state.set_step(part)
-    st.query_params[state.STEP] = str(part)
+    """Go to `part` (from a callback: a button, the picker, a presenter key; or in a fragment's run)."""
+    state.set_step(min(PARTS, max(1, int(part))))
+    url.keep_in_url(state.STEP)
 
 
 def _picked(widget_key: str) -> None:
@@ -59,9 +51,7 @@ def part_top_ui(scenario: Scenario) -> int:
     no progress bar: the title says the part), so that the title, the main figure and the start of the
     derivation fit a 1280×720 screen."""
     presenting = state.presentation_mode()
-    part, refused = current_part()
-    if refused:
-        st.warning(t("walk.bad_step", parts=PARTS, part=part), icon=":material/link_off:")
+    part = current_part()
     with st.container(key=ANCHOR):
         prev_col, picker_col, next_col = st.columns([1, 4, 1], vertical_alignment="bottom")
         picker = f"walk_picker_{part}"

@@ -64,8 +64,14 @@ def softmax_ui(scenario: Scenario, result: AttentionResult) -> None:
         for name, w, ok in zip(scenario.tokens, result.weights[i], allowed, strict=True)
     ]
     reading = tm("walk.4.reading", token=token) + " " + ", ".join(shares) + "."
-    if row.verdict is not None and row.top is not None:
-        reading += " " + tm(f"walk.4.reading.{row.verdict}", top=scenario.tokens[row.top])
+    if row.peaked is not None and row.top is not None:
+        reading += " " + tm(
+            f"walk.4.reading.{row.peaked.verdict}",
+            top=scenario.tokens[row.top],
+            max_weight=numbers.fixed(row.peaked.max_weight),
+            effective=numbers.fixed(row.peaked.effective, 2),
+            n=numbers.count(round(row.peaked.tokens)),
+        )
     st.info(reading)
     if row.unscaled is not None:
         with_col, without_col = st.columns(2)

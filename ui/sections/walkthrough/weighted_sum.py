@@ -9,6 +9,7 @@ import streamlit as st
 from engine import AttentionResult, Scenario, derivation
 from ui import charts, numbers, state
 from ui.charts import shape
+from ui.collapse import collapse_why
 from ui.derivation import BLANK, Row, dot_rows, show, sub, vector_row
 from ui.i18n import t, tm
 from ui.sections.walkthrough.common import derivation_columns, in_order, main_block, query_ui, share_columns
@@ -111,7 +112,9 @@ def collapse_ui(scenario: Scenario, result: AttentionResult) -> None:
     if reading is None:
         return
     if reading.collapsed:
-        st.warning(t("walk.5.collapse", cosine=numbers.fixed(reading.lowest, 3)))
+        st.warning(
+            t("walk.5.collapse", cosine=numbers.bound(reading.lowest, 3, below=True)) + " " + collapse_why(reading)
+        )
     else:
         st.success(t("walk.5.distinct", cosine=numbers.fixed(reading.lowest, 3)))
     st.markdown(t("walk.5.next"))

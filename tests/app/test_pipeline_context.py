@@ -1,0 +1,87 @@
+"""The pipeline page's «the same word in two sentences» (issue 30): the same token at the same position goes in
+with the same x and comes out with another output, from its neighbours alone; the page says mixing, not meaning.
+Expected numbers come from the lesson's matrices and the page's own x (tests/app/lesson.py style: plain numpy)."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from engine import sentence_vectors
+from engine.presets import LESSON_W_K, LESSON_W_Q, LESSON_W_V
+from tests.app.helpers import open_page, page_text
+from ui.i18n import translate
+
+PAGE = "pages/pipeline.py"
+
+
+def softmax_rows(scores: np.ndarray) -> np.ndarray:
+    e = np.exp(scores - scores.max(axis=1, keepdims=True))
+    return e / e.sum(axis=1, keepdims=True)
+
+
+def by_hand_output(sentence: str, position: int) -> tuple[np.ndarray, np.ndarray]:
+    """x and the attention output of one token, with the lesson's W, ÷√4, no mask."""
+    x = sentence_vectors(sentence).x
+    q, k, v = x @ LESSON_W_Q, x @ LESSON_W_K, x @ LESSON_W_V
+    weights = softmax_rows(q @ k.T / 2.0)
+    return x[position], (weights @ v)[position]
+
+
+def cos(a, b) -> float:
+    return float(a @ b) / math.sqrt(float(a @ a) * float(b @ b))
+
+
+def written(value: float, lang: str) -> str:
+    return f"{value:.3f}".replace("-", "−").replace(".", "," if lang == "es" else ".")
+
+
+@pytest.mark.parametrize(
+    ("lang", "word", "first", "second"),
+    [
+        ("es", "banco", "el banco de la plaza", "el banco me dio un préstamo"),
+        ("en", "bank", "the bank of the river", "the bank gave me a loan"),
+    ],
+)
+def test_the_same_word_at_the_same_position_comes_out_different_from_its_neighbours_alone(lang, word, first, second):
+    at = open_page(PAGE, lang, timeout=120)
+    assert not at.exception, [e.value for e in at.exception]
+    (x1, out1), (x2, out2) = by_hand_output(first, 1), by_hand_output(second, 1)
+    assert np.array_equal(x1, x2)  # the same embedding at the same position
+    x_cos, out_cos = cos(x1, x2), cos(out1, out2)
+    assert out_cos < 0.999  # the outputs differ at the digits shown
+    text = page_text(at)
+    expected = translate(
+        lang, "pctx.reading.same_x", word=word, x_cos=written(x_cos, lang), out_cos=written(out_cos, lang)
+    )
+    assert expected in text
+    assert translate(lang, "pctx.honest").replace("**", "") in text.replace("**", "")
+
+
+def test_a_word_at_another_position_is_said_to_go_in_different():
+    at = open_page(
+        PAGE,
+        "es",
+        timeout=120,
+        pipeline_ctx_word="banco",
+        pipeline_ctx_a="el banco de la plaza",
+        pipeline_ctx_b="fui al banco",
+    )
+    assert not at.exception
+    (x1, out1), (x2, out2) = by_hand_output("el banco de la plaza", 1), by_hand_output("fui al banco", 2)
+    expected = translate(
+        "es",
+        "pctx.reading.other_x",
+        word="banco",
+        x_cos=written(cos(x1, x2), "es"),
+        out_cos=written(cos(out1, out2), "es"),
+    )
+    assert expected in page_text(at)
+
+
+def test_a_word_missing_from_a_sentence_gets_a_message():
+    at = open_page(PAGE, "en", timeout=120, pipeline_ctx_word="bank", pipeline_ctx_b="the dog ate")
+    assert not at.exception
+    assert any(translate("en", "pctx.not_found", word="bank", sentence="the dog ate") in w.value for w in at.warning)

@@ -1,0 +1,65 @@
+"""«Where this step sits» (issue 30): the Transformer block around self-attention at the walkthrough's end and on
+the multi-head page, one figure drawn through the figure layer, and the causal-mask toggles linking to it."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tests.app.helpers import go_to_part, open_page, page_text
+from ui.figure_specs import BlockLabels, Style, block_figure
+from ui.i18n import LANGUAGES, translate
+
+LANGS = ("es", "en")
+BOXES = ("inputs", "attention", "masked_attention", "cross_attention", "add_norm", "feed_forward", "output")
+
+
+def block_of(at) -> dict:
+    for chart in at.get("plotly_chart"):
+        if chart.proto.id.endswith("-where_block"):
+            return json.loads(chart.proto.spec)
+    raise AssertionError("no block figure")
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize(("page", "part"), [("pages/walkthrough.py", 5), ("pages/multihead.py", None)])
+def test_the_block_is_shown_with_every_box_named_in_the_readers_language(lang, page, part):
+    at = open_page(page, lang, timeout=120)
+    if part is not None:
+        at = go_to_part(at, part)
+    assert not at.exception, [e.value for e in at.exception]
+    figure = block_of(at)
+    texts = [note.get("text", "") for note in figure["layout"]["annotations"]]
+    for box in BOXES:
+        assert translate(lang, f"where.box.{box}") in texts, box
+    assert texts.count(translate(lang, "where.box.add_norm")) == 5  # 2 in the encoder, 3 in the decoder
+    text = page_text(at)
+    for key in ("where.title", "where.encoder_decoder", "where.mask", "where.real_model"):
+        assert translate(lang, key).replace("**", "") in text.replace("**", ""), key
+
+
+def test_the_walkthroughs_other_parts_do_not_show_it():
+    at = go_to_part(open_page("pages/walkthrough.py", "en"), 4)
+    assert translate("en", "where.title") not in page_text(at)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("page", ["pages/builder.py", "pages/pipeline.py"])
+def test_every_causal_mask_toggle_links_to_why_and_says_the_real_model_is_an_encoder(lang, page):
+    at = open_page(page, lang, timeout=120)
+    assert not at.exception
+    links = [link for link in at.get("page_link") if link.proto.label == LANGUAGES[lang]["where.mask_link"]]
+    assert len(links) == 1 and "multihead" in links[0].proto.page
+    assert translate(lang, "where.mask_caption") in [c.value for c in at.caption]
+
+
+def test_the_figure_marks_this_step_and_draws_a_residual_beside_every_sum():
+    labels = BlockLabels(*(name for name in BlockLabels.__dataclass_fields__))
+    figure = block_figure(labels, Style(), "en").to_plotly_json()
+    rects = [s for s in figure["layout"]["shapes"] if s["type"] == "rect"]
+    paths = [s for s in figure["layout"]["shapes"] if s["type"] == "path"]
+    assert len(rects) == 5 + 7 and len(paths) == 5  # one residual per sum
+    outlined = [r for r in rects if r["line"]["width"] == 3]
+    assert len(outlined) == 2  # the self-attention of each column: this step
+    assert "here" in [note.get("text") for note in figure["layout"]["annotations"]]
