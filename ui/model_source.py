@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import logging
 import os
+import string
 import threading
 import time
 from dataclasses import dataclass
@@ -32,7 +33,7 @@ from engine.errors import EngineInputError
 from engine.limits import HUB_TIMEOUT_SECONDS
 from engine.model_files import MODEL_DIR_VARIABLE, MODEL_FILES, MODEL_REPO, Model
 from ui import numbers
-from ui.i18n import t, tm
+from ui.i18n import has, t, tm
 from ui.text import md_literal
 
 _LOG = logging.getLogger(__name__)
@@ -269,18 +270,23 @@ def read(loaded: LoadedModel, sentence: str) -> Reading:
 
 
 def error_message(error: EngineInputError) -> str:
-    """The error in the reader's language, as markdown: counts written as numbers, anything else literally; a
-    code or parameter without a message of its own gets the general one."""
+    """The error in the reader's language, as markdown: counts written as numbers, anything else literally.
+
+    The message is the page's own wording of a general code (real.error.<code>: the sentence's, the tokenizer's)
+    if it has one, else the code's message (error.<code>, where every engine code has one, the model's included);
+    a parameter the message asks for and the error lacks gets the general one."""
     params = {
         name: numbers.count(value) if isinstance(value, int) and not isinstance(value, bool) else md_literal(value)
         for name, value in error.params.items()
     }
-    key = f"real.error.{error.code}"
-    try:
-        message = t(key, **params)
-    except (KeyError, IndexError):  # a message asking for a parameter this error lacks
+    key = f"real.error.{error.code}" if has(f"real.error.{error.code}") else f"error.{error.code}"
+    if not has(key):
         return t("real.error.other")
-    return t("real.error.other") if message == key else message
+    template = t(key)  # unfilled
+    asked = {field for _, field, _, _ in string.Formatter().parse(template) if field is not None}
+    if not asked <= params.keys():  # a message asking for a parameter this error lacks
+        return t("real.error.other")
+    return template.format(**params)
 
 
 def what_to_do_ui(key: str = "real.source.todo") -> None:

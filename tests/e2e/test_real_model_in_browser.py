@@ -220,12 +220,12 @@ def test_offline_without_a_copy_the_page_says_what_to_do_and_the_app_works(page,
     expect(main(page)).to_contain_text("ATTENTION_MODEL_DIR")
     acted(page, lambda: download.click())
     # the refused connection fails the download at once; the page's own polling redraws it with the reason
-    expect(main(page)).to_contain_text(es["real.error.model_offline"])
+    expect(main(page)).to_contain_text(es["error.model_offline"])
     expect(page.get_by_role("button", name=es["real.download.retry"].format(size="470"))).to_be_visible()
     assert_healthy(page)
     screenshot(page, "real_model-offline-es")
     in_language(page, "en")  # the download is the server's: its failure is said in each reader's language
-    expect(main(page)).to_contain_text(en["real.error.model_offline"])
+    expect(main(page)).to_contain_text(en["error.model_offline"])
     expect(page.get_by_role("button", name=en["real.download.retry"].format(size="470"))).to_be_visible()
     screenshot(page, "real_model-offline-en")
     page.get_by_role("link", name=en["page.softmax"]).first.click()
@@ -242,7 +242,7 @@ def test_a_download_cut_half_way_is_said_and_a_second_click_brings_the_model(pag
     opened(page, f"{hub_url}/real_model")
     download = page.get_by_role("button", name=es["real.download.button"].format(size="470"))
     acted(page, lambda: download.click())
-    expect(main(page)).to_contain_text(es["real.error.model_download_cut"].split("{file}")[0].format(repo=MODEL_REPO))
+    expect(main(page)).to_contain_text(es["error.model_download_cut"].split("{file}")[0].format(repo=MODEL_REPO))
     retry = page.get_by_role("button", name=es["real.download.retry"].format(size="470"))
     acted(page, lambda: retry.click())
     expect(main(page).locator("[data-testid=stMarkdownContainer] table").first).to_contain_text("[CLS]")
