@@ -23,9 +23,12 @@ TOKENS_TABLE, EFFECT_TABLE = 0, 1  # the page's static tables, in page order (a 
 
 
 def lesson_x_lines(lang: str) -> list[str]:
-    """x as the page writes it, one line per token, from the lesson's transcribed x (aligned on "=")."""
+    """x as the page writes it, one line per token, from the lesson's transcribed x (aligned on "="): exact inputs
+    keep their own two decimals, no trailing zeros."""
     names = ("x_el", "x_perro", "x_come")
-    return [written(f"{name:<7} = ", lang) + vector(row, lang=lang) for name, row in zip(names, X, strict=True)]
+    return [
+        written(f"{name:<7} = ", lang) + vector(row, decimals=2, lang=lang) for name, row in zip(names, X, strict=True)
+    ]
 
 
 def type_sentence(at: AppTest, sentence: str) -> AppTest:

@@ -28,10 +28,12 @@ from engine.questions import (
     RealModelView,
     ScalingSetup,
     SoftmaxRow,
+    WordPairView,
     generate,
     grade,
 )
 from engine.scenario import Scenario
+from engine.similarity import row_cosines
 from tests.engine.question_contexts import lesson_learning_view, lesson_multihead_view, lesson_real_model_view
 
 FAST = settings(max_examples=25, deadline=None, database=None)
@@ -71,7 +73,19 @@ def lesson_context(template: q.Template):
         return lesson_learning_view()
     if template.context is RealModelView:
         return lesson_real_model_view()
+    if template.context is WordPairView:
+        return lesson_word_pair_view()
     return attend(sentence_vectors("el perro come"))
+
+
+def lesson_word_pair_view() -> WordPairView:
+    """The pipeline page's «banco» in its two Spanish sentences, at the page's default weights: the same x in, the
+    outputs' cosine out (as ui/sections/pipeline_context.py computes them)."""
+    first, second = (attend(sentence_vectors(s)) for s in ("el banco de la plaza", "el banco me dio un préstamo"))
+    i, j = first.tokens.index("banco"), second.tokens.index("banco")
+    same_x = bool(np.allclose(first.x[i], second.x[j], rtol=0, atol=0))
+    out = [first.attention.output[i], second.attention.output[j]]
+    return WordPairView("banco", same_x, float(row_cosines(out[0][None], out[1][None])[0]))
 
 
 def walk_scenario(seed: int, n: int, d_model: int, d_k: int, scale: str, causal: bool, temperature: float):
