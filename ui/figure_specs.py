@@ -1038,7 +1038,12 @@ def block_figure(labels: BlockLabels, style: Style, lang: str) -> go.Figure:
     notes: list[dict] = []
     residual_x: list[float | None] = []  # the residual paths, one trace with gaps between them
     residual_y: list[float | None] = []
-    font = {"size": style.font, "color": BLOCK_TEXT}
+    # the boxes' words: a text trace, not annotations, because Streamlit's theme recolours annotations' fonts (white
+    # on the light fills in dark mode); a trace's textfont keeps its colour
+    label_x: list[float] = []
+    label_y: list[float] = []
+    label_text: list[str] = []
+    font = {"size": style.font}
 
     def arrow(x0: float, y0: float, x1: float, y1: float, dash: bool = False) -> None:
         notes.append(
@@ -1083,7 +1088,9 @@ def block_figure(labels: BlockLabels, style: Style, lang: str) -> go.Figure:
                     "layer": "below",
                 }
             )
-            notes.append({"x": x, "y": y, "text": plain_text(text), "showarrow": False, "font": font})
+            label_x.append(x)
+            label_y.append(y)
+            label_text.append(plain_text(text))
             if k:
                 arrow(x, y - step + box_h / 2, x, y - box_h / 2)
             if kind == "add_norm":  # the residual: from below the sublayer, around it, into the sum
@@ -1150,4 +1157,14 @@ def block_figure(labels: BlockLabels, style: Style, lang: str) -> go.Figure:
         "hoverinfo": "skip",
         "showlegend": False,
     }
-    return go.Figure(data=[residuals], layout=layout)
+    words = {
+        "type": "scatter",
+        "x": label_x,
+        "y": label_y,
+        "text": label_text,
+        "mode": "text",
+        "textfont": {"size": style.font, "color": BLOCK_TEXT},
+        "hoverinfo": "skip",
+        "showlegend": False,
+    }
+    return go.Figure(data=[residuals, words], layout=layout)

@@ -140,8 +140,9 @@ def _redraw_grids() -> None:
 
 def page_header(title_key: str, lead_key: str | None = None, **params: object) -> None:
     """The page's title, a message about a link that could not be read, and a one-paragraph lead; `params` fill
-    both, written literally (a token name stays text)."""
-    st.title(tm(title_key, **params))
+    both, written literally (a token name stays text). The title has no "link to heading" anchor: its address
+    would be made from the scenario's token names (the walkthrough's title names them)."""
+    st.title(tm(title_key, **params), anchor=False)
     link_errors_ui()
     url.refused_ui()
     if lead_key:

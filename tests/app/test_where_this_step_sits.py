@@ -63,3 +63,25 @@ def test_the_figure_marks_this_step_and_draws_a_residual_beside_every_sum():
     outlined = [r for r in rects if r["line"]["width"] == 3]
     assert len(outlined) == 2  # the self-attention of each column: this step
     assert "here" in [note.get("text") for note in figure["layout"]["annotations"]]
+
+
+def _luminance(hex_colour: str) -> float:
+    rgb = [int(hex_colour[i : i + 2], 16) / 255 for i in (1, 3, 5)]
+    linear = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in rgb]
+    return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+
+def test_the_boxes_words_keep_their_dark_colour_on_the_light_fills_in_both_themes():
+    """Streamlit's theme recolours annotations' fonts (white on the light fills in dark mode: contrast 1.2 to 1.6,
+    found by the browser's contrast check): the boxes' words are a text trace, whose colour the theme keeps."""
+    labels = BlockLabels(*(name for name in BlockLabels.__dataclass_fields__))
+    figure = block_figure(labels, Style(), "en").to_plotly_json()
+    words = figure["data"][1]
+    assert words["mode"] == "text"
+    boxed = ("inputs", "attention", "masked_attention", "cross_attention", "add_norm", "feed_forward")
+    assert set(words["text"]) == set(boxed)
+    assert not [note for note in figure["layout"]["annotations"] if note.get("text") in boxed]
+    text = _luminance(words["textfont"]["color"])
+    for rect in (s for s in figure["layout"]["shapes"] if s["type"] == "rect"):
+        fill = _luminance(rect["fillcolor"])
+        assert (max(fill, text) + 0.05) / (min(fill, text) + 0.05) >= 4.5, rect["fillcolor"]

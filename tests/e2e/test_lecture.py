@@ -14,6 +14,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from engine import lesson_scenario
+from engine.presets import LESSON_TOKENS
 from engine.scenario_io import encode_scenario
 from harness.browser import runs
 from tests.e2e.lecture_helpers import (
@@ -58,7 +59,8 @@ NORMAL_EDITOR_PX = 14  # Streamlit's own size for an editor's cells: 0.875 rem o
 
 
 def title(key: str, lang: str) -> str:
-    return LANGUAGES[lang][PAGE_BY_KEY[key].title_key]
+    """A page's heading on the lesson's example (the walkthrough's names the scenario's sentence)."""
+    return translate(lang, PAGE_BY_KEY[key].title_key, sentence=" ".join(LESSON_TOKENS))
 
 
 def part_title(page: Page):

@@ -133,6 +133,9 @@ def choose(page: Page, selectbox, option: str) -> None:
         acted(page, lambda: choice.click())
 
 
+CHARTS = 4  # the heads' small multiples, the picked head, the same word's cosines by layer and its two vectors
+
+
 def main(page: Page):
     return page.locator("[data-testid=stMain]")
 
@@ -150,7 +153,9 @@ def test_the_page_draws_the_pieces_every_head_and_the_picked_head(page, model_ur
     pieces = main(page).locator("[data-testid=stMarkdownContainer] table").first
     for piece in ("[CLS]", "per", "##ro", "ham", "##bre", "[SEP]"):
         expect(pieces).to_contain_text(piece)
-    expect(charts(page)).to_have_count(2)  # every head at once, the picked one large
+    # every head at once, the picked one large; then «what attention is for»: the word's cosine layer by layer and its
+    # vectors in the two sentences
+    expect(charts(page)).to_have_count(CHARTS)
     expect(charts(page).first.locator(".main-svg").first).to_be_visible()
     expect(main(page)).to_contain_text(strings["real.question.title.tiene"])
     assert_healthy(page)
@@ -207,7 +212,7 @@ def test_presentation_mode_at_projector_size(page, model_url):
     # presentation mode's type: paragraphs at 22 px (ui/layout.py), the button that leaves it at the top
     expect(main(page).locator("[data-testid=stMarkdown] p").first).to_have_css("font-size", "22px")
     expect(page.get_by_role("button", name=LANGUAGES["es"]["sidebar.presentation_exit"])).to_be_visible()
-    expect(charts(page)).to_have_count(2)
+    expect(charts(page)).to_have_count(CHARTS)
     assert_healthy(page)
     screenshot(page, "real_model-presentation")
 
