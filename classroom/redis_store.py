@@ -125,25 +125,16 @@ touch()
 return 'ok'
 """
 
-_REVEAL = """
+# ARGV[5]: "reveal" (the current round takes no more answers) or "again" (open the next, up to ARGV[6] rounds)
+_ROUND = """
 local refused = check_lecturer(ARGV[4])
 if refused then return refused end
 local rounds = tonumber(redis.call('HGET', meta, 'rounds'))
 if rounds == 0 then return 'no_question' end
-if redis.call('HGET', meta, 'r' .. rounds) ~= '1' then
+if ARGV[5] == 'reveal' and redis.call('HGET', meta, 'r' .. rounds) ~= '1' then
   redis.call('HSET', meta, 'r' .. rounds, '1')
   redis.call('INCR', v)
-end
-touch()
-return 'ok'
-"""
-
-_VOTE_AGAIN = """
-local refused = check_lecturer(ARGV[4])
-if refused then return refused end
-local rounds = tonumber(redis.call('HGET', meta, 'rounds'))
-if rounds == 0 then return 'no_question' end
-if rounds < tonumber(ARGV[5]) then
+elseif ARGV[5] == 'again' and rounds < tonumber(ARGV[6]) then
   redis.call('HSET', meta, 'rounds', rounds + 1)
   redis.call('INCR', v)
 end
@@ -214,8 +205,7 @@ class RedisStore:
                 ("join", _JOIN),
                 ("answer", _ANSWER),
                 ("publish", _PUBLISH),
-                ("reveal", _REVEAL),
-                ("vote_again", _VOTE_AGAIN),
+                ("round", _ROUND),
                 ("end", _END),
             ]
         }
@@ -258,12 +248,12 @@ class RedisStore:
 
     def reveal(self, code: str, token: str) -> ClassState:
         """The current round takes no more answers; a second reveal changes nothing."""
-        self._write("reveal", code, token_digest(token))
+        self._write("round", code, token_digest(token), "reveal", ROUNDS)
         return self.state(code)
 
     def vote_again(self, code: str, token: str) -> ClassState:
         """Round 2 of the current question (round 1 takes no more answers); at ROUNDS, nothing changes."""
-        self._write("vote_again", code, token_digest(token), ROUNDS)
+        self._write("round", code, token_digest(token), "again", ROUNDS)
         return self.state(code)
 
     def end(self, code: str, token: str) -> None:
