@@ -291,7 +291,7 @@ class RedisStore:
             return pipe.execute()
 
         fields, version, students, answers1, answers2 = self._call(read)
-        self._check_read(fields)
+        self._check_read(fields, version)
         count = int(fields["rounds"])
         answers = (answers1, answers2)
         rounds = tuple(Round(n, answers[n - 1], fields[f"r{n}"] == "1") for n in range(1, count + 1))
@@ -308,7 +308,7 @@ class RedisStore:
             return pipe.execute()
 
         ended, version = self._call(read)
-        self._check_read({"ended": ended} if ended is not None else {})
+        self._check_read({"ended": ended} if ended is not None else {}, version)
         return int(version)
 
     # --- helpers ---
@@ -319,8 +319,8 @@ class RedisStore:
         return class_keys(code)
 
     @staticmethod
-    def _check_read(fields: dict) -> None:
-        if not fields:
+    def _check_read(fields: dict, version: str | None) -> None:
+        if not fields or version is None:  # expired, or (maxmemory) part of it evicted: no class to show
             raise ClassError("class_unknown")
         if fields["ended"] == "1":
             raise ClassError("class_ended")

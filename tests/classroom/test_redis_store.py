@@ -104,3 +104,12 @@ def test_a_redis_that_is_down_says_store_unavailable(tmp_path):
             call()
         assert error.value.code == "store_unavailable"
     store.close()
+
+
+def test_a_class_with_a_key_evicted_reads_as_unknown_not_a_crash(store):
+    code, _ = store.open_class(ASKING)
+    store.client.delete(class_keys(code)[1])  # maxmemory's eviction took the version key alone
+    for read in (store.state, store.version):
+        with pytest.raises(ClassError) as error:
+            read(code)
+        assert error.value.code == "class_unknown"
