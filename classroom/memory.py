@@ -144,6 +144,7 @@ class MemoryStore:
         """The student's answer to the current round; the same answer again changes nothing (the version stays)."""
         answer = check_answer(answer, self.bounds)
         round_number = check_round(round_number)
+        student_id = check_student(student_id)
         with self._lock:
             room = self._class(code, self._sweep())
             if student_id not in room.students:

@@ -273,7 +273,7 @@ class RedisStore:
         """The student's answer to the current round; the same answer again changes nothing (the version stays)."""
         answer = check_answer(answer, self.bounds)
         number = check_round(round_number)
-        self._write("answer", code, str(student_id), question_json(question), number, answer)
+        self._write("answer", code, check_student(student_id), question_json(question), number, answer)
 
     # --- reads ---
 

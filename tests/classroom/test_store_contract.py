@@ -154,6 +154,8 @@ def test_answers_that_are_no_answer_to_the_current_round_are_refused(backend):
     store, code, token = opened(backend, ASKING)
     (student,) = joined(store, code, 1)
     refused("not_joined", store.answer, code, new_student_id(), Q1, 1, "1")
+    for forged in [None, ["a"], {"a": 1}, "", "x" * 10_000]:  # what no session sends
+        refused("not_joined", store.answer, code, forged, Q1, 1, "1")
     refused("no_question", store.answer, code, student, Q2, 1, "1")
     refused("round_closed", store.answer, code, student, Q1, 2, "1")
     refused("round_closed", store.answer, code, student, Q1, 0, "1")
