@@ -145,3 +145,18 @@ class ClassStore(Protocol):
     def end(self, code: str, token: str) -> None:
         """The lecturer ends the class: every later read says class_ended."""
         ...
+
+
+ENDED_SECONDS = 3600  # an ended class still says class_ended (not class_unknown) to a student for this long
+
+
+@dataclass(frozen=True)
+class Bounds:
+    """A store's limits; the defaults are the module's constants, tests lower them (a class of 5, a 1 s idle)."""
+
+    students: int = MAX_STUDENTS
+    classes: int = MAX_CLASSES  # open classes; as many ended ones are remembered, the oldest forgotten first
+    answer_chars: int = MAX_ANSWER_CHARS
+    view_chars: int = MAX_VIEW_CHARS
+    idle_seconds: float = IDLE_SECONDS
+    ended_seconds: float = ENDED_SECONDS

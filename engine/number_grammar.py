@@ -132,3 +132,16 @@ def parse_number(value: object, *, decimal: str | None = None) -> float:
     if abs(number) > MAX_ABS_VALUE:
         raise _too_large(f"{number:g}")
     return number
+
+
+def typed_number(text: str, decimal: str) -> float:
+    """A number as a person typed it in an answer box: parse_number after what people type around a number, a
+    true minus sign ("−0,5"), spaces and no-break spaces inside ("1 234,5"), and both marks ("1.234,5" or
+    "1,234.5": the last one is the decimal separator, the other grouping). `decimal` is the reader's decimal
+    separator ("," or "."). The rule of the questions' answers (ui.question_book.typed_number, which passes its
+    language's separator) and of the live class's tally of them (classroom.tally)."""
+    cleaned = str(text).strip().replace("\u2212", "-").replace("\u00a0", "").replace(" ", "")
+    if "," in cleaned and "." in cleaned:
+        last = "," if cleaned.rfind(",") > cleaned.rfind(".") else "."
+        cleaned = cleaned.replace("." if last == "," else ",", "").replace(last, ".")
+    return parse_number(cleaned, decimal=decimal)

@@ -1,0 +1,345 @@
+"""The Redis class store: one class shared by every replica behind a load balancer (REDIS_URL picks it).
+
+Keys (one class is five keys with the same idle TTL, refreshed by every write, so an idle class disappears whole):
+
+    live:{CODE}:meta   HASH   token (SHA-256 of the lecturer token, never the token), view (serial.view_json),
+                              question (serial.question_json of the view's question, "" for none), rounds (0, 1, 2),
+                              r1, r2 ("1" once that round is revealed), ended ("1" once the lecturer ended it)
+    live:{CODE}:v      STRING the version: INCR on every change
+    live:{CODE}:s      SET    the students' ids (SCARD: how many joined)
+    live:{CODE}:a1     HASH   round 1: student id -> answer text (HSET: a student's answer counts once)
+    live:{CODE}:a2     HASH   round 2
+    live:open          ZSET   open class codes -> the time of their last write (bounds.classes; swept by score)
+    live:ended         ZSET   ended class codes -> when they ended (at most bounds.classes remembered)
+
+Every write is one Lua script (atomic: Redis runs a script alone) that checks the class and the input, changes it,
+INCRs the version only when something changed, and refreshes the TTLs. A read is one MULTI/EXEC of the class's keys
+(a consistent snapshot, one round trip). Redis unreachable: ClassError("store_unavailable").
+
+The lecturer token is checked on its SHA-256 digest: the script compares digests (a timing difference in that
+comparison says nothing about the token), is_lecturer compares them with hmac.compare_digest, and a copy of Redis's
+data holds no token. The clock (time.time) is shared by the replicas; only the live:open and live:ended sweeps read it,
+the keys themselves expire by Redis's own TTL.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import time
+from collections.abc import Callable
+from typing import Any
+
+import redis
+
+from classroom.api import ROUNDS, Bounds, ClassError, ClassState, QuestionRef, Round, View
+from classroom.codes import is_code, new_code, new_token
+from classroom.serial import check_answer, check_round, check_student, question_json, view_from_json, view_json
+
+PREFIX = "live:"
+OPEN_KEY = PREFIX + "open"
+ENDED_KEY = PREFIX + "ended"
+CODE_TRIES = 20
+Arg = str | int | float  # what a script's ARGV takes
+TIMEOUT_S = 2.0  # a Redis that does not answer in this long is down, for the page that waits
+
+# KEYS: meta, v, s, a1, a2, open, ended. ARGV: code, now, ttl_ms, then the script's own.
+_PRELUDE = """
+local meta, v, s, open = KEYS[1], KEYS[2], KEYS[3], KEYS[6]
+local code, now, ttl = ARGV[1], ARGV[2], tonumber(ARGV[3])
+local function touch()
+  for i = 1, 5 do redis.call('PEXPIRE', KEYS[i], ttl) end
+  redis.call('ZADD', open, now, code)
+end
+local function check_open()
+  local ended = redis.call('HGET', meta, 'ended')
+  if not ended then return 'class_unknown' end
+  if ended == '1' then return 'class_ended' end
+  return nil
+end
+local function check_lecturer(token_hash)
+  local refused = check_open()
+  if refused then return refused end
+  if redis.call('HGET', meta, 'token') ~= token_hash then return 'not_lecturer' end
+  return nil
+end
+local function answers(n) return KEYS[3 + n] end
+"""
+
+_OPEN = """
+local token_hash, view, question = ARGV[4], ARGV[5], ARGV[6]
+local cutoff, max_classes = tonumber(ARGV[7]), tonumber(ARGV[8])
+redis.call('ZREMRANGEBYSCORE', open, '-inf', cutoff)
+if redis.call('ZCARD', open) >= max_classes then return 'server_full' end
+if redis.call('EXISTS', meta) == 1 then return 'taken' end
+local rounds = (question == '') and 0 or 1
+redis.call('HSET', meta, 'token', token_hash, 'view', view, 'question', question, 'rounds', rounds,
+           'r1', '0', 'r2', '0', 'ended', '0')
+redis.call('SET', v, 1)
+touch()
+return 'ok'
+"""
+
+_JOIN = """
+local student, max_students = ARGV[4], tonumber(ARGV[5])
+local refused = check_open()
+if refused then return refused end
+if redis.call('SISMEMBER', s, student) == 0 then
+  if redis.call('SCARD', s) >= max_students then return 'class_full' end
+  redis.call('SADD', s, student)
+  redis.call('INCR', v)
+end
+touch()
+return 'ok'
+"""
+
+_ANSWER = """
+local student, question, number, answer = ARGV[4], ARGV[5], tonumber(ARGV[6]), ARGV[7]
+local refused = check_open()
+if refused then return refused end
+if redis.call('SISMEMBER', s, student) == 0 then return 'not_joined' end
+local rounds = tonumber(redis.call('HGET', meta, 'rounds'))
+if rounds == 0 or redis.call('HGET', meta, 'question') ~= question then return 'no_question' end
+if number ~= rounds or redis.call('HGET', meta, 'r' .. rounds) == '1' then return 'round_closed' end
+if redis.call('HGET', answers(rounds), student) ~= answer then
+  redis.call('HSET', answers(rounds), student, answer)
+  redis.call('INCR', v)
+end
+touch()
+return 'ok'
+"""
+
+_PUBLISH = """
+local token_hash, view, question = ARGV[4], ARGV[5], ARGV[6]
+local refused = check_lecturer(token_hash)
+if refused then return refused end
+if redis.call('HGET', meta, 'view') ~= view then
+  if redis.call('HGET', meta, 'question') ~= question then
+    redis.call('DEL', answers(1), answers(2))
+    redis.call('HSET', meta, 'question', question, 'rounds', (question == '') and 0 or 1, 'r1', '0', 'r2', '0')
+  end
+  redis.call('HSET', meta, 'view', view)
+  redis.call('INCR', v)
+end
+touch()
+return 'ok'
+"""
+
+# ARGV[5]: "reveal" (the current round takes no more answers) or "again" (open the next, up to ARGV[6] rounds)
+_ROUND = """
+local refused = check_lecturer(ARGV[4])
+if refused then return refused end
+local rounds = tonumber(redis.call('HGET', meta, 'rounds'))
+if rounds == 0 then return 'no_question' end
+if ARGV[5] == 'reveal' and redis.call('HGET', meta, 'r' .. rounds) ~= '1' then
+  redis.call('HSET', meta, 'r' .. rounds, '1')
+  redis.call('INCR', v)
+elseif ARGV[5] == 'again' and rounds < tonumber(ARGV[6]) then
+  redis.call('HSET', meta, 'rounds', rounds + 1)
+  redis.call('INCR', v)
+end
+touch()
+return 'ok'
+"""
+
+_END = (
+    """
+local token_hash, ended_ms, ended_cutoff, max_ended = ARGV[4], tonumber(ARGV[5]), ARGV[6], tonumber(ARGV[7])
+local ended = redis.call('HGET', meta, 'ended')
+if not ended then return 'class_unknown' end
+if redis.call('HGET', meta, 'token') ~= token_hash then return 'not_lecturer' end
+if ended == '1' then return 'ok' end
+redis.call('HSET', meta, 'ended', '1', 'rounds', 0, 'view', '')
+redis.call('DEL', s, answers(1), answers(2))
+redis.call('INCR', v)
+redis.call('PEXPIRE', meta, ended_ms)
+redis.call('PEXPIRE', v, ended_ms)
+redis.call('ZREM', open, code)
+local ended_set = KEYS[7]
+redis.call('ZREMRANGEBYSCORE', ended_set, '-inf', ended_cutoff)
+redis.call('ZADD', ended_set, now, code)
+local extra = redis.call('ZCARD', ended_set) - max_ended
+if extra > 0 then
+  for _, old in ipairs(redis.call('ZRANGE', ended_set, 0, extra - 1)) do
+    redis.call('DEL', '"""
+    + PREFIX
+    + """{' .. old .. '}:meta', '"""
+    + PREFIX
+    + """{' .. old .. '}:v')
+  end
+  redis.call('ZREMRANGEBYRANK', ended_set, 0, extra - 1)
+end
+return 'ok'
+"""
+)
+
+
+def class_keys(code: str) -> list[str]:
+    """The keys of class `code`, in the scripts' order (then the two server-wide sets)."""
+    base = f"{PREFIX}{{{code}}}:"  # the hash tag {CODE}: a class's keys share one Redis Cluster slot
+    return [base + "meta", base + "v", base + "s", base + "a1", base + "a2", OPEN_KEY, ENDED_KEY]
+
+
+def token_digest(token: object) -> str:
+    """The SHA-256 of a lecturer token, as the class keeps it ("" for what cannot be a token)."""
+    if not isinstance(token, str) or not token.isascii():
+        return ""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+class RedisStore:
+    """The ClassStore on a Redis server at `url` (redis://host:port/db)."""
+
+    embedded = False
+
+    def __init__(self, url: str, bounds: Bounds | None = None, clock: Callable[[], float] = time.time) -> None:
+        self.bounds = bounds or Bounds()
+        self._clock = clock
+        self.client = redis.Redis.from_url(
+            url, decode_responses=True, socket_timeout=TIMEOUT_S, socket_connect_timeout=TIMEOUT_S
+        )
+        self._scripts = {
+            name: self.client.register_script(_PRELUDE + body)
+            for name, body in [
+                ("open", _OPEN),
+                ("join", _JOIN),
+                ("answer", _ANSWER),
+                ("publish", _PUBLISH),
+                ("round", _ROUND),
+                ("end", _END),
+            ]
+        }
+
+    def close(self) -> None:
+        """Close the connections to Redis."""
+        self.client.close()
+
+    # --- the lecturer ---
+
+    def open_class(self, view: View) -> tuple[str, str]:
+        """A new class showing `view`: (code, token); server_full at bounds.classes open classes in this Redis."""
+        text = view_json(view, self.bounds)
+        token = new_token()
+        now = self._clock()
+        for _ in range(CODE_TRIES):
+            code = new_code()
+            cutoff = now - self.bounds.idle_seconds
+            extra = (token_digest(token), text, question_json(view.question), cutoff, self.bounds.classes)
+            outcome = self._run("open", code, *extra, now=now)
+            if outcome == "ok":
+                return code, token
+            if outcome != "taken":
+                raise ClassError(outcome, limit=self.bounds.classes)
+        raise ClassError("server_full", limit=self.bounds.classes)
+
+    def is_lecturer(self, code: str, token: str) -> bool:
+        """True when `token` is the open class's lecturer token (False for an unknown or ended class)."""
+        if not is_code(code):
+            return False
+        stored, ended = self._call(lambda: self.client.hmget(class_keys(code)[0], ["token", "ended"]))
+        given = token_digest(token)
+        return bool(stored and given and ended == "0") and hmac.compare_digest(given, stored)
+
+    def publish(self, code: str, token: str, view: View) -> ClassState:
+        """The lecturer shows `view`; the same view again changes nothing (the version stays)."""
+        text = view_json(view, self.bounds)
+        self._write("publish", code, token_digest(token), text, question_json(view.question))
+        return self.state(code)
+
+    def reveal(self, code: str, token: str) -> ClassState:
+        """The current round takes no more answers; a second reveal changes nothing."""
+        self._write("round", code, token_digest(token), "reveal", ROUNDS)
+        return self.state(code)
+
+    def vote_again(self, code: str, token: str) -> ClassState:
+        """Round 2 of the current question (round 1 takes no more answers); at ROUNDS, nothing changes."""
+        self._write("round", code, token_digest(token), "again", ROUNDS)
+        return self.state(code)
+
+    def end(self, code: str, token: str) -> None:
+        """The class ends: its students and answers are deleted; ending it again changes nothing."""
+        ended_ms = max(1, round(self.bounds.ended_seconds * 1000))
+        cutoff = self._clock() - self.bounds.ended_seconds
+        self._write("end", code, token_digest(token), ended_ms, cutoff, self.bounds.classes)
+
+    # --- the students ---
+
+    def join(self, code: str, student_id: str) -> ClassState:
+        """`student_id` joins (again: nothing changes); class_full at bounds.students."""
+        self._write("join", code, check_student(student_id), self.bounds.students)
+        return self.state(code)
+
+    def answer(self, code: str, student_id: str, question: QuestionRef, round_number: int, answer: str) -> None:
+        """The student's answer to the current round; the same answer again changes nothing (the version stays)."""
+        answer = check_answer(answer, self.bounds)
+        number = check_round(round_number)
+        self._write("answer", code, check_student(student_id), question_json(question), number, answer)
+
+    # --- reads ---
+
+    def state(self, code: str) -> ClassState:
+        """The class as it is now, read in one MULTI/EXEC (a read: the idle clock goes on)."""
+        meta, v, s, a1, a2, _, _ = self._keys(code)
+
+        def read() -> list:
+            pipe = self.client.pipeline()  # transaction=True: MULTI ... EXEC
+            pipe.hgetall(meta)
+            pipe.get(v)
+            pipe.scard(s)
+            pipe.hgetall(a1)
+            pipe.hgetall(a2)
+            return pipe.execute()
+
+        fields, version, students, answers1, answers2 = self._call(read)
+        self._check_read(fields, version)
+        count = int(fields["rounds"])
+        answers = (answers1, answers2)
+        rounds = tuple(Round(n, answers[n - 1], fields[f"r{n}"] == "1") for n in range(1, count + 1))
+        return ClassState(code, int(version), view_from_json(fields["view"]), students, rounds, False)
+
+    def version(self, code: str) -> int:
+        """The class's version alone (one MULTI/EXEC of two fields)."""
+        meta, v, *_ = self._keys(code)
+
+        def read() -> list:
+            pipe = self.client.pipeline()
+            pipe.hget(meta, "ended")
+            pipe.get(v)
+            return pipe.execute()
+
+        ended, version = self._call(read)
+        self._check_read({"ended": ended} if ended is not None else {}, version)
+        return int(version)
+
+    # --- helpers ---
+
+    def _keys(self, code: str) -> list[str]:
+        if not is_code(code):
+            raise ClassError("class_unknown")
+        return class_keys(code)
+
+    @staticmethod
+    def _check_read(fields: dict, version: str | None) -> None:
+        if not fields or version is None:  # expired, or (maxmemory) part of it evicted: no class to show
+            raise ClassError("class_unknown")
+        if fields["ended"] == "1":
+            raise ClassError("class_ended")
+
+    def _write(self, script: str, code: str, *extra: Arg) -> None:
+        outcome = self._run(script, code, *extra, now=self._clock())
+        if outcome != "ok":
+            limit = {"class_full": self.bounds.students}.get(outcome)
+            raise ClassError(outcome, **({"limit": limit} if limit is not None else {}))
+
+    def _run(self, script: str, code: str, *extra: Arg, now: float) -> str:
+        keys = self._keys(code)
+        ttl_ms = max(1, round(self.bounds.idle_seconds * 1000))
+        args: list[Arg] = [code, now, ttl_ms, *extra]
+        return str(self._call(lambda: self._scripts[script](keys=keys, args=args)))
+
+    @staticmethod
+    def _call(request: Callable[[], Any]) -> Any:
+        try:
+            return request()
+        except redis.RedisError as error:
+            raise ClassError("store_unavailable") from error

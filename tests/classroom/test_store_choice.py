@@ -1,0 +1,34 @@
+"""classroom.store(): one store per process, Redis when a URL is given, in-process otherwise."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import classroom
+from classroom.memory import MemoryStore
+from classroom.redis_store import RedisStore
+
+
+def test_without_a_url_the_store_is_one_in_process_store():
+    first = classroom.store(None)
+    assert isinstance(first, MemoryStore) and first.embedded
+    assert classroom.store() is first and classroom.store("") is first and classroom.store("  ") is first
+
+
+def test_with_a_url_the_store_is_redis_and_shared(redis_server):
+    shared = classroom.store(redis_server.url)
+    assert isinstance(shared, RedisStore) and not shared.embedded
+    assert classroom.store(redis_server.url) is shared
+    code, token = shared.open_class(classroom.api.View("softmax"))
+    assert classroom.store(redis_server.url).is_lecturer(code, token)
+
+
+def test_the_package_imports_neither_streamlit_nor_redis_until_asked():
+    code = "import sys, classroom, classroom.tally; classroom.store(); "
+    code += "print('streamlit' in sys.modules, 'redis' in sys.modules)"
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=Path(__file__).parents[2]
+    )
+    assert out.stdout.split() == ["False", "False"]

@@ -1,0 +1,353 @@
+"""The class store's contract (classroom/api.py), the same tests on both backends: in-process and Redis."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+
+from classroom.api import MAX_STUDENTS, Bounds, ClassError, QuestionRef, View
+from classroom.codes import is_code, new_code, new_student_id, new_token
+
+Q1 = QuestionRef("walk.2", "walk.2.score", 17)
+Q2 = QuestionRef("walk.3", "walk.3.weight", 4)
+LESSON = View("walkthrough", step=1)
+ASKING = View("walkthrough", step=2, scenario="s1.abc", question=Q1)
+
+
+def refused(code: str, call, *args):
+    with pytest.raises(ClassError) as error:
+        call(*args)
+    assert error.value.code == code, error.value.code
+    return error.value
+
+
+def opened(backend, view=LESSON, **bounds):
+    store = backend.make(Bounds(**bounds))
+    code, token = store.open_class(view)
+    return store, code, token
+
+
+def joined(store, code, n):
+    students = [new_student_id() for _ in range(n)]
+    for student in students:
+        store.join(code, student)
+    return students
+
+
+# --- opening, joining, reading ---
+
+
+def test_a_new_class_shows_the_lecturers_view_to_nobody_yet(backend):
+    store, code, token = opened(backend)
+    assert is_code(code) and len(token) >= 22  # ≥ 128 bits in base64
+    state = store.state(code)
+    assert (state.code, state.view, state.students, state.rounds, state.ended) == (code, LESSON, 0, (), False)
+    assert store.version(code) == state.version
+    assert store.is_lecturer(code, token)
+
+
+def test_opening_on_a_question_starts_round_1(backend):
+    store, code, _ = opened(backend, ASKING)
+    state = store.state(code)
+    assert state.view == ASKING
+    assert [(r.number, r.answers, r.revealed) for r in state.rounds] == [(1, {}, False)]
+
+
+def test_two_classes_get_different_codes_and_tokens(backend):
+    store = backend.make(Bounds())
+    (a, ta), (b, tb) = store.open_class(LESSON), store.open_class(LESSON)
+    assert a != b and ta != tb
+    assert not store.is_lecturer(a, tb) and not store.is_lecturer(b, ta)
+
+
+def test_joining_again_is_idempotent_and_counts_once(backend):
+    store, code, _ = opened(backend)
+    student = new_student_id()
+    first = store.join(code, student)
+    again = store.join(code, student)
+    assert first.students == again.students == 1
+    assert again.version == first.version  # nothing changed
+    store.join(code, new_student_id())
+    assert store.state(code).students == 2
+    assert store.version(code) > first.version
+
+
+def test_a_guessed_or_malformed_code_is_no_class(backend):
+    store, code, token = opened(backend)
+    guesses = {new_code() for _ in range(50)} - {code}
+    for guess in [*guesses, "", "abc", "<b>X</b>", code.lower(), "O" * 6, "x" * 10_000]:
+        refused("class_unknown", store.join, guess, new_student_id())
+        refused("class_unknown", store.state, guess)
+        refused("class_unknown", store.version, guess)
+        refused("class_unknown", store.publish, guess, token, LESSON)
+        assert not store.is_lecturer(guess, token)
+    assert store.state(code).students == 0
+
+
+def test_a_malformed_student_id_cannot_join(backend):
+    store, code, _ = opened(backend)
+    for bad in ["", "a b", "x" * 1000, "<script>", None]:
+        refused("not_joined", store.join, code, bad)
+    assert store.state(code).students == 0
+
+
+# --- the lecturer's view ---
+
+
+def test_publishing_a_new_view_grows_the_version_and_the_same_view_does_not(backend):
+    store, code, token = opened(backend)
+    v0 = store.version(code)
+    state = store.publish(code, token, View("softmax"))
+    assert state.view == View("softmax") and state.version > v0
+    assert store.publish(code, token, View("softmax")).version == state.version
+    assert store.state(code).view == View("softmax")
+
+
+def test_a_view_round_trips_exactly(backend):
+    store, code, token = opened(backend)
+    view = View("walkthrough", step=0, scenario="¿qué? «perro» " + "x" * 100, question=QuestionRef("g", "t", 0))
+    store.publish(code, token, view)
+    assert store.state(code).view == view
+
+
+def test_a_new_question_starts_round_1_afresh_and_the_same_question_keeps_its_answers(backend):
+    store, code, token = opened(backend, ASKING)
+    (student,) = joined(store, code, 1)
+    store.answer(code, student, Q1, 1, "2")
+    store.publish(code, token, View("walkthrough", step=2, scenario="s1.abc", question=Q1))  # same question
+    assert store.state(code).rounds[0].answers == {student: "2"}
+    store.publish(code, token, View("walkthrough", step=3, question=Q2))
+    assert [(r.number, r.answers) for r in store.state(code).rounds] == [(1, {})]
+    store.publish(code, token, View("walkthrough", step=4))  # no question
+    assert store.state(code).rounds == ()
+    refused("no_question", store.answer, code, student, Q2, 1, "1")
+
+
+# --- answers, rounds, the reveal ---
+
+
+def test_an_answer_resent_counts_once_and_changes_nothing(backend):
+    store, code, _ = opened(backend, ASKING)
+    students = joined(store, code, 3)
+    store.answer(code, students[0], Q1, 1, "0.5")
+    version = store.version(code)
+    store.answer(code, students[0], Q1, 1, "0.5")  # a reconnect sends it again
+    assert store.version(code) == version
+    store.answer(code, students[1], Q1, 1, "0.25")
+    assert store.state(code).rounds[0].answers == {students[0]: "0.5", students[1]: "0.25"}
+
+
+def test_an_answer_can_be_changed_until_the_reveal_and_counts_once(backend):
+    store, code, token = opened(backend, ASKING)
+    (student,) = joined(store, code, 1)
+    store.answer(code, student, Q1, 1, "1")
+    store.answer(code, student, Q1, 1, "3")
+    assert store.state(code).rounds[0].answers == {student: "3"}
+    state = store.reveal(code, token)
+    assert state.current_round is not None and state.current_round.revealed
+    refused("round_closed", store.answer, code, student, Q1, 1, "2")
+    assert store.state(code).rounds[0].answers == {student: "3"}
+
+
+def test_answers_that_are_no_answer_to_the_current_round_are_refused(backend):
+    store, code, token = opened(backend, ASKING)
+    (student,) = joined(store, code, 1)
+    refused("not_joined", store.answer, code, new_student_id(), Q1, 1, "1")
+    for forged in [None, ["a"], {"a": 1}, "", "x" * 10_000]:  # what no session sends
+        refused("not_joined", store.answer, code, forged, Q1, 1, "1")
+    refused("no_question", store.answer, code, student, Q2, 1, "1")
+    refused("round_closed", store.answer, code, student, Q1, 2, "1")
+    refused("round_closed", store.answer, code, student, Q1, 0, "1")
+    store.publish(code, token, LESSON)
+    refused("no_question", store.answer, code, student, Q1, 1, "1")
+    assert store.state(code).rounds == ()
+
+
+def test_the_reveal_needs_a_question_and_a_second_reveal_changes_nothing(backend):
+    store, code, token = opened(backend)
+    refused("no_question", store.reveal, code, token)
+    refused("no_question", store.vote_again, code, token)
+    store.publish(code, token, ASKING)
+    once = store.reveal(code, token)
+    assert store.reveal(code, token).version == once.version
+
+
+def test_vote_again_opens_round_2_apart_from_round_1(backend):
+    store, code, token = opened(backend, ASKING)
+    a, b = joined(store, code, 2)
+    store.answer(code, a, Q1, 1, "0")
+    store.answer(code, b, Q1, 1, "1")
+    store.reveal(code, token)
+    state = store.vote_again(code, token)
+    assert [(r.number, r.revealed) for r in state.rounds] == [(1, True), (2, False)]
+    store.answer(code, a, Q1, 2, "1")
+    refused("round_closed", store.answer, code, b, Q1, 1, "0")  # round 1 is over
+    rounds = store.state(code).rounds
+    assert rounds[0].answers == {a: "0", b: "1"} and rounds[1].answers == {a: "1"}
+    assert store.vote_again(code, token).version == store.version(code)  # at ROUNDS: a second click does nothing
+    assert len(store.state(code).rounds) == 2
+    store.reveal(code, token)
+    refused("round_closed", store.answer, code, b, Q1, 2, "1")
+    assert store.state(code).rounds[1].revealed
+
+
+def test_vote_again_before_the_reveal_closes_round_1(backend):
+    store, code, token = opened(backend, ASKING)
+    (a,) = joined(store, code, 1)
+    store.answer(code, a, Q1, 1, "0")
+    store.vote_again(code, token)
+    refused("round_closed", store.answer, code, a, Q1, 1, "2")
+    assert [(r.number, r.answers, r.revealed) for r in store.state(code).rounds] == [
+        (1, {a: "0"}, False),
+        (2, {}, False),
+    ]
+
+
+# --- the lecturer's token ---
+
+
+def test_a_forged_token_changes_nothing(backend):
+    store, code, token = opened(backend, ASKING)
+    (student,) = joined(store, code, 1)
+    before = store.state(code)
+    for forged in ["", new_token(), token[:-1], token[:-1] + ("A" if token[-1] != "A" else "B"), "ñ" * 32, student]:
+        assert not store.is_lecturer(code, forged)
+        refused("not_lecturer", store.publish, code, forged, LESSON)
+        refused("not_lecturer", store.reveal, code, forged)
+        refused("not_lecturer", store.vote_again, code, forged)
+        refused("not_lecturer", store.end, code, forged)
+    assert store.state(code) == before
+
+
+def test_the_token_of_another_class_is_not_this_ones(backend):
+    store, code, _ = opened(backend)
+    _, other_token = store.open_class(LESSON)
+    refused("not_lecturer", store.reveal, code, other_token)
+
+
+# --- the end, and expiry ---
+
+
+def test_an_ended_class_says_so_to_everyone(backend):
+    store, code, token = opened(backend, ASKING)
+    (student,) = joined(store, code, 1)
+    store.end(code, token)
+    refused("class_ended", store.state, code)
+    refused("class_ended", store.version, code)
+    refused("class_ended", store.join, code, student)
+    refused("class_ended", store.join, code, new_student_id())
+    refused("class_ended", store.answer, code, student, Q1, 1, "1")
+    refused("class_ended", store.publish, code, token, LESSON)
+    refused("class_ended", store.reveal, code, token)
+    assert not store.is_lecturer(code, token)
+    store.end(code, token)  # a second click: nothing to do
+    refused("not_lecturer", store.end, code, new_token())
+
+
+def test_an_ended_class_frees_its_place_on_the_server(backend):
+    store, code, token = opened(backend, classes=1)
+    refused("server_full", store.open_class, LESSON)
+    store.end(code, token)
+    store.open_class(LESSON)
+
+
+def test_an_idle_class_expires_and_a_write_keeps_it_alive(backend):
+    idle = 1.0 if backend.slow_time else 3600.0
+    store, code, token = opened(backend, idle_seconds=idle, classes=2)
+    kept, _ = store.open_class(LESSON)
+    refused("server_full", store.open_class, LESSON)
+    for _ in range(3):
+        backend.pass_time(idle * 0.6)
+        store.join(kept, new_student_id())  # a write: its idle clock starts again
+    refused("class_unknown", store.state, code)
+    refused("class_unknown", store.publish, code, token, LESSON)
+    assert not store.is_lecturer(code, token)
+    assert store.state(kept).students == 3
+    store.open_class(LESSON)  # the expired class's place is free
+
+
+def test_reads_do_not_keep_a_class_alive(backend):
+    idle = 1.0 if backend.slow_time else 3600.0
+    store, code, _ = opened(backend, idle_seconds=idle)
+    for _ in range(2):
+        backend.pass_time(idle * 0.45)
+        store.version(code)
+        store.state(code)
+    backend.pass_time(idle * 0.3)  # 1.2 idle limits since the last write
+    refused("class_unknown", store.version, code)
+
+
+# --- bounds ---
+
+
+def test_a_full_class_refuses_a_new_student_but_takes_back_one_who_joined(backend):
+    store, code, _ = opened(backend, students=3)
+    students = joined(store, code, 3)
+    error = refused("class_full", store.join, code, new_student_id())
+    assert error.params["limit"] == 3
+    assert store.join(code, students[0]).students == 3
+
+
+def test_a_thousand_joins_fill_the_class_at_its_bound_and_no_further(backend):
+    store, code, _ = opened(backend)
+    refusals = 0
+    for _ in range(1000):
+        try:
+            store.join(code, new_student_id())
+        except ClassError as error:
+            assert error.code == "class_full"
+            refusals += 1
+    assert store.state(code).students == MAX_STUDENTS == 500
+    assert refusals == 500
+
+
+def test_a_full_server_refuses_a_new_class(backend):
+    store = backend.make(Bounds(classes=3))
+    for _ in range(3):
+        store.open_class(LESSON)
+    assert refused("server_full", store.open_class, LESSON).params["limit"] == 3
+
+
+def test_a_huge_answer_is_refused_and_nothing_is_kept(backend):
+    store, code, _ = opened(backend, ASKING)
+    (student,) = joined(store, code, 1)
+    for huge in ["9" * 65, "1" * 1_000_000, 12]:
+        refused("answer_too_long", store.answer, code, student, Q1, 1, huge)
+    store.answer(code, student, Q1, 1, "9" * 64)  # at the bound: taken
+    assert store.state(code).rounds[0].answers == {student: "9" * 64}
+
+
+def test_a_view_too_large_is_refused_and_the_class_keeps_its_view(backend):
+    store, code, token = opened(backend, view_chars=200)
+    big = View("walkthrough", scenario="x" * 300)
+    assert refused("view_too_large", store.publish, code, token, big).params["limit"] == 200
+    refused("view_too_large", store.open_class, big)
+    assert store.state(code).view == LESSON
+
+
+# --- concurrency ---
+
+
+def test_answers_from_many_threads_are_counted_exactly(backend):
+    store, code, _ = opened(backend, ASKING)
+    students = joined(store, code, 120)
+    errors: list[BaseException] = []
+
+    def answer_all(chunk: list[str], value: str) -> None:
+        try:
+            for student in chunk:
+                store.answer(code, student, Q1, 1, value)
+                store.answer(code, student, Q1, 1, value)  # resent: still once
+        except BaseException as error:  # pragma: no cover - reported below
+            errors.append(error)
+
+    threads = [threading.Thread(target=answer_all, args=(students[k::6], str(k % 3))) for k in range(6)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    assert not errors
+    answers = store.state(code).rounds[0].answers
+    assert len(answers) == 120
+    assert sorted(answers.values()).count("0") == 40  # threads 0 and 3, 20 students each
