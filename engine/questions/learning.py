@@ -12,7 +12,7 @@ import numpy as np
 from engine.attention import Scale
 from engine.errors import EngineInputError
 from engine.questions.core import ChoiceDraft, NumericDraft, OptionKind, Templates
-from engine.questions.picking import other_tokens, top, winners
+from engine.questions.picking import other_tokens, top, transposed, winners
 from engine.training import TrainingRun, loss_and_gradients
 
 SECTION = "learning.train"
@@ -63,7 +63,7 @@ def trained_top(view: LearningView, rng: np.random.Generator) -> Iterator[Choice
     for i, best in winners(rows, target, allowed):  # a row the target spreads has no one winner: not asked
         distractors: list[tuple[int, str]] = [
             (int(np.argmax(np.where(allowed[i], start[i], -1.0))), "start_top"),
-            (int(np.argmax(target[:, i])), "transposed"),
+            *transposed(target, i),
             (i, "always_self"),
         ]
         distractors += other_tokens(rng, n, allowed[i], mistake="less_target")

@@ -12,7 +12,7 @@ from engine.attention import AttentionResult
 from engine.errors import EngineInputError
 from engine.multihead import MultiHeadResult
 from engine.questions.core import ChoiceDraft, KeyDraft, NumericDraft, OptionKind, Templates
-from engine.questions.picking import other_tokens, query_rows, winners
+from engine.questions.picking import other_tokens, query_rows, top, transposed, winners
 
 PAGE = "multihead"
 
@@ -51,9 +51,10 @@ class MultiHeadView:
 ask = Templates(MultiHeadView)
 
 
-def _top_token(head: AttentionResult, i: int) -> int:
-    """The token row i of a head gives the most weight to (the earlier one on a tie)."""
-    return int(np.argmax(np.where(head.allowed[i], head.weights[i], -1.0)))
+def _top_token(head: AttentionResult, i: int) -> int | None:
+    """The token row i of a head gives the most weight to, or None when no token wins by more than one displayed
+    unit (equal weights: the "winner" would be rounding, and differ from one machine to another)."""
+    return top(head.weights[i], head.allowed[i])
 
 
 def _common_width(widths: list[int]) -> int | None:
@@ -96,10 +97,10 @@ def most_attended(view: MultiHeadView, rng: np.random.Generator) -> Iterator[Cho
         for i, best in winners(query_rows(rng, head), head.weights, head.allowed):
             distractors: list[tuple[int, str]] = []
             elsewhere = [_top_token(view.result.heads[other], i) for other in rng.permutation(view.h) if other != k]
-            differing = [j for j in elsewhere if j != best]
+            differing = [j for j in elsewhere if j is not None and j != best]
             if differing:  # where the same token looks in another head
                 distractors.append((differing[0], "heads_alike"))
-            distractors.append((int(np.argmax(head.weights[:, i])), "transposed"))
+            distractors += transposed(head.weights, i)
             distractors.append((i, "always_self"))
             distractors += other_tokens(rng, n, head.allowed[i], mistake="less_weight")
             params = dict(tokens=view.tokens, token=view.tokens[i], position=i, head=k + 1)

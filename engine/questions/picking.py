@@ -40,6 +40,14 @@ def winners(rows: Iterable[int], values: np.ndarray, allowed: np.ndarray | None 
             yield int(i), best
 
 
+def transposed(values: np.ndarray, i: int) -> list[tuple[int, str]]:
+    """The "transposed" distractor of a "which token does row i look at" question: the row that puts the most into
+    column i (reading the matrix's column for its row), or none when that column has no one winner by more than one
+    displayed unit (equal weights: which row "wins" would be rounding, and differ from one machine to another)."""
+    best = top(values[:, i])
+    return [] if best is None else [(best, "transposed")]
+
+
 def other_tokens(
     rng: np.random.Generator, n: int, allowed: np.ndarray | None = None, *, mistake: str, masked: str = "mask_ignored"
 ) -> list[tuple[int, str]]:

@@ -10,7 +10,7 @@ import numpy as np
 
 from engine.pipeline import PipelineResult, SentenceVectors, positional_encoding
 from engine.questions.core import ChoiceDraft, NumericDraft, OptionKind, Templates
-from engine.questions.picking import other_tokens, query_rows, winners
+from engine.questions.picking import other_tokens, query_rows, transposed, winners
 
 ask = Templates(SentenceVectors)  # before the tokens: what goes into attention
 ask_after = Templates(PipelineResult)  # before "what attention did": its weights
@@ -93,10 +93,7 @@ def most_attended(result: PipelineResult, rng: np.random.Generator) -> Iterator[
     attention = result.attention
     n = len(result.tokens)
     for i, best in winners(query_rows(rng, attention), attention.weights, attention.allowed):
-        distractors: list[tuple[int, str]] = [
-            (int(np.argmax(attention.weights[:, i])), "transposed"),
-            (i, "always_self"),
-        ]
+        distractors: list[tuple[int, str]] = [*transposed(attention.weights, i), (i, "always_self")]
         if i > 0:
             distractors.append((i - 1, "previous_token"))
         distractors += other_tokens(rng, n, attention.allowed[i], mistake="less_weight")

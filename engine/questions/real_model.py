@@ -13,7 +13,7 @@ import numpy as np
 from engine.encoder import EncoderResult, Tokens
 from engine.errors import EngineInputError
 from engine.questions.core import ChoiceDraft, NumericDraft, OptionKind, Templates
-from engine.questions.picking import cells, other_tokens, query_rows, winners
+from engine.questions.picking import cells, other_tokens, query_rows, transposed, winners
 
 PAGE = "real_model"
 
@@ -102,7 +102,7 @@ def most_attended(view: RealModelView, rng: np.random.Generator) -> Iterator[Cho
     n = len(view.pieces)
     special = [j for j in range(n) if view.special[j]]
     for i, best in winners(query_rows(rng, attended), weights, allowed):
-        distractors: list[tuple[int, str]] = [(int(np.argmax(weights[:, i])), "transposed")]
+        distractors: list[tuple[int, str]] = transposed(weights, i)
         if special and not view.special[best]:  # the special piece this row gives the most, though not the most
             distractors.append((max(special, key=lambda j: weights[i, j]), "special_sink"))
         distractors.append((i, "always_self"))

@@ -30,7 +30,8 @@ def test_the_block_is_shown_with_every_box_named_in_the_readers_language(lang, p
         at = go_to_part(at, part)
     assert not at.exception, [e.value for e in at.exception]
     figure = block_of(at)
-    texts = [note.get("text", "") for note in figure["layout"]["annotations"]]
+    words = [trace for trace in figure["data"] if trace.get("mode") == "text"]  # the boxes' words (a text trace)
+    texts = [note.get("text", "") for note in figure["layout"]["annotations"]] + list(words[0]["text"])
     for box in BOXES:
         assert translate(lang, f"where.box.{box}") in texts, box
     assert texts.count(translate(lang, "where.box.add_norm")) == 5  # 2 in the encoder, 3 in the decoder
