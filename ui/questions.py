@@ -33,7 +33,7 @@ import streamlit as st
 from engine import EngineInputError, Scenario
 from engine.limits import MAX_NUMBER_CHARS
 from engine.questions import Kind, Question, ScalingSetup, SoftmaxRow
-from ui import numbers, state, url
+from ui import live, numbers, state, url
 from ui.derivation import token_text
 from ui.i18n import t
 from ui.question_book import Book, GateView, Record, gate_view, graded, page_of, pick_question
@@ -112,14 +112,23 @@ def gate_ui(
     if not state.questions_on():
         return True
     gate = key or section
+    followed = live.class_question(gate, live.current_page(), context)
+    if followed is not None:  # a student following a live class: the lecturer's question, answered per round
+        return live.student_gate_ui(gate, *followed, context, given_ui=_given_ui)
     current = book()
     question = pick_question(
         section, context, seed=current.seed, gate=gate, draw=current.draw(gate), templates=templates
     )
+    asks_class = live.asked(gate, question)
     if question is None:
         return True
     current = current.asking(gate, question)
     ANSWERS.set(current)
+    if asks_class:  # the lecturer of a live class: the class's reveal decides, the projector shows the answers
+        view = gate_view(current, gate, page or page_of(section), question, revealed=live.round_revealed())
+        _lecture_ui(view, context)
+        live.projector_ui(gate, question)
+        return view.revealed
     view = gate_view(current, gate, page or page_of(section), question)
     if state.presentation_mode():
         _lecture_ui(view, context)
@@ -158,6 +167,8 @@ def _on_check(gate: str, page: str, question: Question, ident: str) -> None:
 
 def _on_show(gate: str, page: str, question: Question) -> None:
     ANSWERS.set(book().shown(gate, page, question))
+    if live.lecturing():
+        live.reveal()  # the class's round too: it takes no more answers
     _full_rerun()
 
 
