@@ -339,6 +339,7 @@ def student_sidebar_ui() -> None:
         st.caption(t("live.student.exploring"))
         st.button(t("live.back"), icon=":material/group:", key="live_back", on_click=_back_to_class, type="primary")
     st.button(t("live.leave"), icon=":material/logout:", key="live_leave", on_click=leave, type="tertiary")
+    st.caption(t("live.student.lecturer_hint"))
     follow_poll_ui()
 
 

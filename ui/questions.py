@@ -109,12 +109,12 @@ def gate_ui(
 
     `key` names this gate (default: the section; two gates on one section need two keys), `templates` limits
     the templates asked, `page` is the page key the export names (default: from the section)."""
-    if not state.questions_on():
-        return True
     gate = key or section
     followed = live.class_question(gate, live.current_page(), context)
     if followed is not None:  # a student following a live class: the lecturer's question, answered per round
         return live.student_gate_ui(gate, *followed, context, given_ui=_given_ui)
+    if not state.questions_on():
+        return True
     current = book()
     question = pick_question(
         section, context, seed=current.seed, gate=gate, draw=current.draw(gate), templates=templates

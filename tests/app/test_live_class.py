@@ -194,3 +194,25 @@ def test_the_lecturers_panel_in_both_languages(store, lang):
     assert [m.label for m in lec.sidebar.get("metric")] == [translate(lang, "live.joined")]
     student = session(lang, **{"class": code})
     assert translate(lang, "live.student.in_class", code=code) in page_text(student)
+
+
+def test_the_private_link_gives_control_back_and_leaves_the_address_bar(store):
+    lec, code = lecturer()
+    token = lec.session_state["live_lecturer"].token
+    again = session(**{"class": code, "teach": token})  # a reload, or another device
+    assert again.session_state["live_lecturer"].code == code
+    assert "teach" not in again.query_params, "the token is never left in the address bar a projector shows"
+    assert again.query_params["class"] == [code] or again.query_params["class"] == code
+    click(again, translate("es", "live.end"))
+    assert store._classes[code].ended
+    lec.run()
+    assert translate("es", "live.error.class_ended") in page_text(lec)
+
+
+def test_a_student_with_questions_off_still_gets_the_class_question(store):
+    _, code = lecturer()
+    student = AppTest.from_file(APP, default_timeout=60)
+    student.session_state["questions_on"] = False
+    student.query_params["class"] = code
+    student.run()
+    assert translate("es", "live.quiz.send") in [b.label for b in student.button]

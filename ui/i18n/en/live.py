@@ -40,6 +40,7 @@ STRINGS: dict[str, str] = {
     "live.student.exploring": "You are exploring on your own; your changes are yours.",
     "live.stop": "Stop following",
     "live.back": "Back to class",
+    "live.student.lecturer_hint": "Are you this class's lecturer? Open your private lecturer link to run it again.",
     "live.leave": "Leave the class",
     # --- the home page: joining with the code ---
     "live.join.title": "**Have a live class's code?**",

@@ -40,6 +40,7 @@ STRINGS: dict[str, str] = {
     "live.student.exploring": "Estás explorando por tu cuenta; tus cambios son tuyos.",
     "live.stop": "Dejar de seguir",
     "live.back": "Volver a la clase",
+    "live.student.lecturer_hint": "¿Sos quien da esta clase? Abrí tu enlace privado de docente para volver a manejarla.",
     "live.leave": "Salir de la clase",
     # --- la página de inicio: entrar con el código ---
     "live.join.title": "**¿Tenés el código de una clase en vivo?**",
