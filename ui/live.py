@@ -66,6 +66,7 @@ FOLLOW_EVERY = 1.0  # seconds between a follower's polls of the class's version
 PROJECTOR_EVERY = 1.5  # seconds between the projector's reads of the answers and the count of students
 UI_ERRORS = ("bad_code", "pick_one", "unreadable")  # said as live.error.<code> too, beside classroom's ERROR_CODES
 EXPORT_COLUMNS = ("question", "template", "round", "answer", "right", "misconception", "count", "answered", "share")
+QR_DIALOG_WIDTH = 440  # px: fits the dialog on a 1280×720 projector with its title
 QR_SCALE = 10  # pixels per QR module: a 33-module code is 410 px wide, scannable from the back of a room
 
 _LECTURER: state.Slot[LecturerSeat | None] = state.Slot("live_lecturer", lambda: None)
@@ -292,12 +293,16 @@ def lecturer_sidebar_ui(seat: LecturerSeat) -> None:
 
 
 def _qr_dialog_ui(code: str, link: str) -> None:
-    """The code and the QR code as large as the screen allows, to be scanned from the back of the room."""
+    """The QR code and the room code as large as a 1280×720 projector allows, to be read from the back row."""
 
     def body() -> None:
-        st.title(code, anchor=False)
-        st.image(qr_png(link), width=min(640, 41 * QR_SCALE + 80 * QR_SCALE // 10))
-        st.code(link, language=None, wrap_lines=True)
+        qr_col, code_col = st.columns([1, 1], vertical_alignment="center")
+        qr_col.image(qr_png(link), width=QR_DIALOG_WIDTH)
+        with code_col:
+            st.markdown(t("live.code_label"))
+            st.title(code, anchor=False)
+            st.markdown(t("live.join_how"))
+            st.code(link, language=None, wrap_lines=True)
 
     st.dialog(t("live.join_title"), width="large")(body)()
 

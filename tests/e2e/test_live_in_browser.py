@@ -2,7 +2,8 @@
 phone) through a walkthrough question round: the QR code decodes to the join link, the students follow the
 lecturer's page and part, answer, the projector counts them and shows the distribution, the lecturer reveals with
 the S key, and the students read their own feedback. Screenshots: docs/screenshots/live-projector.png (the live
-distribution) and live-phone.png.
+distribution), live-projector-revealed.png (both rounds, the right one marked), live-join-1280x720.png (the code
+and QR code large), live-phone.png and live-phone-feedback.png.
 
 Self-contained on purpose: only the `browser` and `app_url` fixtures of tests/e2e/conftest.py.
 """
@@ -27,7 +28,7 @@ PROJECTOR = {"width": 1280, "height": 720}
 PHONE = {"width": 390, "height": 844}
 SIDEBAR = "[data-testid=stSidebar]"
 CLASS_QUESTION = "[class*='st-key-live_quiz_walk_1']"
-BARS = "[data-testid=stMain] [data-testid=stPlotlyChart]"
+BARS = "[class*='st-key-live_bars_'] [data-testid=stPlotlyChart]"
 FOLLOW_WITHIN = 10_000  # ms: a follower polls every second; the margin is for a busy 2-core machine
 
 
@@ -44,7 +45,20 @@ def new_page(browser, viewport: dict, **options) -> Page:
     return watch_runs(context.new_page())
 
 
+def answer(student: Page, labels: list[str], pick: int) -> None:
+    """A student sends the option `pick`, or the value the projector labels its group `pick` with."""
+    box = student.locator(CLASS_QUESTION)
+    choices = box.locator("[role=radiogroup] label")
+    if choices.count():
+        choices.nth(pick).click()
+    else:
+        box.get_by_role("textbox").fill(labels[pick])
+    act(student, lambda: box.get_by_role("button", name=translate("es", "live.quiz.send")).click())
+    expect(box).to_contain_text(translate("es", "live.quiz.received", answer="·").split(":")[0])
+
+
 def test_a_walkthrough_question_round_with_a_projector_and_three_phones(browser, app_url):
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     lecturer = new_page(browser, PROJECTOR)
     open_app(lecturer, f"{app_url}/walkthrough?present=true")
     act(lecturer, lambda: lecturer.locator(SIDEBAR).get_by_text(translate("es", "live.toggle"), exact=True).click())
@@ -54,6 +68,14 @@ def test_a_walkthrough_question_round_with_a_projector_and_three_phones(browser,
     link = sidebar.locator("[data-testid=stCode]").first.inner_text().strip()
     assert link == f"{app_url}/?class={code}"
     assert decoded_qr(sidebar.locator("[data-testid=stImage] img").first.screenshot()) == [link]
+    sidebar.get_by_role("button", name=translate("es", "live.show_qr")).click()
+    dialog = lecturer.get_by_role("dialog")
+    expect(dialog.locator("img")).to_be_visible()
+    assert decoded_qr(dialog.locator("img").screenshot()) == [link]
+    assert dialog.locator("img").bounding_box()["width"] >= 400  # readable from the back of a room
+    lecturer.screenshot(path=SCREENSHOTS / "live-join-1280x720.png")
+    lecturer.keyboard.press("Escape")
+    expect(dialog).to_have_count(0)
 
     students = [new_page(browser, PHONE, is_mobile=True, has_touch=True)]
     students += [new_page(browser, {"width": 1000, "height": 800}) for _ in range(2)]
@@ -68,22 +90,25 @@ def test_a_walkthrough_question_round_with_a_projector_and_three_phones(browser,
     expect(ticks.first).to_be_attached()
     labels = ticks.evaluate_all("texts => texts.map(t => t.textContent)")
     assert labels and not any("✔" in label for label in labels), labels  # nothing marked right yet
-    for k, student in enumerate(students):
-        box = student.locator(CLASS_QUESTION)
-        choices = box.locator("[role=radiogroup] label")
-        if choices.count():
-            choices.nth(min(k, 1)).click()
-        else:
-            box.get_by_role("textbox").fill(labels[min(k, 1)])
-        act(student, lambda box=box: box.get_by_role("button", name=translate("es", "live.quiz.send")).click())
-        expect(box).to_contain_text(translate("es", "live.quiz.received", answer="·").split(":")[0])
+    for student, pick in zip(students, (0, 1, 1), strict=True):
+        answer(student, labels, pick)
     answered = translate("es", "live.answered", round="1", answered="3", joined="3").replace("**", "")
     expect(lecturer.locator("[data-testid=stMain]")).to_contain_text(answered, timeout=FOLLOW_WITHIN)
     expect(lecturer.locator(f"{BARS} .bartext").first).to_be_visible()
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    lecturer.locator(BARS).scroll_into_view_if_needed()
     lecturer.screenshot(path=SCREENSHOTS / "live-projector.png")
     students[0].locator(CLASS_QUESTION).scroll_into_view_if_needed()
     students[0].screenshot(path=SCREENSHOTS / "live-phone.png")
+
+    # peer instruction: the class discussed, votes again, and the projector draws both rounds
+    act(lecturer, lambda: lecturer.get_by_role("button", name=translate("es", "live.vote_again")).click())
+    round_two = translate("es", "live.quiz.title", round="2").split(":")[0]
+    for student, pick in zip(students, (0, 0, 1), strict=True):
+        expect(student.locator(CLASS_QUESTION)).to_contain_text(round_two, timeout=FOLLOW_WITHIN)
+        answer(student, labels, pick)
+    answered = translate("es", "live.answered", round="2", answered="3", joined="3").replace("**", "")
+    expect(lecturer.locator("[data-testid=stMain]")).to_contain_text(answered, timeout=FOLLOW_WITHIN)
+    expect(lecturer.locator(f"{BARS} .legendtext")).to_have_count(2)  # round 1 and round 2, side by side
 
     # the reveal: the S key on the projector; every student reads their own feedback
     lecturer.locator("[data-testid=stMain] h2").first.click()  # the page has the focus, as after a click
@@ -91,8 +116,11 @@ def test_a_walkthrough_question_round_with_a_projector_and_three_phones(browser,
     right = translate("es", "live.right", answer="").split(":")[0]
     expect(lecturer.locator("[data-testid=stMain]")).to_contain_text(right, timeout=FOLLOW_WITHIN)
     expect(lecturer.locator(f"{BARS} .xtick text").filter(has_text="✔")).to_have_count(1, timeout=FOLLOW_WITHIN)
+    lecturer.locator(BARS).scroll_into_view_if_needed()
+    lecturer.screenshot(path=SCREENSHOTS / "live-projector-revealed.png")
     for student in students:
         expect(student.locator(f"{CLASS_QUESTION} [data-testid=stAlert]")).to_have_count(1, timeout=FOLLOW_WITHIN)
+    students[0].locator(CLASS_QUESTION).scroll_into_view_if_needed()
     students[0].screenshot(path=SCREENSHOTS / "live-phone-feedback.png")
 
     # the lecturer moves on: the class follows to part 2

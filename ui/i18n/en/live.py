@@ -10,6 +10,7 @@ STRINGS: dict[str, str] = {
     "live.qr_caption": "Scan to join the class",
     "live.show_qr": "Show the code large",
     "live.join_title": "Join the class",
+    "live.join_how": "Scan the QR code with your phone, or open this link:",
     "live.embedded": "The class lives on this server: if the server restarts, the class ends and you open a new one.",
     "live.private.title": "Your private lecturer link",
     "live.private.warning": "Do not project or share it: whoever opens it runs the class. Keep it to take control again after a reload or on another device.",

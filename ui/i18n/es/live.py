@@ -10,6 +10,7 @@ STRINGS: dict[str, str] = {
     "live.qr_caption": "Escaneá para entrar a la clase",
     "live.show_qr": "Mostrar el código en grande",
     "live.join_title": "Entrá a la clase",
+    "live.join_how": "Escaneá el código QR con el celular, o abrí este enlace:",
     "live.embedded": "La clase vive en este servidor: si el servidor se reinicia, la clase termina y hay que abrir otra.",
     "live.private.title": "Tu enlace privado de docente",
     "live.private.warning": "No lo proyectes ni lo compartas: quien lo abra maneja la clase. Guardalo para recuperar el control si recargás la página o cambiás de dispositivo.",
