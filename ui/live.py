@@ -75,6 +75,7 @@ _ASKED: state.Slot[tuple[str, int | None, QuestionRef] | None] = state.Slot("liv
 _GATES: state.Slot[list[str]] = state.Slot("live_gates", list)
 _PAGE: state.Slot[str] = state.Slot("live_page", lambda: "home")
 _ERROR: state.Slot[tuple[str, dict] | None] = state.Slot("live_error", lambda: None)
+_ANSWER_ERROR: state.Slot[tuple[str, dict] | None] = state.Slot("live_answer_error", lambda: None)
 
 
 # --- who this session is ---
@@ -94,7 +95,7 @@ def student() -> StudentSeat | None:
 def _refused(error: ClassError) -> None:
     """Keep a refused operation's message to say once; a class that is gone is left."""
     _ERROR.set((error.code if error.code in ERROR_CODES else "store_unavailable", dict(error.params)))
-    if error.code in ("class_unknown", "class_ended"):
+    if error.code in ("class_unknown", "class_ended", "class_full"):
         leave()
 
 
@@ -109,11 +110,11 @@ def error_text(code: str, params: dict | None = None) -> str:
     )
 
 
-def errors_ui() -> None:
-    """Say once why a class operation was refused."""
-    error = _ERROR.get()
+def errors_ui(slot: state.Slot[tuple[str, dict] | None] = _ERROR) -> None:
+    """Say once why a class operation was refused (an answer's refusal: by the question, `_ANSWER_ERROR`)."""
+    error = slot.get()
     if error is not None:
-        _ERROR.set(None)
+        slot.set(None)
         st.warning(error_text(*error), icon=":material/groups:")
 
 
@@ -588,7 +589,7 @@ def _send_answer(gate: str, ref: QuestionRef, question: Question, number: int) -
     if question.kind == Kind.CHOICE:
         response = state.widget_value(_answer_key(gate, number, "choice"))
         if response is None:
-            _ERROR.set(("pick_one", {}))
+            _ANSWER_ERROR.set(("pick_one", {}))
             return
     else:
         response = str(state.widget_value(_answer_key(gate, number, "number"), "") or "")
@@ -596,10 +597,13 @@ def _send_answer(gate: str, ref: QuestionRef, question: Question, number: int) -
         text = sent_answer(question, response, state.current_language())
         live_store.store().answer(seat.code, seat.student_id, ref, number, text[:MAX_ANSWER_CHARS])
     except EngineInputError as error:
-        _ERROR.set(("unreadable", {"value": str(response)[:40], "engine": error.code}))
+        _ANSWER_ERROR.set(("unreadable", {"value": str(response)[:40], "engine": error.code}))
         return
     except ClassError as error:
-        _refused(error)
+        if error.code in ("class_unknown", "class_ended"):
+            _refused(error)
+        else:  # an answer after the reveal, to another question, too long: said by the question, nothing counted
+            _ANSWER_ERROR.set((error.code, dict(error.params)))
         return
     _STUDENT.set(replace(seat, responses={**seat.responses, (ref, number): str(response)}))
 
@@ -646,12 +650,13 @@ def student_gate_ui(
                     args=(gate, ref, question, number),
                     width="stretch",
                 )
-            errors_ui()
+            errors_ui(_ANSWER_ERROR)
             if given is not None:
                 st.success(t("live.quiz.received", answer=_given_text(question, given)))
             else:
                 st.caption(t("live.quiz.waiting"))
         else:
+            errors_ui(_ANSWER_ERROR)
             _student_feedback_ui(question, given, ref, number, seat)
     return shown
 
@@ -729,20 +734,21 @@ def tally_downloads_ui(seat: LecturerSeat) -> None:
     """The class's tally as CSV and JSON (counts and shares only)."""
     if not seat.asked:
         return
-    st.caption(t("live.export.help"))
+    st.caption(t("live.export.title"))
     for column, (kind, data, mime) in zip(
         st.columns(2),
         (("csv", tally_csv(seat), "text/csv"), ("json", tally_json(seat), "application/json")),
         strict=True,
     ):
         column.download_button(
-            kind.upper(),
+            t("live.export.button", kind=kind.upper()),
             data=data,
             file_name=f"{t('live.export.file')}.{kind}",
             mime=mime,
             on_click="ignore",
             icon=":material/download:",
             key=f"live_download_{kind}",
+            help=t("live.export.help"),
         )
 
 

@@ -216,3 +216,57 @@ def test_a_student_with_questions_off_still_gets_the_class_question(store):
     student.query_params["class"] = code
     student.run()
     assert translate("es", "live.quiz.send") in [b.label for b in student.button]
+
+
+def test_an_answer_sent_after_the_reveal_is_refused_with_a_message(store):
+    lec, code = lecturer()
+    question = same_question(store.state(code).view.question, lesson_scenario())
+    student = session(**{"class": code})
+    right, _ = right_and_wrong(question)
+    prefix = f"live_answer_{question.section.replace('.', '_')}_1"
+    if question.kind == Kind.CHOICE:  # the answer chosen while the form is still on the phone...
+        student.radio(key=f"{prefix}_choice").set_value(right)
+    else:
+        student.text_input(key=f"{prefix}_number").set_value(right)
+    click(lec, translate("es", "quiz.lecture.reveal", shortcut="S"))  # ...the lecturer reveals first
+    click(student, translate("es", "live.quiz.send"))
+    assert translate("es", "live.error.round_closed") in page_text(student)
+    assert store.state(code).current_round.answers == {}
+
+
+def test_a_full_class_says_so_and_the_app_goes_on(monkeypatch):
+    small = FakeStore(max_students=1)
+    monkeypatch.setattr(live_store, "store", lambda: small)
+    _, code = lecturer(questions=False)
+    session(**{"class": code})
+    late = session(**{"class": code})
+    assert translate("es", "live.error.class_full", limit="1") in page_text(late)
+    assert late.session_state["class"] is None and "class" not in late.query_params
+    assert small.state(code).students == 1
+
+
+def test_the_tally_downloads_hold_counts_and_no_student_ids(store, downloads):
+    import csv
+    import io
+    import json
+
+    from tests.app.helpers import downloaded
+
+    lec, code = lecturer()
+    question = same_question(store.state(code).view.question, lesson_scenario())
+    alice, bob = session(**{"class": code}), session(**{"class": code})
+    right, wrong = right_and_wrong(question)
+    answer(alice, question, right)
+    answer(bob, question, wrong)
+    click(lec, translate("es", "quiz.lecture.reveal", shortcut="S"))
+    lec.run()
+    text, name = downloaded(lec, downloads, translate("es", "live.export.button", kind="CSV"))
+    assert name == f"{translate('es', 'live.export.file')}.csv"
+    rows = list(csv.reader(io.StringIO(text)))
+    assert rows[0][0] == translate("es", "live.export.col.question")
+    counted = [row for row in rows[1:] if row[6] == "1"]
+    assert len(counted) == 2 and {row[4] for row in counted} == {"sí", "no"}
+    document, _ = downloaded(lec, downloads, translate("es", "live.export.button", kind="JSON"))
+    for ident in (alice.session_state["me"], bob.session_state["me"]):
+        assert ident not in text and ident not in document
+    assert sum(row["count"] for row in json.loads(document)["rows"]) == 2

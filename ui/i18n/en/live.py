@@ -16,6 +16,8 @@ STRINGS: dict[str, str] = {
     "live.private.warning": "Do not project or share it: whoever opens it runs the class. Keep it to take control again after a reload or on another device.",
     "live.end": "End class",
     "live.export.help": "The class's tally (how many answers of each kind; no data about students):",
+    "live.export.title": "The class's tally:",
+    "live.export.button": "Class {kind}",
     "live.export.file": "class-tally",
     "live.export.col.question": "question",
     "live.export.col.template": "template",

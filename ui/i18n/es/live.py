@@ -16,6 +16,8 @@ STRINGS: dict[str, str] = {
     "live.private.warning": "No lo proyectes ni lo compartas: quien lo abra maneja la clase. Guardalo para recuperar el control si recargás la página o cambiás de dispositivo.",
     "live.end": "Terminar la clase",
     "live.export.help": "El resultado de la clase (cuántas respuestas hubo de cada tipo; ningún dato de estudiantes):",
+    "live.export.title": "Resultado de la clase:",
+    "live.export.button": "Clase {kind}",
     "live.export.file": "resultado-de-la-clase",
     "live.export.col.question": "pregunta",
     "live.export.col.template": "plantilla",
