@@ -22,12 +22,13 @@ from dataclasses import replace
 
 import streamlit as st
 
-from classroom.api import ERROR_CODES, MAX_ANSWER_CHARS, ClassError, ClassState, QuestionRef, View
+from classroom.api import ERROR_CODES, MAX_ANSWER_CHARS, ClassError, ClassState, ClassStore, QuestionRef, View
 from engine import EngineInputError
 from engine.questions import Kind, Question
 from engine.scenario_io import decode_scenario, encode_scenario
 from engine.spreadsheet import csv_text
-from ui import charts, live_store, numbers, state, url
+from ui import charts, live_store, numbers, share, state, url
+from ui.answer_inputs import answer_inputs_ui
 from ui.i18n import t
 from ui.pages import PAGE_BY_KEY
 from ui.question_book import graded
@@ -38,7 +39,6 @@ from ui.question_wording import (
     mistake_text,
     number_text,
     question_text,
-    tolerance_text,
 )
 from ui.text import md_literal
 from ui.view_models.live import (
@@ -289,7 +289,7 @@ def lecturer_sidebar_ui(seat: LecturerSeat) -> None:
     with st.expander(t("live.private.title"), icon=":material/key:"):
         st.warning(t("live.private.warning"))
         st.code(lecturer_link(base_url(), seat.code, seat.token), language=None, wrap_lines=True)
-    tally_downloads_ui(seat)
+    class_tally_ui(seat)
     st.button(t("live.end"), icon=":material/stop_circle:", key="live_end", on_click=_end_class, width="stretch")
 
 
@@ -437,27 +437,25 @@ def round_revealed() -> bool:
     return bool(rnd and rnd.revealed)
 
 
-def reveal() -> None:
-    """The lecturer's reveal (the button and the S key): the current round takes no more answers."""
+def _as_lecturer(action: Callable[[ClassStore, str, str], object]) -> None:
+    """A lecturer's write to the class (reveal, vote again); refused when this session teaches none."""
     seat = lecturer()
     if seat is None:
         _ERROR.set(("not_lecturer", {}))
         return
     try:
-        live_store.store().reveal(seat.code, seat.token)
+        action(live_store.store(), seat.code, seat.token)
     except ClassError as error:
         _refused(error)
+
+
+def reveal() -> None:
+    """The lecturer's reveal (the button and the S key): the current round takes no more answers."""
+    _as_lecturer(lambda store, code, token: store.reveal(code, token))
 
 
 def _vote_again() -> None:
-    seat = lecturer()
-    if seat is None:
-        _ERROR.set(("not_lecturer", {}))
-        return
-    try:
-        live_store.store().vote_again(seat.code, seat.token)
-    except ClassError as error:
-        _refused(error)
+    _as_lecturer(lambda store, code, token: store.vote_again(code, token))
     st.rerun()
 
 
@@ -625,24 +623,7 @@ def student_gate_ui(
         given = seat.responses.get((ref, number))
         if not shown:
             with st.form(_answer_key(gate, number, "form"), border=False):
-                if question.kind == Kind.CHOICE:
-                    options = list(range(len(question.options)))
-                    labels = [lettered_option(question, i) for i in options]
-                    st.radio(
-                        t("quiz.your_choice"),
-                        options=options,
-                        format_func=labels.__getitem__,
-                        index=None,
-                        key=_answer_key(gate, number, "choice"),
-                    )
-                else:
-                    st.text_input(
-                        t("quiz.your_answer"),
-                        key=_answer_key(gate, number, "number"),
-                        max_chars=MAX_ANSWER_CHARS,
-                        placeholder=t("quiz.placeholder" if question.decimals else "quiz.placeholder_whole"),
-                    )
-                    st.caption(tolerance_text(question))
+                answer_inputs_ui(question, _answer_key(gate, number, "choice"), _answer_key(gate, number, "number"))
                 st.form_submit_button(
                     t("live.quiz.send"),
                     type="primary",
@@ -730,26 +711,19 @@ def tally_json(seat: LecturerSeat) -> str:
     return json.dumps({"language": state.current_language(), "rows": tally_rows(seat)}, ensure_ascii=False, indent=2)
 
 
-def tally_downloads_ui(seat: LecturerSeat) -> None:
+def class_tally_ui(seat: LecturerSeat) -> None:
     """The class's tally as CSV and JSON (counts and shares only)."""
     if not seat.asked:
         return
     st.caption(t("live.export.title"))
-    for column, (kind, data, mime) in zip(
-        st.columns(2),
-        (("csv", tally_csv(seat), "text/csv"), ("json", tally_json(seat), "application/json")),
-        strict=True,
-    ):
-        column.download_button(
-            t("live.export.button", kind=kind.upper()),
-            data=data,
-            file_name=f"{t('live.export.file')}.{kind}",
-            mime=mime,
-            on_click="ignore",
-            icon=":material/download:",
-            key=f"live_download_{kind}",
-            help=t("live.export.help"),
-        )
+    share.tally_downloads_ui(
+        tally_csv(seat),
+        tally_json(seat),
+        file_name=t("live.export.file"),
+        key="live_download",
+        help=t("live.export.help"),
+        label=t("live.export.button", kind="{kind}"),
+    )
 
 
 def start_fragment() -> None:
