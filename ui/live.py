@@ -210,6 +210,7 @@ def publish(page: str | None = None) -> None:
         live_store.store().publish(seat.code, seat.token, view)
     except ClassError as error:
         _refused(error)
+        errors_ui()  # said where the change was made (a fragment's run draws no page top)
         return
     _LECTURER.set(replace(seat, published=view))
 

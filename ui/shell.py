@@ -42,8 +42,8 @@ def page(key: str) -> None:
     if state.presentation_mode():
         exit_presentation_ui()
     mode_switch_ui()
-    live.errors_ui()
     live.publish(key)
+    live.errors_ui()
 
 
 def _language_chosen() -> None:

@@ -270,3 +270,30 @@ def test_the_tally_downloads_hold_counts_and_no_student_ids(store, downloads):
     for ident in (alice.session_state["me"], bob.session_state["me"]):
         assert ident not in text and ident not in document
     assert sum(row["count"] for row in json.loads(document)["rows"]) == 2
+
+
+@pytest.mark.parametrize(("lang", "shown"), [("es", "1000"), ("en", "1,000")])
+def test_a_thousand_students_counted_in_the_readers_language(monkeypatch, lang, shown):
+    store = FakeStore(max_students=1000)
+    monkeypatch.setattr(live_store, "store", lambda: store)
+    lec, code = lecturer(lang, questions=False)
+    for n in range(1000):
+        store.join(code, f"student{n:011d}")
+    store.join(code, "student00000000000")  # a join sent again counts once
+    with pytest.raises(ClassError):
+        store.join(code, "one-too-many")
+    lec.run()
+    joined = [m.value for m in lec.sidebar.get("metric") if m.label == translate(lang, "live.joined")]
+    assert joined == [shown]
+
+
+def test_a_view_too_large_for_the_class_is_said_and_the_class_keeps_the_last_one(store, monkeypatch):
+    from classroom import api
+
+    lec, code = lecturer(questions=False)
+    before = store.state(code).view
+    monkeypatch.setattr("tests.live.fake_store.MAX_VIEW_CHARS", 10)
+    assert api.MAX_VIEW_CHARS > 10
+    click(lec, translate("es", "walk.next"))
+    assert translate("es", "live.error.view_too_large") in page_text(lec)
+    assert store.state(code).view == before

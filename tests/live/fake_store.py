@@ -18,6 +18,7 @@ from classroom.api import (
     MAX_ANSWER_CHARS,
     MAX_CLASSES,
     MAX_STUDENTS,
+    MAX_VIEW_CHARS,
     ROUNDS,
     TOKEN_BYTES,
     ClassError,
@@ -36,6 +37,11 @@ class _Class:
     students: set[str] = field(default_factory=set)
     rounds: list[Round] = field(default_factory=list)
     ended: bool = False
+
+
+def _check_size(view: View) -> None:
+    if len(repr(view)) > MAX_VIEW_CHARS:
+        raise ClassError("view_too_large", limit=MAX_VIEW_CHARS)
 
 
 class FakeStore:
@@ -67,6 +73,7 @@ class FakeStore:
         return ClassState(code, found.version, found.view, len(found.students), tuple(found.rounds), found.ended)
 
     def open_class(self, view: View) -> tuple[str, str]:
+        _check_size(view)
         with self._lock:
             if sum(not c.ended for c in self._classes.values()) >= self.max_classes:
                 raise ClassError("server_full", limit=self.max_classes)
@@ -104,6 +111,7 @@ class FakeStore:
             return self._open(code).version
 
     def publish(self, code: str, token: str, view: View) -> ClassState:
+        _check_size(view)
         with self._lock:
             found = self._lecturer(code, token)
             if view.question != found.view.question:
