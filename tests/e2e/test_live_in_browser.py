@@ -16,8 +16,9 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from harness.browser import act, open_app, watch_runs
+from harness.browser import act, open_app
 from harness.server import ROOT
+from tests.e2e.shared import watched_page
 from ui.i18n import translate
 from ui.questions import REVEAL_SHORTCUT
 
@@ -42,7 +43,7 @@ def decoded_qr(png: bytes) -> list[str]:
 
 def new_page(browser, viewport: dict, **options) -> Page:
     context = browser.new_context(viewport=viewport, color_scheme="light", **options)
-    return watch_runs(context.new_page())
+    return watched_page(context)  # counts the script runs, records console errors
 
 
 def answer(student: Page, labels: list[str], pick: int) -> None:
@@ -128,4 +129,5 @@ def test_a_walkthrough_question_round_with_a_projector_and_three_phones(browser,
     for student in students:
         expect(student).to_have_url(re.compile(r"step=2"), timeout=FOLLOW_WITHIN)
     for page in (lecturer, *students):
+        assert page.console_errors == [], page.console_errors
         page.context.close()
