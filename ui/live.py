@@ -54,6 +54,7 @@ from ui.view_models.live import (
     lecturer_link,
     new_student_id,
     normalised_code,
+    own_answer,
     question_ref,
     revealed,
     same_question,
@@ -621,7 +622,7 @@ def student_gate_ui(
         st.markdown(f"**{t('live.quiz.title', round=numbers.count(number))}**")
         st.markdown(question_text(question))
         given_ui(question, context)
-        given = seat.responses.get((ref, number))
+        given = own_answer(seat, ref, number, question, numbers.decimal_separator())
         if not shown:
             with st.form(_answer_key(gate, number, "form"), border=False):
                 answer_inputs_ui(question, _answer_key(gate, number, "choice"), _answer_key(gate, number, "number"))
@@ -655,7 +656,7 @@ def _student_feedback_ui(
     """After the reveal: the student's own answer graded, naming their mistake (their round-1 answer if they sent
     none in this round)."""
     if given is None and number > 1:
-        given = seat.responses.get((ref, number - 1))
+        given = own_answer(seat, ref, number - 1, question, numbers.decimal_separator())
     if given is None:
         st.info(t("live.quiz.no_answer", answer=answer_text(question)))
         return

@@ -297,3 +297,17 @@ def test_a_view_too_large_for_the_class_is_said_and_the_class_keeps_the_last_one
     click(lec, translate("es", "walk.next"))
     assert translate("es", "live.error.view_too_large") in page_text(lec)
     assert store.state(code).view == before
+
+
+def test_a_reload_keeps_the_students_answer_and_feedback(store):
+    lec, code = lecturer()
+    question = same_question(store.state(code).view.question, lesson_scenario())
+    student = session(**{"class": code})
+    _, wrong = right_and_wrong(question)
+    answer(student, question, wrong)
+    reloaded = session(**{"class": code, "me": student.session_state["me"]})  # a new session, the same link
+    assert translate("es", "live.quiz.received", answer="X").split(":")[0] in page_text(reloaded)
+    click(lec, translate("es", "quiz.lecture.reveal", shortcut="S"))
+    reloaded.run()
+    assert reloaded.error, "their own feedback, naming the mistake, after the reload too"
+    assert store.state(code).students == 1

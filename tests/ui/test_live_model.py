@@ -165,3 +165,20 @@ def test_other_answers_show_only_when_some_round_has_them():
 def test_nobody_answered_is_a_share_of_zero():
     assert distribution(SCORE, Round(1)).share(0) == 0.0
     assert CHOICE.kind == Kind.CHOICE and SCORE.kind == Kind.NUMERIC
+
+
+def test_a_students_own_answer_comes_back_from_the_class_after_a_reload():
+    from classroom.api import ClassState
+
+    ref = question_ref("walk.2", SCORE)
+    kept = ClassState("ABC234", 5, View("walkthrough", 2, "c", ref), 1, (Round(1, {"me" * 8: "1.282"}),))
+    from ui.view_models.live import StudentSeat, own_answer
+
+    fresh = StudentSeat("ABC234", "me" * 8, state=kept)
+    assert own_answer(fresh, ref, 1, SCORE, ",") == "1,282"
+    assert own_answer(fresh, ref, 1, SCORE, ".") == "1.282"
+    assert own_answer(fresh, ref, 2, SCORE, ",") is None
+    typed = StudentSeat("ABC234", "me" * 8, state=kept, responses={(ref, 1): "1,2820"})
+    assert own_answer(typed, ref, 1, SCORE, ",") == "1,2820"  # as this session typed it
+    other = QuestionRef("walk.2", "walk.2.score", 8)
+    assert own_answer(fresh, other, 1, SCORE, ",") is None  # another question's round says nothing

@@ -175,6 +175,19 @@ def received_response(question: Question, text: str) -> int | float | None:
     return value if math.isfinite(value) else None
 
 
+def own_answer(seat: StudentSeat, ref: QuestionRef, number: int, question: Question, decimal: str) -> str | None:
+    """The student's answer in round `number`, as they typed it (an option's index for a choice): from this
+    session, or, after a reload, from the class (the store keeps it under their id), written back with the
+    reader's `decimal` separator so that it reads as the number it was."""
+    if (ref, number) in seat.responses:
+        return seat.responses[(ref, number)]
+    rounds = seat.state.rounds if seat.state is not None and seat.state.view.question == ref else ()
+    kept = next((r.answers.get(seat.student_id) for r in rounds if r.number == number), None)
+    if kept is None or received_response(question, kept) is None:
+        return None
+    return kept if question.kind == Kind.CHOICE else kept.replace(".", decimal)
+
+
 # --- the class's answers ---
 
 
