@@ -63,7 +63,10 @@ from ui.view_models.live import (
     valid_token,
 )
 
-FOLLOW_EVERY = 1.0  # seconds between a follower's polls of the class's version
+# seconds between a follower's polls of the class's version. Measured (3 followers in Chromium, 30 steps, 2 busy
+# cores, load 4-6): the follower shows the lecturer's step after a median 1.04 s, p95 1.22 s at 1 s; 0.93 s and
+# 1.20 s at 0.5 s: the page's rerun, not the poll, is most of it, so the poll stays at half the CPU.
+FOLLOW_EVERY = 1.0
 PROJECTOR_EVERY = 1.5  # seconds between the projector's reads of the answers and the count of students
 UI_ERRORS = ("bad_code", "pick_one", "unreadable")  # said as live.error.<code> too, beside classroom's ERROR_CODES
 EXPORT_COLUMNS = ("question", "template", "round", "answer", "right", "misconception", "count", "answered", "share")
