@@ -311,3 +311,18 @@ def test_a_reload_keeps_the_students_answer_and_feedback(store):
     reloaded.run()
     assert reloaded.error, "their own feedback, naming the mistake, after the reload too"
     assert store.state(code).students == 1
+
+
+def test_typing_the_code_on_the_home_page_joins_the_class(store):
+    _, code = lecturer(questions=False)
+    student = session()
+    student.text_input(key="live_join_code").set_value("  " + code.lower()[:3] + "-" + code.lower()[3:])
+    click(student, translate("es", "live.join.button"))
+    assert student.session_state["class"] == code
+    assert store.state(code).students == 1
+    assert student.session_state["step"] == 1, "and follows the lecturer to the walkthrough"
+    typo = session()
+    typo.text_input(key="live_join_code").set_value("O0O0")
+    click(typo, translate("es", "live.join.button"))
+    assert translate("es", "live.error.bad_code") in page_text(typo)
+    assert store.state(code).students == 1
