@@ -171,7 +171,12 @@ def _take_lecturer_link() -> None:
         return
     del st.query_params[LECTURER_PARAM]
     code = state.class_code()
-    if code is None or valid_token(token) is None or not live_store.store().is_lecturer(code, token):
+    try:
+        teaches = code is not None and valid_token(token) is not None and live_store.store().is_lecturer(code, token)
+    except ClassError as error:
+        _refused(error)
+        return
+    if code is None or not teaches:
         _ERROR.set(("not_lecturer", {}))
         return
     _STUDENT.set(None)

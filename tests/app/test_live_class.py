@@ -326,3 +326,17 @@ def test_typing_the_code_on_the_home_page_joins_the_class(store):
     click(typo, translate("es", "live.join.button"))
     assert translate("es", "live.error.bad_code") in page_text(typo)
     assert store.state(code).students == 1
+
+
+def test_a_store_that_does_not_answer_is_said_and_the_page_still_draws(store, monkeypatch):
+    _, code = lecturer(questions=False)
+
+    def down(*args, **kwargs):
+        raise ClassError("store_unavailable")
+
+    for method in ("is_lecturer", "join", "state", "version"):
+        monkeypatch.setattr(store, method, down)
+    for query in ({"class": code}, {"class": code, "teach": "A" * 32}):
+        student = session(**query)
+        assert translate("es", "live.error.store_unavailable") in page_text(student)
+        assert student.title, "the page itself is drawn"
