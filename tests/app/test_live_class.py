@@ -204,7 +204,9 @@ def test_the_private_link_gives_control_back_and_leaves_the_address_bar(store):
     assert "teach" not in again.query_params, "the token is never left in the address bar a projector shows"
     assert again.query_params["class"] == [code] or again.query_params["class"] == code
     click(again, translate("es", "live.end"))
-    assert store._classes[code].ended
+    with pytest.raises(ClassError) as ended:
+        store.state(code)
+    assert ended.value.code == "class_ended"
     lec.run()
     assert translate("es", "live.error.class_ended") in page_text(lec)
 
