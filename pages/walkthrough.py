@@ -3,7 +3,7 @@
 import streamlit as st
 
 from engine import lesson_scenario
-from ui import questions, shell, state
+from ui import live, questions, shell, state
 from ui.i18n import t
 from ui.layout import page_header
 from ui.scenario_controls import edited_notice_ui
@@ -25,7 +25,10 @@ def parts_ui() -> None:
     scenario = state.get_scenario()
     result = scenario.run()
     part = navigation.part_top_ui(scenario)
-    if not questions.gate_ui(f"walk.{part}", scenario):
+    live.start_fragment()
+    shown = questions.gate_ui(f"walk.{part}", scenario)
+    live.publish()  # a change of part in this fragment: the class follows it
+    if not shown:
         pass  # the part waits for a prediction; its inputs and code below stay
     elif part == 1:
         projections.projections_ui(scenario, result)

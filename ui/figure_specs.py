@@ -460,8 +460,10 @@ def bars_figure(
     y_range: tuple[float, float] | None = None,
     decimals: int = 3,
     width: int = 720,
+    texts: dict[str, Sequence[str]] | None = None,
 ) -> go.Figure:
-    """Grouped bars: one colour per entry of `groups`, one group per label, each value written above its bar."""
+    """Grouped bars: one colour per entry of `groups`, one group per label, each value written above its bar (as
+    `texts` writes it, when given: a share as a percentage)."""
     scale = 1.3 if style.font > 14 else 1.0
     data = []
     for k, (name, values) in enumerate(groups.items()):
@@ -473,7 +475,7 @@ def bars_figure(
                 "x": [plain_text(label) for label in labels],
                 "y": values,
                 "marker": {"color": SERIES_COLORS[k % len(SERIES_COLORS)]},
-                "text": [numbers.fixed(v, decimals, lang=lang) for v in values],
+                "text": list(texts[name]) if texts else [numbers.fixed(v, decimals, lang=lang) for v in values],
                 "textposition": "outside",
                 "cliponaxis": False,
                 "textfont": {"size": style.cell_font},

@@ -31,9 +31,9 @@ import numpy as np
 import streamlit as st
 
 from engine import EngineInputError, Scenario
-from engine.limits import MAX_NUMBER_CHARS
 from engine.questions import Kind, Question, ScalingSetup, SoftmaxRow
-from ui import numbers, state, url
+from ui import live, numbers, state, url
+from ui.answer_inputs import answer_inputs_ui
 from ui.derivation import token_text
 from ui.i18n import t
 from ui.question_book import Book, GateView, Record, gate_view, graded, page_of, pick_question
@@ -47,6 +47,7 @@ from ui.question_wording import (
     question_text,
     tolerance_text,
 )
+from ui.share import tally_downloads_ui
 from ui.tables import table_ui
 from ui.text import md_literal
 
@@ -109,17 +110,26 @@ def gate_ui(
 
     `key` names this gate (default: the section; two gates on one section need two keys), `templates` limits
     the templates asked, `page` is the page key the export names (default: from the section)."""
+    gate = key or section
+    followed = live.class_question(gate, live.current_page(), context)
+    if followed is not None:  # a student following a live class: the lecturer's question, answered per round
+        return live.student_gate_ui(gate, *followed, context, given_ui=_given_ui)
     if not state.questions_on():
         return True
-    gate = key or section
     current = book()
     question = pick_question(
         section, context, seed=current.seed, gate=gate, draw=current.draw(gate), templates=templates
     )
+    asks_class = live.asked(gate, question)
     if question is None:
         return True
     current = current.asking(gate, question)
     ANSWERS.set(current)
+    if asks_class:  # the lecturer of a live class: the class's reveal decides, the projector shows the answers
+        view = gate_view(current, gate, page or page_of(section), question, revealed=live.round_revealed())
+        _lecture_ui(view, context)
+        live.projector_ui(gate, question)
+        return view.revealed
     view = gate_view(current, gate, page or page_of(section), question)
     if state.presentation_mode():
         _lecture_ui(view, context)
@@ -158,6 +168,8 @@ def _on_check(gate: str, page: str, question: Question, ident: str) -> None:
 
 def _on_show(gate: str, page: str, question: Question) -> None:
     ANSWERS.set(book().shown(gate, page, question))
+    if live.lecturing():
+        live.reveal()  # the class's round too: it takes no more answers
     _full_rerun()
 
 
@@ -199,12 +211,6 @@ def _given_frame(name: str, scenario: Scenario, result) -> pd.DataFrame:
     return frame
 
 
-def _choice_label(question: Question):
-    """The options' labels, written once in the reader's language (a format function may run outside the page)."""
-    labels = [lettered_option(question, index) for index in range(len(question.options))]
-    return labels.__getitem__
-
-
 def _student_ui(view: GateView, context: object) -> None:
     question, record, gate, ident = view.question, view.record, view.gate, view.ident
     with st.container(border=True, key=f"quiz_box_{gate.replace('.', '_')}"):
@@ -213,23 +219,7 @@ def _student_ui(view: GateView, context: object) -> None:
         _given_ui(question, context)
         if not view.settled:
             with st.form(widget_key(gate, ident, "form"), border=False):
-                if question.kind == Kind.CHOICE:
-                    st.radio(
-                        t("quiz.your_choice"),
-                        options=list(range(len(question.options))),
-                        format_func=_choice_label(question),
-                        index=None,
-                        key=widget_key(gate, ident, "choice"),
-                    )
-                else:
-                    st.text_input(
-                        t("quiz.your_answer"),
-                        key=widget_key(gate, ident, "number"),
-                        max_chars=MAX_NUMBER_CHARS,  # a longer number is refused anyway: the box says so first
-                        placeholder=t("quiz.placeholder" if question.decimals else "quiz.placeholder_whole"),
-                        help=t("quiz.number_help"),
-                    )
-                    st.caption(tolerance_text(question))
+                answer_inputs_ui(question, widget_key(gate, ident, "choice"), widget_key(gate, ident, "number"))
                 st.form_submit_button(
                     t("quiz.check"), type="primary", on_click=_on_check, args=(gate, view.page, question, ident)
                 )
@@ -365,19 +355,10 @@ def tally_ui() -> None:
     st.caption(
         t("quiz.tally", answered=numbers.count(answered), right=numbers.count(right), first=numbers.count(first))
     )
-    columns = st.columns(2)
-    for column, (kind, data, mime) in zip(
-        columns,
-        (("csv", export_csv(records), "text/csv"), ("json", export_json(records), "application/json")),
-        strict=True,
-    ):
-        column.download_button(
-            kind.upper(),
-            data=data,
-            file_name=f"{t('quiz.export.file')}.{kind}",
-            mime=mime,
-            on_click="ignore",
-            icon=":material/download:",
-            key=f"quiz_download_{kind}",
-            help=t("quiz.export.help"),
-        )
+    tally_downloads_ui(
+        export_csv(records),
+        export_json(records),
+        file_name=t("quiz.export.file"),
+        key="quiz_download",
+        help=t("quiz.export.help"),
+    )

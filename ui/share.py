@@ -179,3 +179,21 @@ def share_ui(step: int | None = None) -> None:
             args=(upload_key,),
             max_upload_size=UPLOAD_LIMIT_MB,
         )
+
+
+def tally_downloads_ui(csv: str, json: str, *, file_name: str, key: str, help: str, label: str = "{kind}") -> None:
+    """A tally's two downloads side by side, CSV and JSON (`label` names each from its kind; keys "<key>_csv",
+    "<key>_json"): a student's own answers (ui.questions) or a class's (ui.live)."""
+    for column, (kind, data, mime) in zip(
+        st.columns(2), (("csv", csv, "text/csv"), ("json", json, "application/json")), strict=True
+    ):
+        column.download_button(
+            label.format(kind=kind.upper()),
+            data=data,
+            file_name=f"{file_name}.{kind}",
+            mime=mime,
+            on_click="ignore",
+            icon=":material/download:",
+            key=f"{key}_{kind}",
+            help=help,
+        )

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from ui import heap, questions, state, url
+from ui import heap, live, questions, state, url
 from ui.i18n import LANGUAGE_NAMES, t
 from ui.layout import mode_switch_ui, style_ui
 from ui.pages import PAGE_BY_KEY, PAGES
@@ -36,11 +36,14 @@ def page(key: str) -> None:
         menu_items={"About": t("app.about")},
     )
     apply_link()
+    live.start_ui(key)
     sidebar_ui(key)
     style_ui(state.presentation_mode())
     if state.presentation_mode():
         exit_presentation_ui()
     mode_switch_ui()
+    live.publish(key)
+    live.errors_ui()
 
 
 def _language_chosen() -> None:
@@ -62,6 +65,8 @@ def sidebar_ui(current: str) -> None:
         url.toggle_ui(t("sidebar.presentation"), state.PRESENT, help=t("sidebar.presentation_help"))
         st.caption(t("sidebar.theme_hint"))
         questions.sidebar_ui()
+        st.divider()
+        live.sidebar_ui()
         st.divider()
         for spec in PAGES:
             st.page_link(spec.path, label=t(f"page.{spec.key}"), icon=spec.icon, disabled=spec.key == current)

@@ -19,7 +19,15 @@ Two kinds of keys:
      language's code), "present" (presentation mode), "questions_on" (the questions before the answers, on by
      default), "step" (int, the walkthrough's part, 1–5, or None before the walkthrough first shows one);
      "url_written": {query key: the text this session last wrote there, or None}, "url_refused": the keys whose
-     values a link carried that are none of theirs, said once.
+     values a link carried that are none of theirs, said once. The live class's (ui.live): "class" (the room code
+     this session is in, or None) and "me" (a student's anonymous id, so that a reload keeps their answers).
+   - The live class (ui.live): "live_lecturer" (a `ui.view_models.live.LecturerSeat`: the class this session
+     teaches, its token, the view last published and the questions asked), "live_student" (a `StudentSeat`: the
+     class followed, whether following, the class as last read and the student's own answers), "live_asked"
+     ((page, part, QuestionRef): the question the lecturer's page asks now), "live_gates" (the gates drawn in
+     this run: the first asks the class), "live_page" (the page key of this run), "live_error" ((code, params)
+     of a refused class operation, said once), "live_answer_error" (the same for a student's answer, said by the
+     question).
    - "link_error": (strings key, field) of a link or upload that could not be read, shown once.
    - "lists": {name: np.ndarray}: a page's own editable list of numbers (the softmax scores), with
      "lists_rev": {name: int} for its editor.
@@ -93,6 +101,8 @@ LANG = "lang"
 PRESENT = "present"
 QUESTIONS_ON = "questions_on"
 STEP = "step"
+CLASS = "class"  # the live class's room code (ui.live)
+ME = "me"  # a student's anonymous id in the live class (ui.live)
 PARTS = 5  # the walkthrough's parts: ?step= is one of 1 to PARTS
 
 _SCENARIO = "scenario"
@@ -291,6 +301,29 @@ def step() -> int | None:
 def set_step(part: int) -> None:
     """Show part `part` of the walkthrough (the caller keeps the URL's ?step= in step)."""
     _STEP.set(part)
+
+
+# --- the live class: the room code and a student's id, kept in the URL (ui.url) ---
+
+
+def class_code() -> str | None:
+    """The live class this session is in (a normalised room code), or None."""
+    return st.session_state.get(CLASS)
+
+
+def set_class_code(code: str | None) -> None:
+    """Be in the live class `code` (None: in none)."""
+    st.session_state[CLASS] = code
+
+
+def student_id() -> str | None:
+    """This session's anonymous id in the live class, or None before it joins one."""
+    return st.session_state.get(ME)
+
+
+def set_student_id(ident: str | None) -> None:
+    """Keep the anonymous id `ident` (None: forget it)."""
+    st.session_state[ME] = ident
 
 
 # --- widgets (Streamlit owns their values) ---

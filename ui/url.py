@@ -1,7 +1,8 @@
 """What the address bar keeps: the settings a link carries (KEPT), and one reader for every number in a URL.
 
 **The settings** are the language, presentation mode, the questions switch and the walkthrough's part:
-`?lang=en&present=true&questions_on=false&step=3`. Each is the app's own value in session state (ui.state), never
+`?lang=en&present=true&questions_on=false&step=3`; in a live class, its room code and a student's anonymous id
+(`?class=ABC234&me=...`, ui.live). Each is the app's own value in session state (ui.state), never
 a widget's: the sidebar's controls show that value and write it (`toggle_ui`, ui.shell's language radio).
 Every page run starts with `settings_from_url` (ui.shell): what the URL says that this session did not write
 there itself (a link, a bookmark, a reload, which starts a new session) is read into those values; then every
@@ -35,6 +36,7 @@ import streamlit as st
 
 from ui import state
 from ui.i18n import LANGUAGE_NAMES, t
+from ui.view_models.live import normalised_code, valid_student_id
 
 _DIGITS = re.compile(r"[0-9]+", re.ASCII)
 _BOOLEANS = {"true": True, "false": False}  # as Streamlit's own bound toggles wrote them
@@ -88,6 +90,9 @@ KEPT: tuple[Setting, ...] = (
         state.step,
         state.set_step,
     ),
+    # the live class (ui.live): the room code, and a student's anonymous id so that a reload keeps their answers
+    Setting(state.CLASS, normalised_code, lambda code: code or None, state.class_code, state.set_class_code),
+    Setting(state.ME, valid_student_id, lambda ident: ident or None, state.student_id, state.set_student_id),
 )
 SETTINGS = {setting.key: setting for setting in KEPT}
 

@@ -42,7 +42,7 @@ from ui.sections.scaling import DK_OPTIONS
 from ui.sections.walkthrough.navigation import PARTS
 from ui.sections.walkthrough.projections import ROLES
 from ui.sliders import grid
-from ui.view_models.learning import LEARNING_RATES, SOURCES, STARTS
+from ui.view_models.learning import LEARNING_RATES, SOURCES, STARTS, next_frame
 
 HOSTILE_TEXT = [
     "",
@@ -251,6 +251,9 @@ def value_taken(at: AppTest, key: str | None, name: str, value) -> bool:
         asked = question_of(key)
         same = [control for control in now if identity(control) == name and question_of(control.key) == asked]
     for control in same:
+        if key == "learn_step" and "learn_playing" in at.session_state and at.session_state["learn_playing"]:
+            # while the history plays, each run moves the slider on by one frame from where it was put
+            return control.value == next_frame(int(value), int(control.max))[0]
         if kind == "Selectbox":
             return control.index == value
         if kind == "Multiselect":

@@ -132,7 +132,17 @@ def new_pages_dynamic_keys() -> set[str]:
     keys |= {f"mh.cost.{row}" for row in COST_ROWS} | {f"mh.part.{name}" for name in MH_PARTS}
     keys |= {f"mh.job.{job}" for job in ("previous", "self", "one_token", "spread", "look", "mixed", "mixed_rest")}
     keys |= {f"mh.built.{job}" for job in ("previous", "subject", "self", "first")}
+    keys |= live_dynamic_keys()
     return keys
+
+
+def live_dynamic_keys() -> set[str]:
+    """The live class's built keys: every ClassError code and the UI's own refusals, the tally's columns."""
+    from classroom.api import ERROR_CODES
+    from ui.live import EXPORT_COLUMNS, UI_ERRORS
+
+    keys = {f"live.error.{code}" for code in (*ERROR_CODES, *UI_ERRORS)}
+    return keys | {f"live.export.col.{name}" for name in EXPORT_COLUMNS}
 
 
 def test_both_languages_have_the_same_keys():

@@ -1,0 +1,344 @@
+"""The live class in one process: a lecturer and two students, each an AppTest session of the real app, sharing one
+class store (issue 28): following, stopping and coming back, a question round tallied, the reveal, round 2, and what
+a student cannot do."""
+
+from __future__ import annotations
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from classroom.api import ClassError
+from engine import lesson_scenario
+from engine.questions import Kind
+from tests.app.helpers import APP, page_text
+from tests.live.fake_store import FakeStore
+from ui import live_store
+from ui.i18n import translate
+from ui.question_wording import number_text
+from ui.view_models.live import distribution, same_question
+
+WALK = "pages/walkthrough.py"
+
+
+@pytest.fixture
+def store(monkeypatch) -> FakeStore:
+    """One class store for every session of the test, as one server has."""
+    shared = FakeStore()
+    monkeypatch.setattr(live_store, "store", lambda: shared)
+    return shared
+
+
+def session(lang: str = "es", **query: str) -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=60)
+    at.session_state["lang"] = lang
+    for key, value in query.items():
+        at.query_params[key] = value
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def lecturer(lang: str = "es", questions: bool = True) -> tuple[AppTest, str]:
+    """A lecturer who opened a class on the home page, then went to the walkthrough."""
+    at = session(lang)
+    at.session_state["questions_on"] = questions
+    at.toggle(key="live_toggle").set_value(True).run()
+    code = at.session_state["class"]
+    at.switch_page(WALK).run()
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at, code
+
+
+def click(at: AppTest, label: str) -> AppTest:
+    """Click the button labelled `label` (in the main area or the sidebar) and run."""
+    found = [b for b in at.button if b.label == label]
+    assert found, (label, [b.label for b in at.button])
+    found[0].click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def titles(at: AppTest) -> list[str]:
+    return [str(element.value) for element in at.title]
+
+
+def test_a_student_follows_the_lecturer_stops_and_comes_back(store):
+    lec, code = lecturer(questions=False)
+    student = session(**{"class": code})
+    assert student.session_state["step"] == 1  # moved from the home page to the walkthrough's part 1
+    assert any("Paso a paso" in title for title in titles(student))
+    click(lec, translate("es", "walk.next"))
+    assert store.state(code).view.step == 2
+    student.run()
+    assert student.session_state["step"] == 2
+    click(student, translate("es", "live.stop"))
+    click(lec, translate("es", "walk.next"))
+    student.run()
+    assert student.session_state["step"] == 2, "a student who stopped following stays where they are"
+    click(student, translate("es", "live.back"))
+    assert student.session_state["step"] == 3
+    lec.switch_page("pages/softmax.py").run()
+    assert store.state(code).view.page == "softmax"
+    student.run()
+    assert any("softmax" in title.lower() for title in titles(student)), titles(student)
+
+
+def test_the_students_count_and_a_reload_keeps_the_students_id(store):
+    lec, code = lecturer(questions=False)
+    first = session(**{"class": code})
+    ident = first.session_state["me"]
+    again = session(**{"class": code, "me": ident})  # a reload: a new session with the same URL
+    assert again.session_state["me"] == ident
+    session(**{"class": code})
+    lec.run()
+    joined = [m for m in lec.sidebar.get("metric") if m.label == translate("es", "live.joined")]
+    assert joined and joined[0].value == "2"
+
+
+def answer(student: AppTest, question, response, lang: str = "es") -> None:
+    """A student's answer to the class's round: an option's index, or a number as typed."""
+    number = student.session_state["live_student"].state.current_round.number
+    prefix = f"live_answer_{question.section.replace('.', '_')}_{number}"
+    if question.kind == Kind.CHOICE:
+        student.radio(key=f"{prefix}_choice").set_value(response)
+    else:
+        student.text_input(key=f"{prefix}_number").set_value(response)
+    click(student, translate(lang, "live.quiz.send"))
+
+
+def right_and_wrong(question) -> tuple[object, object]:
+    """A right answer and a named misconception's, as a student gives them."""
+    if question.kind == Kind.CHOICE:
+        wrong = next(i for i, key in enumerate(question.option_misconceptions) if key and i != question.correct_option)
+        return question.correct_option, wrong
+    return number_text(question.answer, question.decimals), number_text(
+        question.misconceptions[0][1], question.decimals
+    )
+
+
+def test_a_question_round_tallied_revealed_and_voted_again(store):
+    lec, code = lecturer()
+    ref = store.state(code).view.question
+    assert ref is not None and ref.gate == "walk.1"
+    question = same_question(ref, lesson_scenario())
+    alice, bob = session(**{"class": code}), session(**{"class": code})
+    for student in (alice, bob):
+        text = page_text(student)
+        assert translate("es", "live.quiz.title", round="1").split(":")[0] in text
+    right, wrong = right_and_wrong(question)
+    answer(alice, question, right)
+    answer(bob, question, wrong)
+    assert translate("es", "live.quiz.received", answer="X").split(":")[0] in page_text(alice)
+    answer(bob, question, wrong)  # sent again: counted once
+    lec.run()
+    assert translate("es", "live.answered", round="1", answered="2", joined="2") in page_text(lec)
+    counted = distribution(question, store.state(code).current_round)
+    assert counted.answered == 2
+    assert sorted(count for _, count in counted.counts if count) == [1, 1]
+    right_share = [c for g, c in counted.counts if g.right]
+    assert right_share == [1]
+    # before the reveal the projector marks no answer right, and nobody sees the right answer
+    assert translate("es", "live.right", answer="").split(":")[0] not in page_text(lec)
+    assert not any("✔" in str(label) for label in page_text(lec).split())
+    click(lec, translate("es", "quiz.lecture.reveal", shortcut="S"))
+    assert store.state(code).current_round.revealed
+    assert translate("es", "live.right", answer="").split(":")[0] in page_text(lec)
+    alice.run()
+    bob.run()
+    assert alice.success, "the right answer's own feedback"
+    assert bob.error, "the wrong answer's own feedback, naming the mistake"
+    with pytest.raises(ClassError) as refused:
+        store.answer(code, alice.session_state["me"], ref, 1, "0")
+    assert refused.value.code == "round_closed"
+    click(lec, translate("es", "live.vote_again"))
+    rounds = store.state(code).rounds
+    assert [r.number for r in rounds] == [1, 2] and not rounds[-1].revealed
+    alice.run()
+    assert translate("es", "live.quiz.title", round="2").split(":")[0] in page_text(alice)
+    answer(alice, question, right)
+    lec.run()
+    assert translate("es", "live.answered", round="2", answered="1", joined="2") in page_text(lec)
+    assert translate("es", "live.round", n="1") in page_text(lec) or lec.get("plotly_chart")
+
+
+def test_a_students_forged_lecturer_link_changes_nothing(store):
+    _, code = lecturer()
+    before = store.state(code)
+    forger = session(**{"class": code, "teach": "A" * 32})
+    assert translate("es", "live.error.not_lecturer") in page_text(forger)
+    assert "live_lecturer" not in forger.session_state or forger.session_state["live_lecturer"] is None
+    reveal_label = translate("es", "quiz.lecture.reveal", shortcut="S")
+    assert not [b for b in forger.button if b.label in (reveal_label, translate("es", "live.end"))]
+    after = store.state(code)
+    assert after.rounds == before.rounds and after.view == before.view and not after.ended
+
+
+def test_a_bad_or_unknown_code_gives_a_message_and_the_normal_app(store):
+    bad = session(**{"class": "O0O0O0"})  # look-alikes are no code
+    assert translate("es", "url.bad.class") in page_text(bad)
+    assert "class" not in bad.session_state or bad.session_state["class"] is None
+    assert "class" not in bad.query_params
+    unknown = session(**{"class": "ABC234"})
+    assert translate("es", "live.error.class_unknown") in page_text(unknown)
+    assert unknown.session_state["class"] is None
+    assert "class" not in unknown.query_params
+
+
+@pytest.mark.parametrize("lang", ["es", "en"])
+def test_the_lecturers_panel_in_both_languages(store, lang):
+    lec, code = lecturer(lang)
+    text = page_text(lec)
+    assert translate(lang, "live.embedded") in text
+    assert code in [str(h.value) for h in lec.sidebar.header]
+    assert [m.label for m in lec.sidebar.get("metric")] == [translate(lang, "live.joined")]
+    student = session(lang, **{"class": code})
+    assert translate(lang, "live.student.in_class", code=code) in page_text(student)
+
+
+def test_the_private_link_gives_control_back_and_leaves_the_address_bar(store):
+    lec, code = lecturer()
+    token = lec.session_state["live_lecturer"].token
+    again = session(**{"class": code, "teach": token})  # a reload, or another device
+    assert again.session_state["live_lecturer"].code == code
+    assert "teach" not in again.query_params, "the token is never left in the address bar a projector shows"
+    assert again.query_params["class"] == [code] or again.query_params["class"] == code
+    click(again, translate("es", "live.end"))
+    with pytest.raises(ClassError) as ended:
+        store.state(code)
+    assert ended.value.code == "class_ended"
+    lec.run()
+    assert translate("es", "live.error.class_ended") in page_text(lec)
+
+
+def test_a_student_with_questions_off_still_gets_the_class_question(store):
+    _, code = lecturer()
+    student = AppTest.from_file(APP, default_timeout=60)
+    student.session_state["questions_on"] = False
+    student.query_params["class"] = code
+    student.run()
+    assert translate("es", "live.quiz.send") in [b.label for b in student.button]
+
+
+def test_an_answer_sent_after_the_reveal_is_refused_with_a_message(store):
+    lec, code = lecturer()
+    question = same_question(store.state(code).view.question, lesson_scenario())
+    student = session(**{"class": code})
+    right, _ = right_and_wrong(question)
+    prefix = f"live_answer_{question.section.replace('.', '_')}_1"
+    if question.kind == Kind.CHOICE:  # the answer chosen while the form is still on the phone...
+        student.radio(key=f"{prefix}_choice").set_value(right)
+    else:
+        student.text_input(key=f"{prefix}_number").set_value(right)
+    click(lec, translate("es", "quiz.lecture.reveal", shortcut="S"))  # ...the lecturer reveals first
+    click(student, translate("es", "live.quiz.send"))
+    assert translate("es", "live.error.round_closed") in page_text(student)
+    assert store.state(code).current_round.answers == {}
+
+
+def test_a_full_class_says_so_and_the_app_goes_on(monkeypatch):
+    small = FakeStore(max_students=1)
+    monkeypatch.setattr(live_store, "store", lambda: small)
+    _, code = lecturer(questions=False)
+    session(**{"class": code})
+    late = session(**{"class": code})
+    assert translate("es", "live.error.class_full", limit="1") in page_text(late)
+    assert late.session_state["class"] is None and "class" not in late.query_params
+    assert small.state(code).students == 1
+
+
+def test_the_tally_downloads_hold_counts_and_no_student_ids(store, downloads):
+    import csv
+    import io
+    import json
+
+    from tests.app.helpers import downloaded
+
+    lec, code = lecturer()
+    question = same_question(store.state(code).view.question, lesson_scenario())
+    alice, bob = session(**{"class": code}), session(**{"class": code})
+    right, wrong = right_and_wrong(question)
+    answer(alice, question, right)
+    answer(bob, question, wrong)
+    click(lec, translate("es", "quiz.lecture.reveal", shortcut="S"))
+    lec.run()
+    text, name = downloaded(lec, downloads, translate("es", "live.export.button", kind="CSV"))
+    assert name == f"{translate('es', 'live.export.file')}.csv"
+    rows = list(csv.reader(io.StringIO(text)))
+    assert rows[0][0] == translate("es", "live.export.col.question")
+    counted = [row for row in rows[1:] if row[6] == "1"]
+    assert len(counted) == 2 and {row[4] for row in counted} == {"sí", "no"}
+    document, _ = downloaded(lec, downloads, translate("es", "live.export.button", kind="JSON"))
+    for ident in (alice.session_state["me"], bob.session_state["me"]):
+        assert ident not in text and ident not in document
+    assert sum(row["count"] for row in json.loads(document)["rows"]) == 2
+
+
+@pytest.mark.parametrize(("lang", "shown"), [("es", "1000"), ("en", "1,000")])
+def test_a_thousand_students_counted_in_the_readers_language(monkeypatch, lang, shown):
+    store = FakeStore(max_students=1000)
+    monkeypatch.setattr(live_store, "store", lambda: store)
+    lec, code = lecturer(lang, questions=False)
+    for n in range(1000):
+        store.join(code, f"student{n:011d}")
+    store.join(code, "student00000000000")  # a join sent again counts once
+    with pytest.raises(ClassError):
+        store.join(code, "one-too-many")
+    lec.run()
+    joined = [m.value for m in lec.sidebar.get("metric") if m.label == translate(lang, "live.joined")]
+    assert joined == [shown]
+
+
+def test_a_view_too_large_for_the_class_is_said_and_the_class_keeps_the_last_one(store, monkeypatch):
+    from classroom import api
+
+    lec, code = lecturer(questions=False)
+    before = store.state(code).view
+    monkeypatch.setattr("tests.live.fake_store.MAX_VIEW_CHARS", 10)
+    assert api.MAX_VIEW_CHARS > 10
+    click(lec, translate("es", "walk.next"))
+    assert translate("es", "live.error.view_too_large") in page_text(lec)
+    assert store.state(code).view == before
+
+
+def test_a_reload_keeps_the_students_answer_and_feedback(store):
+    lec, code = lecturer()
+    question = same_question(store.state(code).view.question, lesson_scenario())
+    student = session(**{"class": code})
+    _, wrong = right_and_wrong(question)
+    answer(student, question, wrong)
+    reloaded = session(**{"class": code, "me": student.session_state["me"]})  # a new session, the same link
+    assert translate("es", "live.quiz.received", answer="X").split(":")[0] in page_text(reloaded)
+    click(lec, translate("es", "quiz.lecture.reveal", shortcut="S"))
+    reloaded.run()
+    assert reloaded.error, "their own feedback, naming the mistake, after the reload too"
+    assert store.state(code).students == 1
+
+
+def test_typing_the_code_on_the_home_page_joins_the_class(store):
+    _, code = lecturer(questions=False)
+    student = session()
+    student.text_input(key="live_join_code").set_value("  " + code.lower()[:3] + "-" + code.lower()[3:])
+    click(student, translate("es", "live.join.button"))
+    assert student.session_state["class"] == code
+    assert store.state(code).students == 1
+    assert student.session_state["step"] == 1, "and follows the lecturer to the walkthrough"
+    typo = session()
+    typo.text_input(key="live_join_code").set_value("O0O0")
+    click(typo, translate("es", "live.join.button"))
+    assert translate("es", "live.error.bad_code") in page_text(typo)
+    assert store.state(code).students == 1
+
+
+def test_a_store_that_does_not_answer_is_said_and_the_page_still_draws(store, monkeypatch):
+    _, code = lecturer(questions=False)
+
+    def down(*args, **kwargs):
+        raise ClassError("store_unavailable")
+
+    for method in ("is_lecturer", "join", "state", "version"):
+        monkeypatch.setattr(store, method, down)
+    for query in ({"class": code}, {"class": code, "teach": "A" * 32}):
+        student = session(**query)
+        assert translate("es", "live.error.store_unavailable") in page_text(student)
+        assert student.title, "the page itself is drawn"

@@ -1,0 +1,133 @@
+"""The live class in Chromium (issue 28): a lecturer on a 1280×720 projector and three students (one on a 390×844
+phone) through a walkthrough question round: the QR code decodes to the join link, the students follow the
+lecturer's page and part, answer, the projector counts them and shows the distribution, the lecturer reveals with
+the S key, and the students read their own feedback. Screenshots: docs/screenshots/live-projector.png (the live
+distribution), live-projector-revealed.png (both rounds, the right one marked), live-join-1280x720.png (the code
+and QR code large), live-phone.png and live-phone-feedback.png.
+
+Self-contained on purpose: only the `browser` and `app_url` fixtures of tests/e2e/conftest.py.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from harness.browser import act, open_app
+from harness.server import ROOT
+from tests.e2e.shared import watched_page
+from ui.i18n import translate
+from ui.questions import REVEAL_SHORTCUT
+
+pytestmark = pytest.mark.e2e
+
+SCREENSHOTS = ROOT / "docs" / "screenshots"
+PROJECTOR = {"width": 1280, "height": 720}
+PHONE = {"width": 390, "height": 844}
+SIDEBAR = "[data-testid=stSidebar]"
+CLASS_QUESTION = "[class*='st-key-live_quiz_walk_1']"
+BARS = "[class*='st-key-live_bars_'] [data-testid=stPlotlyChart]"
+FOLLOW_WITHIN = 10_000  # ms: a follower polls every second; the margin is for a busy 2-core machine
+
+
+def decoded_qr(png: bytes) -> list[str]:
+    """The texts of the QR codes in a screenshot (zxing-cpp)."""
+    zxingcpp = pytest.importorskip("zxingcpp", reason="zxing-cpp (requirements-dev.txt) reads the QR code back")
+    from PIL import Image
+
+    return [result.text for result in zxingcpp.read_barcodes(Image.open(io.BytesIO(png)))]
+
+
+def new_page(browser, viewport: dict, **options) -> Page:
+    context = browser.new_context(viewport=viewport, color_scheme="light", **options)
+    return watched_page(context)  # counts the script runs, records console errors
+
+
+def answer(student: Page, labels: list[str], pick: int) -> None:
+    """A student sends the option `pick`, or the value the projector labels its group `pick` with."""
+    box = student.locator(CLASS_QUESTION)
+    choices = box.locator("[role=radiogroup] label")
+    if choices.count():
+        choices.nth(pick).click()
+    else:
+        box.get_by_role("textbox").fill(labels[pick])
+    act(student, lambda: box.get_by_role("button", name=translate("es", "live.quiz.send")).click())
+    expect(box).to_contain_text(translate("es", "live.quiz.received", answer="·").split(":")[0])
+
+
+def test_a_walkthrough_question_round_with_a_projector_and_three_phones(browser, app_url):
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    lecturer = new_page(browser, PROJECTOR)
+    open_app(lecturer, f"{app_url}/walkthrough?present=true")
+    act(lecturer, lambda: lecturer.locator(SIDEBAR).get_by_text(translate("es", "live.toggle"), exact=True).click())
+    sidebar = lecturer.locator(SIDEBAR)
+    code = sidebar.locator("h2").first.inner_text().strip()
+    assert re.fullmatch(r"[A-HJKMNP-Z2-9]{6}", code), code
+    link = sidebar.locator("[data-testid=stCode]").first.inner_text().strip()
+    assert link == f"{app_url}/?class={code}"
+    assert decoded_qr(sidebar.locator("[data-testid=stImage] img").first.screenshot()) == [link]
+    sidebar.get_by_role("button", name=translate("es", "live.show_qr")).click()
+    dialog = lecturer.get_by_role("dialog")
+    expect(dialog.locator("img")).to_be_visible()
+    assert decoded_qr(dialog.locator("img").screenshot()) == [link]
+    assert dialog.locator("img").bounding_box()["width"] >= 400  # readable from the back of a room
+    lecturer.screenshot(path=SCREENSHOTS / "live-join-1280x720.png")
+    lecturer.keyboard.press("Escape")
+    expect(dialog).to_have_count(0)
+
+    students = [new_page(browser, PHONE, is_mobile=True, has_touch=True)]
+    students += [new_page(browser, {"width": 1000, "height": 800}) for _ in range(2)]
+    for student in students:
+        open_app(student, link)
+        expect(student.locator(CLASS_QUESTION)).to_be_visible(timeout=FOLLOW_WITHIN)
+        assert "/walkthrough" in student.url and f"class={code}" in student.url
+    expect(lecturer.locator("[data-testid=stMetricValue]").first).to_have_text("3", timeout=FOLLOW_WITHIN)
+
+    # the students answer with what the projector's bars are labelled (the options, or the values it groups)
+    ticks = lecturer.locator(f"{BARS} .xtick text")
+    expect(ticks.first).to_be_attached()
+    labels = ticks.evaluate_all("texts => texts.map(t => t.textContent)")
+    assert labels and not any("✔" in label for label in labels), labels  # nothing marked right yet
+    for student, pick in zip(students, (0, 1, 1), strict=True):
+        answer(student, labels, pick)
+    answered = translate("es", "live.answered", round="1", answered="3", joined="3").replace("**", "")
+    expect(lecturer.locator("[data-testid=stMain]")).to_contain_text(answered, timeout=FOLLOW_WITHIN)
+    expect(lecturer.locator(f"{BARS} .bartext").first).to_be_visible()
+    lecturer.locator(BARS).scroll_into_view_if_needed()
+    lecturer.screenshot(path=SCREENSHOTS / "live-projector.png")
+    students[0].locator(CLASS_QUESTION).scroll_into_view_if_needed()
+    students[0].screenshot(path=SCREENSHOTS / "live-phone.png")
+
+    # peer instruction: the class discussed, votes again, and the projector draws both rounds
+    act(lecturer, lambda: lecturer.get_by_role("button", name=translate("es", "live.vote_again")).click())
+    round_two = translate("es", "live.quiz.title", round="2").split(":")[0]
+    for student, pick in zip(students, (0, 0, 1), strict=True):
+        expect(student.locator(CLASS_QUESTION)).to_contain_text(round_two, timeout=FOLLOW_WITHIN)
+        answer(student, labels, pick)
+    answered = translate("es", "live.answered", round="2", answered="3", joined="3").replace("**", "")
+    expect(lecturer.locator("[data-testid=stMain]")).to_contain_text(answered, timeout=FOLLOW_WITHIN)
+    expect(lecturer.locator(f"{BARS} .legendtext")).to_have_count(2)  # round 1 and round 2, side by side
+
+    # the reveal: the S key on the projector; every student reads their own feedback
+    lecturer.locator("[data-testid=stMain] h2").first.click()  # the page has the focus, as after a click
+    act(lecturer, lambda: lecturer.keyboard.press(REVEAL_SHORTCUT.lower()))
+    right = translate("es", "live.right", answer="").split(":")[0]
+    expect(lecturer.locator("[data-testid=stMain]")).to_contain_text(right, timeout=FOLLOW_WITHIN)
+    expect(lecturer.locator(f"{BARS} .xtick text").filter(has_text="✔")).to_have_count(1, timeout=FOLLOW_WITHIN)
+    lecturer.locator(BARS).scroll_into_view_if_needed()
+    lecturer.screenshot(path=SCREENSHOTS / "live-projector-revealed.png")
+    for student in students:
+        expect(student.locator(f"{CLASS_QUESTION} [data-testid=stAlert]")).to_have_count(1, timeout=FOLLOW_WITHIN)
+    students[0].locator(CLASS_QUESTION).scroll_into_view_if_needed()
+    students[0].screenshot(path=SCREENSHOTS / "live-phone-feedback.png")
+
+    # the lecturer moves on: the class follows to part 2
+    act(lecturer, lambda: lecturer.get_by_role("button", name=translate("es", "walk.next")).click())
+    for student in students:
+        expect(student).to_have_url(re.compile(r"step=2"), timeout=FOLLOW_WITHIN)
+    for page in (lecturer, *students):
+        assert page.console_errors == [], page.console_errors
+        page.context.close()

@@ -1,0 +1,184 @@
+"""The live class's view-model (ui/view_models/live.py): codes and ids from links, what a follower changes, what an
+answer is sent as, and the class's distribution of answers, with expected counts built by hand."""
+
+from __future__ import annotations
+
+from urllib.parse import parse_qs, urlsplit
+
+import pytest
+
+from classroom.api import CODE_ALPHABET, CODE_LENGTH, QuestionRef, Round, View
+from engine import EngineInputError, lesson_scenario
+from engine.questions import Kind, generate
+from ui.view_models.live import (
+    OTHER,
+    app_base,
+    distribution,
+    follow_plan,
+    group_of,
+    groups,
+    join_link,
+    lecturer_link,
+    new_student_id,
+    normalised_code,
+    question_ref,
+    received_response,
+    same_question,
+    sent_answer,
+    shown_groups,
+    valid_student_id,
+    valid_token,
+)
+
+SCENARIO = lesson_scenario()
+SCORE = generate("walk.2.score", SCENARIO, 7)  # numeric: 1.282238 ± 0.00641119, three named mistakes
+CHOICE = generate("walk.1.which_column", SCENARIO, 7)
+
+
+@pytest.mark.parametrize(
+    ("typed", "code"),
+    [("ABC234", "ABC234"), ("abc234", "ABC234"), (" abc-234 ", "ABC234"), ("ab c2 34", "ABC234")],
+)
+def test_a_typed_or_linked_code_is_read_case_and_spaces_aside(typed, code):
+    assert normalised_code(typed) == code
+
+
+@pytest.mark.parametrize("typed", ["O0O0O0", "ABC23", "ABC2345", "ABC23I", "ÄBC234", "A" * 5000, "", None, 123456])
+def test_look_alikes_wrong_lengths_and_other_text_are_no_code(typed):
+    assert normalised_code(typed) is None
+
+
+def test_the_alphabet_has_no_look_alikes():
+    assert not set("0O1IL") & set(CODE_ALPHABET) and CODE_LENGTH == 6
+
+
+def test_a_students_id_is_anonymous_random_and_url_safe():
+    ids = {new_student_id() for _ in range(200)}
+    assert len(ids) == 200
+    assert all(valid_student_id(ident) == ident for ident in ids)
+    for forged in ("short", "x" * 17, "<script>alert(1)", "a b" * 6, None):
+        assert valid_student_id(forged) is None
+
+
+def test_a_lecturer_token_is_checked_for_its_form_only():
+    assert valid_token("A" * 32) == "A" * 32
+    assert valid_token("A" * 15) is None and valid_token("A" * 65) is None and valid_token("<b>" * 8) is None
+
+
+@pytest.mark.parametrize(
+    ("page_url", "page", "base"),
+    [
+        ("http://localhost:8501", "", "http://localhost:8501"),
+        ("http://localhost:8501/", "", "http://localhost:8501"),
+        ("http://10.0.0.5:8501/walkthrough", "walkthrough", "http://10.0.0.5:8501"),
+        ("https://host.example/app/walkthrough", "walkthrough", "https://host.example/app"),
+        (None, "walkthrough", ""),
+    ],
+)
+def test_the_apps_address_from_the_pages(page_url, page, base):
+    assert app_base(page_url, page) == base
+
+
+def test_the_join_and_lecturer_links_carry_the_code_and_the_token():
+    join = urlsplit(join_link("https://h.example/app", "ABC234"))
+    assert (join.netloc, join.path, parse_qs(join.query)) == ("h.example", "/app/", {"class": ["ABC234"]})
+    private = parse_qs(urlsplit(lecturer_link("https://h.example", "ABC234", "T" * 32)).query)
+    assert private == {"class": ["ABC234"], "teach": ["T" * 32]}
+
+
+def test_a_follower_changes_only_what_differs():
+    view = View("walkthrough", 3, "code-1")
+    assert not follow_plan(view, "walkthrough", 3, "code-1").changes
+    assert follow_plan(view, "home", None, "code-0") == ("code-1", 3, "walkthrough")
+    assert follow_plan(View("softmax"), "walkthrough", 3, "code-1") == (None, None, "softmax")
+
+
+def test_the_lecturers_question_is_the_same_draw_for_the_class():
+    ref = question_ref("walk.2", SCORE)
+    assert ref == QuestionRef("walk.2", "walk.2.score", 7)
+    assert same_question(ref, SCENARIO) == SCORE
+    assert same_question(QuestionRef("walk.2", "no.such.template", 7), SCENARIO) is None
+    assert same_question(QuestionRef("walk.2", "walk.2.score", -5), SCENARIO) is None
+
+
+def test_an_answer_is_sent_as_the_index_or_the_number_any_language_reads():
+    assert sent_answer(CHOICE, 1, "es") == "1"
+    assert sent_answer(SCORE, "1,282", "es") == "1.282"
+    assert sent_answer(SCORE, "1.282", "en") == "1.282"
+    assert sent_answer(SCORE, "\u22121,5", "es") == "-1.5"
+    with pytest.raises(EngineInputError):
+        sent_answer(SCORE, "mucho", "es")
+    with pytest.raises(EngineInputError):
+        sent_answer(CHOICE, len(CHOICE.options), "es")
+
+
+@pytest.mark.parametrize("text", ["", "abc", "١", "nan", "inf", "1e999", "-1", "99"])
+def test_a_forged_answer_is_no_response_to_a_choice(text):
+    assert received_response(CHOICE, text) is None
+
+
+def test_a_numeric_questions_groups_are_the_right_value_and_each_mistake_smallest_first():
+    found = groups(SCORE)
+    values = [group.value for group in found[:-1]]
+    assert values == sorted([1.282238, 2.978294, 5.9857, 0.641119])
+    assert [group.misconception for group in found[:-1]] == ["scaled_too_early", None, "q_dot_q", "x_dot_x"]
+    assert [group.right for group in found[:-1]] == [False, True, False, False]
+    assert found[-1] is OTHER or found[-1] == OTHER
+
+
+def test_numeric_answers_are_grouped_within_the_tolerance():
+    tolerance = SCORE.tolerance
+    answers = {
+        "a": "1.282238",
+        "b": repr(1.282238 + 0.9 * tolerance),  # right, within the tolerance
+        "c": repr(1.282238 + 1.1 * tolerance),  # no longer right, and near no mistake: other
+        "d": "2.978",  # q · q
+        "e": "abc",  # forged: other
+    }
+    counted = distribution(SCORE, Round(1, answers))
+    by_group = {(group.value, group.right): count for group, count in counted.counts}
+    assert counted.answered == 5
+    assert by_group[(1.282238, True)] == 2
+    assert by_group[(2.978294, False)] == 1
+    assert by_group[(None, False)] == 2
+    assert counted.share(2) == pytest.approx(0.4)
+
+
+def test_choice_answers_are_counted_per_option():
+    answers = {"a": "0", "b": "0", "c": "1", "d": "x"}
+    counted = distribution(CHOICE, Round(1, answers, revealed=True))
+    counts = [count for group, count in counted.counts]
+    assert counts[:2] == [2, 1] and sum(counts[2:-1]) == 0 and counts[-1] == 1
+    assert counted.revealed and counted.answered == 4
+    assert [group.option for group, _ in counted.counts[:-1]] == list(range(len(CHOICE.options)))
+    assert group_of(CHOICE, str(CHOICE.correct_option)).right
+
+
+def test_other_answers_show_only_when_some_round_has_them():
+    clean = distribution(CHOICE, Round(1, {"a": "0"}))
+    forged = distribution(CHOICE, Round(2, {"a": "zzz"}))
+    assert OTHER not in shown_groups([clean])
+    assert OTHER in shown_groups([clean, forged])
+    assert shown_groups([]) == []
+
+
+def test_nobody_answered_is_a_share_of_zero():
+    assert distribution(SCORE, Round(1)).share(0) == 0.0
+    assert CHOICE.kind == Kind.CHOICE and SCORE.kind == Kind.NUMERIC
+
+
+def test_a_students_own_answer_comes_back_from_the_class_after_a_reload():
+    from classroom.api import ClassState
+
+    ref = question_ref("walk.2", SCORE)
+    kept = ClassState("ABC234", 5, View("walkthrough", 2, "c", ref), 1, (Round(1, {"me" * 8: "1.282"}),))
+    from ui.view_models.live import StudentSeat, own_answer
+
+    fresh = StudentSeat("ABC234", "me" * 8, state=kept)
+    assert own_answer(fresh, ref, 1, SCORE, ",") == "1,282"
+    assert own_answer(fresh, ref, 1, SCORE, ".") == "1.282"
+    assert own_answer(fresh, ref, 2, SCORE, ",") is None
+    typed = StudentSeat("ABC234", "me" * 8, state=kept, responses={(ref, 1): "1,2820"})
+    assert own_answer(typed, ref, 1, SCORE, ",") == "1,2820"  # as this session typed it
+    other = QuestionRef("walk.2", "walk.2.score", 8)
+    assert own_answer(fresh, other, 1, SCORE, ",") is None  # another question's round says nothing

@@ -1,0 +1,280 @@
+"""The live class's view-model: who this session is in a class, what a follower must change to show the lecturer's
+view, what an answer is sent as, and the class's distribution of answers to a question, round by round.
+
+Pure: no Streamlit, no session state, no strings. ui/live.py reads the session and the store (classroom/api.py),
+calls these, and says the result in the reader's language.
+
+    seat = StudentSeat(code, student_id)                  a student in class `code`, following by default
+    plan = follow_plan(view, page, step, scenario_code)   what to change to show the lecturer's `view`
+    text = sent_answer(question, response, lang)          an answer as the store keeps it (index, or the number)
+    shares = distribution(question, round)                each option's (or value's) count and share
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import secrets
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import NamedTuple
+from urllib.parse import urlencode, urlsplit, urlunsplit
+
+from classroom.api import CODE_ALPHABET, CODE_LENGTH, ClassState, QuestionRef, Round, View
+from engine import EngineInputError
+from engine import questions as engine_questions
+from engine.questions import Kind, Outcome, Question
+from ui.question_book import typed_number
+
+CODE_PARAM = "class"  # ?class=CODE: the class a student follows (ui.url keeps it)
+STUDENT_PARAM = "me"  # ?me=ID: the student's anonymous id, so that a reload keeps their answers
+LECTURER_PARAM = "teach"  # ?teach=TOKEN: the private lecturer link; read once, then removed from the address bar
+STUDENT_ID_CHARS = 16  # secrets.token_urlsafe(12): 96 random bits, URL-safe
+_STUDENT_ID = re.compile(rf"[A-Za-z0-9_-]{{{STUDENT_ID_CHARS}}}", re.ASCII)
+_TOKEN = re.compile(r"[A-Za-z0-9_-]{16,64}", re.ASCII)
+_TYPED_CODE_NOISE = re.compile(r"[\s\-]")  # spaces and dashes a student may type between the code's characters
+
+
+# --- who this session is ---
+
+
+def normalised_code(text: object) -> str | None:
+    """A room code as typed or linked ("abc 23x", "ABC-23X") in its canonical form, or None when it is none:
+    CODE_LENGTH characters of CODE_ALPHABET, case and spaces or dashes aside."""
+    if not isinstance(text, str) or len(text) > 4 * CODE_LENGTH:
+        return None
+    code = _TYPED_CODE_NOISE.sub("", text).upper()
+    if len(code) != CODE_LENGTH or any(char not in CODE_ALPHABET for char in code):
+        return None
+    return code
+
+
+def valid_student_id(text: object) -> str | None:
+    """A student id from the URL, or None when it is not one this app makes."""
+    return text if isinstance(text, str) and _STUDENT_ID.fullmatch(text) else None
+
+
+def valid_token(text: object) -> str | None:
+    """A lecturer token from the URL as far as its form goes (the store decides whether it is this class's)."""
+    return text if isinstance(text, str) and _TOKEN.fullmatch(text) else None
+
+
+def new_student_id() -> str:
+    """A fresh anonymous student id (no name asked, nothing about the student in it)."""
+    return secrets.token_urlsafe(12)
+
+
+@dataclass(frozen=True)
+class StudentSeat:
+    """A student in a class: the code, their anonymous id, whether they follow the lecturer, the class as last
+    read (and its version), and their own answers: (question, round number) -> the response as they gave it."""
+
+    code: str
+    student_id: str
+    following: bool = True
+    seen_version: int = -1
+    state: ClassState | None = None
+    applied: View | None = None  # the lecturer's view as this follower last showed it
+    responses: Mapping[tuple[QuestionRef, int], str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class LecturerSeat:
+    """The lecturer of a class: the code, the token (only here and in the private link), the view last published,
+    and each question asked in this class with its rounds as last read (the tally's download)."""
+
+    code: str
+    token: str
+    published: View | None = None
+    asked: Mapping[QuestionRef, tuple[Question, tuple[Round, ...]]] = field(default_factory=dict)
+
+
+def app_base(page_url: str | None, page_path: str) -> str:
+    """The app's address from the current page's (st.context.url): "http://host:8501/walkthrough?x" on the page
+    "walkthrough" gives "http://host:8501"; a server under a path keeps it ("https://h/app/walkthrough": "https://h/app")."""
+    parts = urlsplit(page_url or "")
+    path = parts.path.rstrip("/")
+    if page_path and path.endswith("/" + page_path):
+        path = path[: -len(page_path) - 1]
+    return urlunsplit((parts.scheme, parts.netloc, path, "", ""))
+
+
+def join_link(base: str, code: str) -> str:
+    """The link students open (or scan): the app's home page in class `code`."""
+    return f"{base}/?{urlencode({CODE_PARAM: code})}"
+
+
+def lecturer_link(base: str, code: str, token: str) -> str:
+    """The private link that gives the lecturer control again (after a reload, on another device)."""
+    return f"{base}/?{urlencode({CODE_PARAM: code, LECTURER_PARAM: token})}"
+
+
+# --- following ---
+
+
+class FollowPlan(NamedTuple):
+    """What a follower changes to show the lecturer's view: the scenario's code, the part, the page (None: keep)."""
+
+    scenario: str | None
+    step: int | None
+    page: str | None
+
+    @property
+    def changes(self) -> bool:
+        """Whether anything changes."""
+        return any(value is not None for value in self)
+
+
+def follow_plan(view: View, page: str, step: int | None, scenario_code: str) -> FollowPlan:
+    """What to change, on the page `page` at part `step` showing the scenario `scenario_code`, to show `view`."""
+    return FollowPlan(
+        view.scenario if view.scenario is not None and view.scenario != scenario_code else None,
+        view.step if view.step is not None and view.step != step else None,
+        view.page if view.page != page else None,
+    )
+
+
+def question_ref(gate: str, question: Question) -> QuestionRef:
+    """What the lecturer publishes of the question a gate asks: the follower generates the same one from it."""
+    return QuestionRef(gate, question.template_id, question.seed)
+
+
+def same_question(ref: QuestionRef, context: object) -> Question | None:
+    """The lecturer's question generated on this session's context (the lecturer's scenario, when following), or
+    None when it cannot be asked about it (an unknown template, a forged seed, another kind of context)."""
+    try:
+        return engine_questions.generate(ref.template_id, context, ref.seed)
+    except EngineInputError:
+        return None
+
+
+def sent_answer(question: Question, response: int | str, lang: str) -> str:
+    """An answer as the class store keeps it: the option's index, or the typed number read in the student's `lang`
+    and written as Python writes floats (so the projector reads it in any language). EngineInputError when the
+    typed text is no number."""
+    if question.kind == Kind.CHOICE:
+        index = int(response)
+        if not 0 <= index < len(question.options):
+            raise EngineInputError("bad_response", f"option {index} does not exist", value=index)
+        return str(index)
+    value = typed_number(str(response), lang)
+    if not math.isfinite(value):
+        raise EngineInputError("infinite", "a numeric answer must be finite", value=str(response))
+    return repr(float(value))
+
+
+def received_response(question: Question, text: str) -> int | float | None:
+    """An answer the store keeps, as the engine grades it (None when it is no answer to this question)."""
+    try:
+        if question.kind == Kind.CHOICE:
+            index = int(text) if text.isascii() and text.isdigit() else -1
+            return index if 0 <= index < len(question.options) else None
+        value = float(text)
+    except ValueError:
+        return None
+    return value if math.isfinite(value) else None
+
+
+def own_answer(seat: StudentSeat, ref: QuestionRef, number: int, question: Question, decimal: str) -> str | None:
+    """The student's answer in round `number`, as they typed it (an option's index for a choice): from this
+    session, or, after a reload, from the class (the store keeps it under their id), written back with the
+    reader's `decimal` separator so that it reads as the number it was."""
+    if (ref, number) in seat.responses:
+        return seat.responses[(ref, number)]
+    rounds = seat.state.rounds if seat.state is not None and seat.state.view.question == ref else ()
+    kept = next((r.answers.get(seat.student_id) for r in rounds if r.number == number), None)
+    if kept is None or received_response(question, kept) is None:
+        return None
+    return kept if question.kind == Kind.CHOICE else kept.replace(".", decimal)
+
+
+# --- the class's answers ---
+
+
+@dataclass(frozen=True)
+class Group:
+    """Answers that mean the same: one option (its index), or numbers within the tolerance of one value (the right
+    answer or a misconception's), or everything else (`other`)."""
+
+    option: int | None = None
+    value: float | None = None
+    right: bool = False
+    misconception: str | None = None
+
+    @property
+    def other(self) -> bool:
+        """Answers that match no option or value the question knows."""
+        return self.option is None and self.value is None
+
+
+OTHER = Group()
+
+
+def groups(question: Question) -> tuple[Group, ...]:
+    """The groups a question's answers fall into, in the order the projector shows them: the options A, B, C...;
+    for a number, the right value and each misconception's, smallest first (so the order says nothing about which
+    is right); then the other answers."""
+    if question.kind == Kind.CHOICE:
+        found = tuple(
+            Group(option=index, right=index == question.correct_option, misconception=key)
+            for index, key in enumerate(question.option_misconceptions or (None,) * len(question.options))
+        )
+    else:
+        assert question.answer is not None  # a numeric question has an answer
+        values = [Group(value=question.answer, right=True)]
+        values += [Group(value=value, misconception=key) for key, value in question.misconceptions]
+        found = tuple(sorted(values, key=lambda group: group.value or 0.0))
+    return (*found, OTHER)
+
+
+def group_of(question: Question, text: str) -> Group:
+    """The group an answer falls into, graded by the engine as the student's own feedback is."""
+    response = received_response(question, text)
+    if response is None:
+        return OTHER
+    grade = engine_questions.grade(question, response)
+    for group in groups(question):
+        if question.kind == Kind.CHOICE:
+            if group.option == response:
+                return group
+        elif (grade.outcome == Outcome.RIGHT and group.right) or (
+            grade.outcome == Outcome.MISCONCEPTION and not group.other and group.misconception == grade.misconception
+        ):
+            return group
+    return OTHER
+
+
+@dataclass(frozen=True)
+class Distribution:
+    """One round's answers: how many, and how many in each group (in `groups(question)`'s order)."""
+
+    number: int
+    answered: int
+    counts: tuple[tuple[Group, int], ...]
+    revealed: bool
+
+    def share(self, count: int) -> float:
+        """A count as a share of the answers (0 when nobody answered)."""
+        return count / self.answered if self.answered else 0.0
+
+
+def distribution(question: Question, round_: Round) -> Distribution:
+    """The round's answers counted by group."""
+    counted = dict.fromkeys(groups(question), 0)
+    for text in round_.answers.values():
+        counted[group_of(question, text)] += 1
+    return Distribution(round_.number, len(round_.answers), tuple(counted.items()), round_.revealed)
+
+
+def shown_groups(distributions: Sequence[Distribution]) -> list[Group]:
+    """The groups the projector draws: all but `other`, which shows only when some round has such answers."""
+    if not distributions:
+        return []
+    every = [group for group, _ in distributions[0].counts]
+    other_count = sum(count for d in distributions for group, count in d.counts if group.other)
+    return [group for group in every if not group.other or other_count]
+
+
+def revealed(rounds: Sequence[Round]) -> bool:
+    """Whether the lecturer revealed the answer in any round (the projector marks the right one from then on)."""
+    return any(round_.revealed for round_ in rounds)
