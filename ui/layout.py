@@ -14,7 +14,8 @@ from ui.share import link_errors_ui
 # Always:
 # - no focus frame around the page when it is clicked (the walkthrough's keys work from anywhere); a control
 #   reached with the keyboard keeps its own frame;
-# - the presenter keys' component takes no room; a part's top, brought into view, stops under the header;
+# - the presenter keys' and the page language's components take no room; a part's top, brought into view, stops
+#   under the header;
 # - the figures' labels (ticks, axis titles, titles, colour bars, legends, values over bars, names beside points) in
 #   the page's own text
 #   colour, light or dark (Streamlit's chart theme draws them grey: 3.7 : 1 on white); values on heatmap cells
@@ -29,7 +30,7 @@ _BASE_CSS = """
 <style>
 [data-testid="stMain"]:focus, [data-testid="stMain"] :focus:not(:focus-visible) { outline: none; }
 [data-testid="stMainBlockContainer"] { padding-top: 3.5rem; }
-.st-key-walk_keys { display: none; }
+.st-key-walk_keys, .st-key-page_lang { display: none; }
 .st-key-walk_part { scroll-margin-top: 64px; }
 [data-testid="stMain"] [data-testid="stCode"] pre { max-width: 100%; }
 [data-testid="stMain"] [data-testid="stMarkdownContainer"]:has(> table) { overflow-x: auto; }
