@@ -25,7 +25,13 @@ from ui.share import link_errors_ui
 #   cutting it at the edge of a phone or a projector;
 # - a derivation (monospace text) and a table (ui.tables) scroll sideways inside their box rather than widening
 #   the page (Streamlit would cut a wide markdown table off); a formula's box holds its last glyph's overhang
-#   (else it scrolls by 2 px).
+#   (else it scrolls by 2 px);
+# - text at WCAG AA's 4.5 : 1 where Streamlit's own colours fall short (axe-core's color-contrast, tests/e2e/
+#   test_accessibility.py): the sidebar's current page, which Streamlit greys as a disabled link (2.5 : 1 light,
+#   3.5 : 1 dark), in the text colour and bold (it says "you are here"); the chosen option of a segmented control
+#   and a slider's value, which Streamlit writes in the primary colour (the dark theme's #3b6fd4: 3.6 : 1 on the
+#   option's tint), in the link colour in the dark theme (`light-dark()` follows the colour scheme Streamlit sets
+#   on the app: light or dark, whichever the reader picked).
 _BASE_CSS = """
 <style>
 [data-testid="stMain"]:focus, [data-testid="stMain"] :focus:not(:focus-visible) { outline: none; }
@@ -38,6 +44,12 @@ _BASE_CSS = """
 [data-testid="stMain"] [data-testid="stPageLink-NavLink"] { height: auto; }
 [data-testid="stMain"] [data-testid="stPageLink-NavLink"] :is(span, p)
   { white-space: normal !important; overflow: visible !important; text-overflow: clip !important; }
+[data-testid="stSidebar"] [data-testid="stPageLink-NavLink"][disabled],
+[data-testid="stSidebar"] [data-testid="stPageLink-NavLink"][disabled] * { color: inherit; }
+[data-testid="stSidebar"] [data-testid="stPageLink-NavLink"][disabled] p { font-weight: 600; }
+button[data-variant="segmented_control"][data-selected="true"],
+button[data-variant="segmented_control"][data-selected="true"] *, [data-testid="stSliderThumbValue"]
+  { color: light-dark(#1f5fbf, #7fb0ff); }
 [data-testid="stPlotlyChart"] :is([class$="tick"] > text, text[class$="title"], .colorbar text, .legendtext,
   .bartext, .annotation-text, .trace.scatter:has(.point) .textpoint text)
   { fill: currentColor !important; fill-opacity: 1 !important; }

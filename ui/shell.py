@@ -15,9 +15,9 @@ from pathlib import Path
 import streamlit as st
 
 from ui import heap, questions, state, url
+from ui.document import document_ui
 from ui.i18n import LANGUAGE_NAMES, t
 from ui.layout import mode_switch_ui, style_ui
-from ui.page_language import page_language_ui
 from ui.pages import PAGE_BY_KEY, PAGES
 from ui.share import apply_link
 
@@ -50,7 +50,7 @@ def _language_chosen() -> None:
 
 def sidebar_ui(current: str) -> None:
     """Language, presentation mode, where the theme is, and the menu of pages (the current one greyed); the
-    document's `lang` set to the reader's language (ui.page_language)."""
+    document's `lang` set to the reader's language, its scrolling boxes reachable by keyboard (ui.document)."""
     with st.sidebar:
         state.set_widget(LANGUAGE_CHOICE, state.current_language())
         st.radio(
@@ -67,7 +67,7 @@ def sidebar_ui(current: str) -> None:
         st.divider()
         for spec in PAGES:
             st.page_link(spec.path, label=t(f"page.{spec.key}"), icon=spec.icon, disabled=spec.key == current)
-        page_language_ui(state.current_language())
+        document_ui(state.current_language())
     assert current in PAGE_BY_KEY, current
 
 
