@@ -31,7 +31,8 @@ from ui.share import link_errors_ui
 #   3.5 : 1 dark), in the text colour and bold (it says "you are here"); the chosen option of a segmented control
 #   and a slider's value, which Streamlit writes in the primary colour (the dark theme's #3b6fd4: 3.6 : 1 on the
 #   option's tint), in the link colour in the dark theme (`light-dark()` follows the colour scheme Streamlit sets
-#   on the app: light or dark, whichever the reader picked).
+#   on the app: light or dark, whichever the reader picked);
+# - a heatmap's table of numbers (ui.matrix_text) right-aligned in even digits, scrolling sideways in its box.
 _BASE_CSS = """
 <style>
 [data-testid="stMain"]:focus, [data-testid="stMain"] :focus:not(:focus-visible) { outline: none; }
@@ -50,6 +51,12 @@ _BASE_CSS = """
 button[data-variant="segmented_control"][data-selected="true"],
 button[data-variant="segmented_control"][data-selected="true"] *, [data-testid="stSliderThumbValue"]
   { color: light-dark(#1f5fbf, #7fb0ff); }
+.matrix-table { overflow-x: auto; max-width: 100%; }
+.matrix-table table { border-collapse: collapse; font-variant-numeric: tabular-nums; margin-bottom: 0.5rem; }
+.matrix-table caption { caption-side: top; text-align: left; padding-bottom: 0.25rem; }
+.matrix-table th, .matrix-table td { padding: 0.15rem 0.6rem; border-bottom: 1px solid rgba(128, 128, 128, 0.4); }
+.matrix-table td { text-align: right; white-space: nowrap; }
+.matrix-table th[scope="row"] { text-align: left; }
 [data-testid="stPlotlyChart"] :is([class$="tick"] > text, text[class$="title"], .colorbar text, .legendtext,
   .bartext, .annotation-text, .trace.scatter:has(.point) .textpoint text)
   { fill: currentColor !important; fill-opacity: 1 !important; }
