@@ -9,6 +9,7 @@ Streamlit's light and dark themes (`theme="streamlit"`).
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import threading
 from collections import OrderedDict
 from collections.abc import Sequence
@@ -19,9 +20,10 @@ import plotly.graph_objects as go
 import streamlit as st
 
 from engine import AttentionResult, derivation
-from ui import figure_specs, numbers, state
+from ui import figure_specs, matrix_text, numbers, state
+from ui.clipboard import copy_buttons_ui
 from ui.figure_specs import Heatmap, Style
-from ui.i18n import t, translate
+from ui.i18n import t, tm, translate
 
 MAX_ALT_CELLS = 16  # a figure's text description lists its values up to this many cells
 
@@ -107,7 +109,7 @@ def describe(spec: Heatmap) -> str:
 
 
 def show_heatmap(spec: Heatmap, key: str | None = None) -> None:
-    """Draw one heatmap at its own size (narrower when its column is narrower)."""
+    """Draw one heatmap at its own size (narrower when its column is narrower), its numbers in a fold below."""
     st.plotly_chart(
         heatmap_figure(spec),
         theme="streamlit",
@@ -116,6 +118,41 @@ def show_heatmap(spec: Heatmap, key: str | None = None) -> None:
         alt=describe(spec),
         key=key,
     )
+    numbers_ui([spec])
+
+
+def table_caption(spec: Heatmap) -> str:
+    """What a heatmap's table is called: its title, and what its rows and columns are when the figure says so."""
+    if spec.row_title and spec.col_title:
+        return t("matrix.numbers_caption", title=spec.title, rows=spec.row_title, cols=spec.col_title)
+    return spec.title
+
+
+def numbers_ui(specs: Sequence[Heatmap], title: str = "") -> None:
+    """The numbers of one figure's heatmaps for a keyboard and a screen reader: a fold ("See the numbers") that a
+    Tab reaches and Enter or Space opens, holding each matrix as a table (its cells as the figure writes them, each
+    row and column headed by its name) and buttons that copy it as LaTeX and as CSV (ui.matrix_text). The fold is
+    named after `title` (the figure's), or the one matrix's."""
+    lang = state.current_language()
+    with st.expander(tm("matrix.numbers", title=title or specs[0].title)):
+        for spec in specs:
+            st.html(matrix_text.table_html(spec, lang, table_caption(spec)))
+            copy_buttons_ui(
+                [
+                    (t("matrix.copy_latex"), matrix_text.latex_bmatrix(spec, lang), t("matrix.copied_latex")),
+                    (t("matrix.copy_csv"), matrix_text.csv_matrix(spec), t("matrix.copied_csv")),
+                ],
+                key=_copy_key(spec),
+                failed=t("matrix.copy_failed"),
+            )
+
+
+def _copy_key(spec: Heatmap) -> str:
+    """A widget key for a matrix's copy buttons, the same on every run for the same matrix."""
+    values = np.asarray(spec.values, dtype=np.float64)
+    digest = hashlib.blake2b(values.tobytes(), digest_size=8)
+    digest.update(repr((spec.title, values.shape, list(spec.rows), list(spec.cols))).encode())
+    return f"copy_matrix_{digest.hexdigest()}"
 
 
 def show_figure(figure: go.Figure, title: str, alt: str, key: str | None = None) -> None:
@@ -345,6 +382,7 @@ def show_grid(panels: Sequence[Heatmap], title: str, key: str | None = None) -> 
     st.plotly_chart(
         figure, theme="streamlit", width="content", config=config(file_name(title)), alt=describe_grid(panels), key=key
     )
+    numbers_ui(panels, title)
 
 
 def show_small_multiples(attentions: np.ndarray, *, title: str, alt: str, key: str | None = None, **options) -> None:

@@ -128,7 +128,8 @@ def text_color(rgb: Sequence[float]) -> str:
     return "#000000" if luminance(rgb) > BLACK_TEXT_ABOVE else "#ffffff"
 
 
-def _cell_text(value: float, kind: str, decimals: int, lang: str) -> str:
+def cell_text(value: float, kind: str, decimals: int, lang: str) -> str:
+    """A value as the figure writes it on its cell: `decimals` decimals, signed on a signed scale, ✕ where missing."""
     if not np.isfinite(value):
         return MASKED
     return numbers.fixed(value, decimals, sign=kind == "signed", lang=lang)
@@ -213,7 +214,7 @@ def heatmap_figure(spec: Heatmap, style: Style, lang: str, *, alt_name: str = ""
     for i in range(r):
         line = []
         for j in range(c):
-            value = _cell_text(values[i, j], spec.kind, spec.decimals + 1, lang)
+            value = cell_text(values[i, j], spec.kind, spec.decimals + 1, lang)
             extra = spec.hover[i][j] if spec.hover is not None else ""
             line.append(f"{row_names[i]} → {col_names[j]}: {value}" + (f"<br>{plain_text(extra)}" if extra else ""))
         hover.append(line)
@@ -314,7 +315,7 @@ def _value_layer(
         for j, x in enumerate(x_positions):
             xs.append(x)
             ys.append(y)
-            texts.append(_cell_text(values[i, j], kind, decimals, lang))
+            texts.append(cell_text(values[i, j], kind, decimals, lang))
             colors.append(text_color(MASKED_RGB if masked[i, j] else fills[i, j]))
     return {
         "type": "scatter",
@@ -808,7 +809,7 @@ def grid_figure(panels: Sequence[Heatmap], style: Style, lang: str, *, per_row: 
         hover = [
             [
                 f"{title} · {row_names[i]} → {col_names[j]}: "
-                + _cell_text(values[i, j], panel.kind, panel.decimals + 1, lang)
+                + cell_text(values[i, j], panel.kind, panel.decimals + 1, lang)
                 + (f"<br>{plain_text(panel.hover[i][j])}" if panel.hover is not None and panel.hover[i][j] else "")
                 for j in range(c)
             ]

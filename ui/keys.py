@@ -36,7 +36,12 @@ const OWN_KEYS = [
 function ownsKeys(event) {
   let element = event.composedPath ? event.composedPath()[0] : event.target;
   while (element && element.nodeType !== 1) element = element.parentNode;
-  return !!(element && element.closest && (element.isContentEditable || element.closest(OWN_KEYS)));
+  if (!element || !element.closest) return false;
+  // a box that scrolls sideways (ui.document), reached with the keyboard, scrolls with the arrows; clicked, it
+  // leaves them to the parts
+  const sideways = event.key === "ArrowLeft" || event.key === "ArrowRight";
+  if (sideways && element.matches("[data-scroll-focus]:focus-visible")) return true;
+  return !!(element.isContentEditable || element.closest(OWN_KEYS));
 }
 
 function stepOf(event) {

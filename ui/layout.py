@@ -14,7 +14,8 @@ from ui.share import link_errors_ui
 # Always:
 # - no focus frame around the page when it is clicked (the walkthrough's keys work from anywhere); a control
 #   reached with the keyboard keeps its own frame;
-# - the presenter keys' component takes no room; a part's top, brought into view, stops under the header;
+# - the presenter keys' and the page language's components take no room; a part's top, brought into view, stops
+#   under the header;
 # - the figures' labels (ticks, axis titles, titles, colour bars, legends, values over bars, names beside points) in
 #   the page's own text
 #   colour, light or dark (Streamlit's chart theme draws them grey: 3.7 : 1 on white); values on heatmap cells
@@ -24,12 +25,19 @@ from ui.share import link_errors_ui
 #   cutting it at the edge of a phone or a projector;
 # - a derivation (monospace text) and a table (ui.tables) scroll sideways inside their box rather than widening
 #   the page (Streamlit would cut a wide markdown table off); a formula's box holds its last glyph's overhang
-#   (else it scrolls by 2 px).
+#   (else it scrolls by 2 px);
+# - text at WCAG AA's 4.5 : 1 where Streamlit's own colours fall short (axe-core's color-contrast, tests/e2e/
+#   test_accessibility.py): the sidebar's current page, which Streamlit greys as a disabled link (2.5 : 1 light,
+#   3.5 : 1 dark), in the text colour and bold (it says "you are here"); the chosen option of a segmented control
+#   and a slider's value, which Streamlit writes in the primary colour (the dark theme's #3b6fd4: 3.6 : 1 on the
+#   option's tint), in the link colour in the dark theme (`light-dark()` follows the colour scheme Streamlit sets
+#   on the app: light or dark, whichever the reader picked);
+# - a heatmap's table of numbers (ui.matrix_text) right-aligned in even digits, scrolling sideways in its box.
 _BASE_CSS = """
 <style>
 [data-testid="stMain"]:focus, [data-testid="stMain"] :focus:not(:focus-visible) { outline: none; }
 [data-testid="stMainBlockContainer"] { padding-top: 3.5rem; }
-.st-key-walk_keys { display: none; }
+.st-key-walk_keys, .st-key-page_lang { display: none; }
 .st-key-walk_part { scroll-margin-top: 64px; }
 [data-testid="stMain"] [data-testid="stCode"] pre { max-width: 100%; }
 [data-testid="stMain"] [data-testid="stMarkdownContainer"]:has(> table) { overflow-x: auto; }
@@ -37,6 +45,18 @@ _BASE_CSS = """
 [data-testid="stMain"] [data-testid="stPageLink-NavLink"] { height: auto; }
 [data-testid="stMain"] [data-testid="stPageLink-NavLink"] :is(span, p)
   { white-space: normal !important; overflow: visible !important; text-overflow: clip !important; }
+[data-testid="stSidebar"] [data-testid="stPageLink-NavLink"][disabled],
+[data-testid="stSidebar"] [data-testid="stPageLink-NavLink"][disabled] * { color: inherit; }
+[data-testid="stSidebar"] [data-testid="stPageLink-NavLink"][disabled] p { font-weight: 600; }
+button[data-variant="segmented_control"][data-selected="true"],
+button[data-variant="segmented_control"][data-selected="true"] *, [data-testid="stSliderThumbValue"]
+  { color: light-dark(#1f5fbf, #7fb0ff); }
+.matrix-table { overflow-x: auto; max-width: 100%; }
+.matrix-table table { border-collapse: collapse; font-variant-numeric: tabular-nums; margin-bottom: 0.5rem; }
+.matrix-table caption { caption-side: top; text-align: left; padding-bottom: 0.25rem; }
+.matrix-table th, .matrix-table td { padding: 0.15rem 0.6rem; border-bottom: 1px solid rgba(128, 128, 128, 0.4); }
+.matrix-table td { text-align: right; white-space: nowrap; }
+.matrix-table th[scope="row"] { text-align: left; }
 [data-testid="stPlotlyChart"] :is([class$="tick"] > text, text[class$="title"], .colorbar text, .legendtext,
   .bartext, .annotation-text, .trace.scatter:has(.point) .textpoint text)
   { fill: currentColor !important; fill-opacity: 1 !important; }

@@ -15,6 +15,7 @@ from pathlib import Path
 import streamlit as st
 
 from ui import heap, live, questions, state, url
+from ui.document import document_ui
 from ui.i18n import LANGUAGE_NAMES, t
 from ui.layout import mode_switch_ui, style_ui
 from ui.pages import PAGE_BY_KEY, PAGES
@@ -51,7 +52,8 @@ def _language_chosen() -> None:
 
 
 def sidebar_ui(current: str) -> None:
-    """Language, presentation mode, where the theme is, and the menu of pages (the current one greyed)."""
+    """Language, presentation mode, where the theme is, and the menu of pages (the current one greyed); the
+    document's `lang` set to the reader's language, its scrolling boxes reachable by keyboard (ui.document)."""
     with st.sidebar:
         state.set_widget(LANGUAGE_CHOICE, state.current_language())
         st.radio(
@@ -70,6 +72,7 @@ def sidebar_ui(current: str) -> None:
         st.divider()
         for spec in PAGES:
             st.page_link(spec.path, label=t(f"page.{spec.key}"), icon=spec.icon, disabled=spec.key == current)
+        document_ui(state.current_language())
     assert current in PAGE_BY_KEY, current
 
 

@@ -52,9 +52,10 @@ Two kinds of keys:
      a page run, not run by its timer (all three ui.layout.mode_switch_ui).
 
 2. **Widget keys** (Streamlit owns the value; listed so that no two widgets share one):
-   - shell: "lang_choice" (the language radio), "present_toggle" (presentation mode's switch), "exit_presentation"
-     (its button), "questions_on_toggle" (the questions' switch): each shows the setting of section 1 it is named
-     after and sets it (ui.url.toggle_ui); none is bound to the URL.
+   - shell: "lang_choice" (the language radio), "page_lang" (the document's language and scrolling
+     boxes, ui.document), "present_toggle" (presentation mode's switch), "exit_presentation" (its button),
+     "questions_on_toggle" (the questions' switch): each control shows the setting of section 1 it is named after
+     and sets it (ui.url.toggle_ui); none is bound to the URL.
    - walkthrough: "walk_picker_<part>" (the part picker, rebuilt for each part), "walk_role", "walk_inputs_open",
      "walk_keys" (the presenter keys' component, ui.keys: its state "part" is the part the last key press asked
      for), "walk_scalar_come".

@@ -510,7 +510,7 @@ def test_the_copy_link_button_is_visible_and_copies_or_says_how(browser, app_url
         assert page.evaluate("navigator.clipboard.readText()") == link
     else:
         expect(status).to_have_text(LANGUAGES["en"]["share.copy_failed"])
-        fallback = page.locator(".st-key-share_copy input")
+        fallback = page.locator(".st-key-share_copy .fallback")
         expect(fallback).to_be_visible()
         assert fallback.input_value() == link
     page.context.close()

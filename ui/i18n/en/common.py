@@ -89,4 +89,11 @@ STRINGS: dict[str, str] = {
     "share.copy": "Copy link",
     "share.copied": "Link copied.",
     "share.copy_failed": "The browser did not allow copying: the link is selected below, copy it with Ctrl+C (⌘C on a Mac).",
+    "matrix.numbers": "See the numbers: {title}",
+    "matrix.numbers_caption": "{title} (rows: {rows}; columns: {cols})",
+    "matrix.copy_latex": "Copy LaTeX",
+    "matrix.copy_csv": "Copy CSV",
+    "matrix.copied_latex": "Matrix copied as LaTeX (bmatrix).",
+    "matrix.copied_csv": "Matrix copied as CSV.",
+    "matrix.copy_failed": "The browser did not allow copying: the matrix is selected below, copy it with Ctrl+C (⌘C on a Mac).",
 }

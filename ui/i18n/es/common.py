@@ -89,4 +89,11 @@ STRINGS: dict[str, str] = {
     "share.copy": "Copiar enlace",
     "share.copied": "Enlace copiado.",
     "share.copy_failed": "El navegador no dejó copiar: el enlace quedó seleccionado abajo, copialo con Ctrl+C (⌘C en Mac).",
+    "matrix.numbers": "Ver los números: {title}",
+    "matrix.numbers_caption": "{title} (filas: {rows}; columnas: {cols})",
+    "matrix.copy_latex": "Copiar LaTeX",
+    "matrix.copy_csv": "Copiar CSV",
+    "matrix.copied_latex": "Matriz copiada como LaTeX (bmatrix).",
+    "matrix.copied_csv": "Matriz copiada como CSV.",
+    "matrix.copy_failed": "El navegador no dejó copiar: la matriz quedó seleccionada abajo, copiala con Ctrl+C (⌘C en Mac).",
 }
