@@ -20,6 +20,10 @@ MAX_TOKENS = 64  # tokens of a sentence that go through attention; the rest are 
 
 # --- shared links and uploads ---
 MAX_LINK_CHARS = 12_000  # a link's scenario code longer than this is refused before decoding
+# An edited scenario's code is kept in the address bar only up to this length: with the rest of the address it
+# stays under 8 kB, what many proxies take in a request line (nginx's default). The largest scenarios (16 names
+# of 32 rare characters, 320 full-precision numbers) reach about 7,700; one of typed numbers, about 1,100.
+MAX_KEPT_CODE_CHARS = 7_000
 MAX_JSON_BYTES = 100_000  # a decompressed link or an uploaded file larger than this is refused
 MAX_JSON_DEPTH = 8  # nesting deeper than a scenario needs is refused before it is parsed
 MAX_NUMBER_CHARS = 40  # a number written with more characters than this (a 400-digit integer) is refused

@@ -11,16 +11,25 @@ from __future__ import annotations
 import streamlit as st
 
 from engine import Scale, lesson_scenario, same_numbers
-from engine.limits import TEMPERATURE_RANGE, TEMPERATURE_STEP
+from engine.limits import MAX_KEPT_CODE_CHARS, TEMPERATURE_RANGE, TEMPERATURE_STEP
+from engine.scenario_io import encode_scenario
 from ui import state
 from ui.i18n import t
+from ui.numbers import count
+from ui.share import fits_in_url
 from ui.sliders import number_slider, seed_input
 
 
 def edited_notice_ui() -> None:
-    """Say that the numbers are the reader's own scenario, not the lesson's."""
-    if not same_numbers(state.get_scenario(), lesson_scenario()):
+    """Say that the numbers are the reader's own scenario, not the lesson's, and when the address bar cannot keep
+    it (a reload or a server restart would lose it), how to keep it."""
+    scenario = state.get_scenario()
+    if not same_numbers(scenario, lesson_scenario()):
         st.info(t("scenario.edited"))
+    code = encode_scenario(scenario)
+    if not fits_in_url(code):
+        limit = count(MAX_KEPT_CODE_CHARS)
+        st.warning(t("scenario.not_kept", chars=count(len(code)), limit=limit), icon=":material/link_off:")
 
 
 def presets_ui() -> None:

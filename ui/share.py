@@ -1,25 +1,30 @@
 """Share and export the scenario: a link that reproduces the view, JSON and CSV downloads, JSON upload.
 
-A link carries the scenario as a code in the `s` query parameter (with `lang`, and `step` on the walkthrough,
-which their widgets read from the URL themselves); `apply_link` reads the code once, checks it through the
-engine, and removes it from the URL. A link or file the engine refuses (damaged, nested 100,000 deep, a number
-of 400 digits, a name with a lone surrogate...) is said in one message naming the part that is wrong, in the
-reader's language; a bad link shows the lesson's example, a bad file leaves the scenario as it was.
+A link carries the scenario as a code in the `s` query parameter (with `lang`, and `step` on the walkthrough).
+The address bar keeps that code too, as one of its settings (ui.url.KEPT): while the scenario differs from the
+lesson's example, every change writes its code there (`code_kept`), so a reload, or a reconnect to a restarted
+server (a new session), finds the edits; a code too long for an address (MAX_KEPT_CODE_CHARS) is not kept, and
+the page says so (`fits_in_url`). A code is read by `scenario_from_code`, checked through the engine. A link or
+file the engine refuses (damaged, nested 100,000 deep, a number of 400 digits, a name with a lone surrogate...)
+is said in one message naming the part that is wrong, in the reader's language; a bad link shows the lesson's
+example, a bad file leaves the scenario as it was.
 """
 
 from __future__ import annotations
 
+from functools import cache
 from urllib.parse import urlencode
 
 import streamlit as st
 
-from engine import EngineInputError
+from engine import EngineInputError, Scenario, lesson_scenario
 from engine.limits import (
     D_K_RANGE,
     D_MODEL_RANGE,
     MAX_ABS_VALUE,
     MAX_JSON_BYTES,
     MAX_JSON_DEPTH,
+    MAX_KEPT_CODE_CHARS,
     MAX_SCENARIO_TOKENS,
     MAX_TOKEN_CHARS,
     TEMPERATURE_RANGE,
@@ -38,17 +43,31 @@ UPLOAD_LIMIT_MB = 1  # Streamlit's unit; the engine then refuses files over MAX_
 MATRICES = (("x", "x"), ("w_q", "W_Q"), ("w_k", "W_K"), ("w_v", "W_V"))
 
 
-def apply_link() -> None:
-    """Before anything is drawn: take the scenario a shared link carries, if any."""
-    code = st.query_params.get(LINK_PARAM)
-    if code is None:
-        return
-    del st.query_params[LINK_PARAM]
+def scenario_from_code(code: str) -> Scenario:
+    """The scenario a link's (or the address bar's) code carries; one the engine refuses is said once, naming
+    the part that is wrong (`link_errors_ui`), and gives the lesson's example."""
     try:
-        state.set_scenario(decode_scenario(code))
+        return decode_scenario(code)
     except EngineInputError as exc:
-        state.reset_scenario()
         state.report_link_error("share.bad_link", str(exc.params.get("field", "link")))
+        return lesson_scenario()
+
+
+@cache
+def _lesson_code() -> str:
+    return encode_scenario(lesson_scenario())
+
+
+def fits_in_url(code: str) -> bool:
+    """Whether the address bar can keep a scenario's code (with the rest of the address, under about 8 kB)."""
+    return len(code) <= MAX_KEPT_CODE_CHARS
+
+
+def code_kept(scenario: Scenario) -> str | None:
+    """The code the address bar keeps for `scenario`: None for the lesson's example (the address stays short)
+    and for a code longer than an address can carry."""
+    code = encode_scenario(scenario)
+    return None if code == _lesson_code() or not fits_in_url(code) else code
 
 
 def _limits(field: str) -> dict[str, str]:

@@ -19,7 +19,7 @@ from ui.document import document_ui
 from ui.i18n import LANGUAGE_NAMES, t
 from ui.layout import mode_switch_ui, style_ui
 from ui.pages import PAGE_BY_KEY, PAGES
-from ui.share import apply_link
+from ui.reconnect import reconnect_ui
 
 ICON = str(Path(__file__).resolve().parent.parent / "assets" / "icon.png")
 EXIT_PRESENTATION_KEYS = "Alt+P"
@@ -36,7 +36,6 @@ def page(key: str) -> None:
         layout="wide",
         menu_items={"About": t("app.about")},
     )
-    apply_link()
     live.start_ui(key)
     sidebar_ui(key)
     style_ui(state.presentation_mode())
@@ -73,6 +72,7 @@ def sidebar_ui(current: str) -> None:
         for spec in PAGES:
             st.page_link(spec.path, label=t(f"page.{spec.key}"), icon=spec.icon, disabled=spec.key == current)
         document_ui(state.current_language())
+        reconnect_ui()
     assert current in PAGE_BY_KEY, current
 
 

@@ -17,7 +17,8 @@ Two kinds of keys:
    - "focus": {"query": token, "key": token}: the tokens chosen for derivations, the same on every page.
    - The settings the URL keeps (ui.url: read from a link, written back by every page run): "lang" (the
      language's code), "present" (presentation mode), "questions_on" (the questions before the answers, on by
-     default), "step" (int, the walkthrough's part, 1–5, or None before the walkthrough first shows one);
+     default), "step" (int, the walkthrough's part, 1–5, or None before the walkthrough first shows one), and
+     the scenario above, whose code the URL keeps under "s" while it is not the lesson's (written on every change);
      "url_written": {query key: the text this session last wrote there, or None}, "url_refused": the keys whose
      values a link carried that are none of theirs, said once. The live class's (ui.live): "class" (the room code
      this session is in, or None) and "me" (a student's anonymous id, so that a reload keeps their answers).
@@ -55,7 +56,8 @@ Two kinds of keys:
    - shell: "lang_choice" (the language radio), "page_lang" (the document's language and scrolling
      boxes, ui.document), "present_toggle" (presentation mode's switch), "exit_presentation" (its button),
      "questions_on_toggle" (the questions' switch): each control shows the setting of section 1 it is named after
-     and sets it (ui.url.toggle_ui); none is bound to the URL.
+     and sets it (ui.url.toggle_ui); none is bound to the URL. "reconnect_watch" (ui.reconnect: reruns the
+     page when the browser reconnects after a server restart).
    - walkthrough: "walk_picker_<part>" (the part picker, rebuilt for each part), "walk_role", "walk_inputs_open",
      "walk_keys" (the presenter keys' component, ui.keys: its state "part" is the part the last key press asked
      for), "walk_scalar_come".
@@ -169,16 +171,33 @@ def scenario_rev() -> int:
     return st.session_state[_SCENARIO_REV]
 
 
+# Called after every change of the scenario, wherever it is made (a callback, a fragment's run): ui.url keeps the
+# scenario's code in the address bar with it.
+_SCENARIO_WATCHERS: list[Callable[[], None]] = []
+
+
+def watch_scenario(watcher: Callable[[], None]) -> None:
+    """Call `watcher()` after every change of the shared scenario."""
+    _SCENARIO_WATCHERS.append(watcher)
+
+
+def _scenario_changed() -> None:
+    for watcher in _SCENARIO_WATCHERS:
+        watcher()
+
+
 def set_scenario(scenario: Scenario) -> None:
     """Replace the shared scenario; its editors and option widgets are rebuilt from it."""
     st.session_state[_SCENARIO] = scenario
     st.session_state[_SCENARIO_REV] = st.session_state.get(_SCENARIO_REV, 0) + 1
+    _scenario_changed()
 
 
 def set_option(**options: Any) -> None:
     """Change the scenario's options (scale, causal, temperature) from their own widgets: the matrices did not
     change, so neither the editors nor the option widgets are rebuilt (a slider step stays cheap)."""
     st.session_state[_SCENARIO] = replace(get_scenario(), **options)
+    _scenario_changed()
 
 
 def reset_scenario() -> None:

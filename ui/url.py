@@ -1,9 +1,12 @@
 """What the address bar keeps: the settings a link carries (KEPT), and one reader for every number in a URL.
 
-**The settings** are the language, presentation mode, the questions switch and the walkthrough's part:
-`?lang=en&present=true&questions_on=false&step=3`; in a live class, its room code and a student's anonymous id
-(`?class=ABC234&me=...`, ui.live). Each is the app's own value in session state (ui.state), never
-a widget's: the sidebar's controls show that value and write it (`toggle_ui`, ui.shell's language radio).
+**The settings** are the language, presentation mode, the questions switch, the walkthrough's part and the edited
+scenario: `?lang=en&present=true&questions_on=false&step=3&s=<code>`; in a live class, its room code and a
+student's anonymous id (`?class=ABC234&me=...`, ui.live). Each is the app's own value in session state (ui.state),
+never a widget's: the sidebar's controls show that value and write it (`toggle_ui`, ui.shell's language radio);
+the scenario's code (ui.share) is written after every change of it, in whatever run it happens (a fragment's too),
+so that a server restart loses no edit: the browser reconnects to a new session (ui.reconnect reruns the page),
+and the URL gives it the scenario back.
 Every page run starts with `settings_from_url` (ui.shell): what the URL says that this session did not write
 there itself (a link, a bookmark, a reload, which starts a new session) is read into those values; then every
 value is written back into the URL. So whichever way a setting was set, from a link or with a control, it
@@ -15,10 +18,11 @@ script (pages/), so Streamlit ties each bound toggle to the page that drew it an
 drops its query parameter as another page's; and a widget's value that came from the URL was not kept as its state
 across that switch. A lecturer's `?present=true` link lost presentation mode at the first menu click.
 
-A setting at its default is left out of the URL (presentation off, questions on, no part chosen yet), so links
-stay short; the language is always written. A value the URL carries that is no value of its setting (`?step=³`,
-`?present=yes`) is ignored and said once, in the reader's language (`refused_ui`). A new setting (a class code)
-is one more `Setting` in KEPT.
+A setting at its default is left out of the URL (presentation off, questions on, no part chosen yet, the lesson's
+example), so links stay short; the language is always written. A value the URL carries that is no value of its
+setting (`?step=³`, `?present=yes`) is ignored and said once, in the reader's language (`refused_ui`); a scenario
+code the engine refuses is said by ui.share, naming what is wrong, and gives the lesson's example. A new setting
+(a class code) is one more `Setting` in KEPT.
 
 **Numbers**: `str.isdigit` accepts "³", "①" and digits of other scripts that `int` refuses (or reads as other
 numbers), and `int` on 5,000 nines works through a number no page can use (Python refuses more than 4,300
@@ -36,6 +40,7 @@ import streamlit as st
 
 from ui import state
 from ui.i18n import LANGUAGE_NAMES, t
+from ui.share import LINK_PARAM, code_kept, scenario_from_code
 from ui.view_models.live import normalised_code, valid_student_id
 
 _DIGITS = re.compile(r"[0-9]+", re.ASCII)
@@ -65,6 +70,9 @@ class Setting(NamedTuple):
     write: Callable[[Any], str | None]  # the value → the URL's text, or None to leave the key out (the default)
     get: Callable[[], Any]  # the session's value (ui.state)
     set: Callable[[Any], None]
+    # whether `read` can refuse a text (then `refused_ui` says "url.bad.<key>"); the scenario's reader says itself
+    # what is wrong with a code, naming the part, and gives the lesson's example
+    refusable: bool = True
 
 
 KEPT: tuple[Setting, ...] = (
@@ -90,6 +98,7 @@ KEPT: tuple[Setting, ...] = (
         state.step,
         state.set_step,
     ),
+    Setting(LINK_PARAM, scenario_from_code, code_kept, state.get_scenario, state.set_scenario, refusable=False),
     # the live class (ui.live): the room code, and a student's anonymous id so that a reload keeps their answers
     Setting(state.CLASS, normalised_code, lambda code: code or None, state.class_code, state.set_class_code),
     Setting(state.ME, valid_student_id, lambda ident: ident or None, state.student_id, state.set_student_id),
@@ -135,6 +144,9 @@ def keep_in_url(*keys: str) -> None:
             st.query_params[setting.key] = text
         written[setting.key] = text
     _WRITTEN.set(written)
+
+
+state.watch_scenario(lambda: keep_in_url(LINK_PARAM))
 
 
 def refused_ui() -> None:

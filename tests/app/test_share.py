@@ -50,13 +50,13 @@ def figures_of(at: AppTest) -> dict[str, list]:
     return {key: chart(at, key).trace["z"] for key in SHOWN}
 
 
-def test_a_link_restores_the_scenario_then_leaves_the_url():
+def test_a_link_restores_the_scenario_and_the_address_bar_keeps_it():
     scenario = random_scenario(5)
     at = open_link({"s": encode_scenario(scenario)}, BUILDER)
     assert no_exception(at)
     assert np.allclose(chart(at, "b_x").trace["z"], scenario.x, rtol=0, atol=1e-12)
     assert np.allclose(chart(at, "b_q").trace["z"], scenario.x @ scenario.w_q, rtol=0, atol=1e-9)
-    assert "s" not in at.query_params
+    assert at.query_params["s"] == encode_scenario(scenario)  # so that a reload finds it
 
 
 def test_a_shared_link_opens_in_the_language_it_was_shared_in():

@@ -72,7 +72,7 @@ def dynamic_keys() -> set[str]:
             "too_many_scores",
         )
     }
-    keys |= {f"url.bad.{setting.key}" for setting in KEPT}
+    keys |= {f"url.bad.{setting.key}" for setting in KEPT if setting.refusable}
     keys |= new_pages_dynamic_keys()
     return keys
 

@@ -28,6 +28,7 @@ STRINGS: dict[str, str] = {
     "scenario.causal": "Causal mask",
     "scenario.causal_help": "Each token looks only at earlier tokens and itself, as when generating text.",
     "scenario.edited": "You are looking at your own scenario, not the lesson's: the numbers follow your edits.",
+    "scenario.not_kept": "Your scenario is too large to keep in the page's address (its code has {chars} characters; {limit} fit): a reload or a server restart brings back the lesson's example. To keep it, download it under “Share and export” → “Scenario (JSON)” and upload it later.",
     "peak.rows.saturated": "saturated",
     "peak.rows.balanced": "balanced",
     "peak.rows.flat": "flat",

@@ -28,6 +28,7 @@ STRINGS: dict[str, str] = {
     "scenario.causal": "Máscara causal",
     "scenario.causal_help": "Cada token mira solo a los anteriores y a sí mismo, como al generar texto.",
     "scenario.edited": "Estás viendo tu propio escenario, no el de la lección: los números cambian con tus ediciones.",
+    "scenario.not_kept": "Tu escenario es demasiado grande para guardarlo en la dirección de la página (su código tiene {chars} caracteres; entran {limit}): si recargás la página o el servidor se reinicia, vuelve el ejemplo de la lección. Para no perderlo, descargalo en «Compartir y exportar» → «Escenario (JSON)» y subilo después.",
     "peak.rows.saturated": "saturadas",
     "peak.rows.balanced": "equilibradas",
     "peak.rows.flat": "planas",
