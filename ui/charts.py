@@ -118,7 +118,7 @@ def show_heatmap(spec: Heatmap, key: str | None = None) -> None:
         alt=describe(spec),
         key=key,
     )
-    numbers_ui([spec])
+    numbers_ui([spec], key=key)
 
 
 def table_caption(spec: Heatmap) -> str:
@@ -128,21 +128,23 @@ def table_caption(spec: Heatmap) -> str:
     return spec.title
 
 
-def numbers_ui(specs: Sequence[Heatmap], title: str = "") -> None:
+def numbers_ui(specs: Sequence[Heatmap], title: str = "", key: str | None = None) -> None:
     """The numbers of one figure's heatmaps for a keyboard and a screen reader: a fold ("See the numbers") that a
     Tab reaches and Enter or Space opens, holding each matrix as a table (its cells as the figure writes them, each
     row and column headed by its name) and buttons that copy it as LaTeX and as CSV (ui.matrix_text). The fold is
-    named after `title` (the figure's), or the one matrix's."""
+    named after `title` (the figure's), or the one matrix's. The copy buttons' keys follow the figure's `key` when
+    it has one (one page may show the same matrix twice: the walkthrough's figure and a question's given numbers),
+    else the matrix itself."""
     lang = state.current_language()
     with st.expander(tm("matrix.numbers", title=title or specs[0].title)):
-        for spec in specs:
+        for i, spec in enumerate(specs):
             st.html(matrix_text.table_html(spec, lang, table_caption(spec)))
             copy_buttons_ui(
                 [
                     (t("matrix.copy_latex"), matrix_text.latex_bmatrix(spec, lang), t("matrix.copied_latex")),
                     (t("matrix.copy_csv"), matrix_text.csv_matrix(spec), t("matrix.copied_csv")),
                 ],
-                key=_copy_key(spec),
+                key=f"copy_{key}_{i}" if key else _copy_key(spec),
                 failed=t("matrix.copy_failed"),
             )
 
@@ -382,7 +384,7 @@ def show_grid(panels: Sequence[Heatmap], title: str, key: str | None = None) -> 
     st.plotly_chart(
         figure, theme="streamlit", width="content", config=config(file_name(title)), alt=describe_grid(panels), key=key
     )
-    numbers_ui(panels, title)
+    numbers_ui(panels, title, key=key)
 
 
 def show_small_multiples(attentions: np.ndarray, *, title: str, alt: str, key: str | None = None, **options) -> None:
