@@ -18,9 +18,12 @@ from ui.sliders import number_slider, seed_input
 
 
 def edited_notice_ui() -> None:
-    """Say that the numbers are the reader's own scenario, not the lesson's."""
+    """Say that the numbers are the reader's own scenario, not the lesson's. The notice has its place on the page
+    also while it is not shown (an empty element): the first edit shows it without moving what comes after, so
+    the figures below keep their charts (a block that moves is drawn anew, ui.figure_component)."""
+    place = st.empty()
     if not same_numbers(state.get_scenario(), lesson_scenario()):
-        st.info(t("scenario.edited"))
+        place.info(t("scenario.edited"))
 
 
 def presets_ui() -> None:
