@@ -1,9 +1,10 @@
-"""The figures on the page: `ui.figure_specs` at the size presentation mode asks for, shown with st.plotly_chart.
+"""The figures on the page: `ui.figure_specs` at the size presentation mode asks for, shown by the app's figure
+component (`ui.figure_component`: one chart kept mounted per key, updated in place) or, with the switch
+ATTENTION_CHARTS=plotly_chart, by st.plotly_chart.
 
 Speed (README › Speed): a figure is built once per distinct input and reused (plotly's own checks and the
-figure's JSON cost more than the drawing); a changed figure is drawn anew by the browser, an unchanged one
-costs nothing, so pages keep figures that change together apart from those that do not. The figures follow
-Streamlit's light and dark themes (`theme="streamlit"`).
+figure's JSON cost more than the drawing); an unchanged figure costs the browser nothing, so pages keep figures
+that change together apart from those that do not. The figures follow Streamlit's light and dark themes.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ import plotly.graph_objects as go
 import streamlit as st
 
 from engine import AttentionResult, derivation
-from ui import figure_specs, matrix_text, numbers, state
+from ui import figure_component, figure_specs, matrix_text, numbers, state
 from ui.clipboard import copy_buttons_ui
 from ui.figure_specs import Heatmap, Style
 from ui.i18n import t, tm, translate
@@ -44,37 +45,61 @@ def _freeze(value):
     return value
 
 
+class Built:
+    """A built figure and, made the first time it is asked for, the JSON the figure component sends."""
+
+    def __init__(self, figure: go.Figure) -> None:
+        self.figure = figure
+        self._spec: dict | None = None
+
+    def spec(self) -> dict:
+        """The figure's JSON for the component (see ui.figure_component.figure_spec)."""
+        if self._spec is None:
+            self._spec = figure_component.figure_spec(self.figure)
+        return self._spec
+
+
 class FigureCache:
-    """Built figures by their input, shared by every session (never modified: st.plotly_chart copies them)."""
+    """Built figures by their input, shared by every session (never modified: st.plotly_chart copies them, the
+    component's JSON is made once)."""
 
     def __init__(self, size: int = 512) -> None:
         self.size = size
-        self.figures: OrderedDict[object, go.Figure] = OrderedDict()
+        self.figures: OrderedDict[object, Built] = OrderedDict()
         self.lock = threading.Lock()
 
-    def get(self, key: object, build) -> go.Figure:
+    def built(self, key: object, build) -> Built:
         """The figure cached under `key`, built with `build()` the first time (outside the lock)."""
         with self.lock:
             if key in self.figures:
                 self.figures.move_to_end(key)
                 return self.figures[key]
-        figure = build()
+        built = Built(build())
         with self.lock:
-            self.figures[key] = figure
+            self.figures[key] = built
             while len(self.figures) > self.size:
                 self.figures.popitem(last=False)
-        return figure
+        return built
+
+    def get(self, key: object, build) -> go.Figure:
+        """The figure cached under `key` (see `built`)."""
+        return self.built(key, build).figure
 
 
 FIGURES = FigureCache()
 
 
-def heatmap_figure(spec: Heatmap) -> go.Figure:
+def built_heatmap(spec: Heatmap) -> Built:
     """The figure of `spec` at the current mode's size, in the reader's language (built once per input)."""
     current, lang = style(), state.current_language()
     fields = [getattr(spec, name.name) for name in dataclasses.fields(Heatmap)]
     key = ("heatmap", _freeze(fields), current, lang)
-    return FIGURES.get(key, lambda: figure_specs.heatmap_figure(spec, current, lang))
+    return FIGURES.built(key, lambda: figure_specs.heatmap_figure(spec, current, lang))
+
+
+def heatmap_figure(spec: Heatmap) -> go.Figure:
+    """The figure of `spec` (see `built_heatmap`)."""
+    return built_heatmap(spec).figure
 
 
 def config(filename: str) -> dict:
@@ -108,16 +133,26 @@ def describe(spec: Heatmap) -> str:
     return t("figure.alt_large", title=spec.title, rows=numbers.count(r), cols=numbers.count(c), low=low, high=high)
 
 
+def draw(built: Built, title: str, alt: str, key: str | None) -> None:
+    """Every figure of the app is drawn here: at its own width (narrower when its column is narrower), in the
+    app's theme, with the mode bar of `config` and the text description `alt`; by the figure component, whose
+    chart stays mounted under `key`, or by st.plotly_chart (`ui.figure_component.CHARTS`)."""
+    if not figure_component.component_on():
+        st.plotly_chart(
+            built.figure, theme="streamlit", width="content", config=config(file_name(title)), alt=alt, key=key
+        )
+        return
+    labels = {
+        "svg": t("figure.download_svg"),
+        "fullscreen": t("figure.fullscreen"),
+        "close_fullscreen": t("figure.close_fullscreen"),
+    }
+    figure_component.figure_ui(built.spec(), config=config(file_name(title)), alt=alt, labels=labels, key=key)
+
+
 def show_heatmap(spec: Heatmap, key: str | None = None) -> None:
     """Draw one heatmap at its own size (narrower when its column is narrower), its numbers in a fold below."""
-    st.plotly_chart(
-        heatmap_figure(spec),
-        theme="streamlit",
-        width="content",
-        config=config(file_name(spec.title)),
-        alt=describe(spec),
-        key=key,
-    )
+    draw(built_heatmap(spec), spec.title, describe(spec), key)
     numbers_ui([spec], key=key)
 
 
@@ -157,9 +192,9 @@ def _copy_key(spec: Heatmap) -> str:
     return f"copy_matrix_{digest.hexdigest()}"
 
 
-def show_figure(figure: go.Figure, title: str, alt: str, key: str | None = None) -> None:
+def show_figure(figure: go.Figure | Built, title: str, alt: str, key: str | None = None) -> None:
     """Draw a figure that is not a heatmap (bars, lines, arrows)."""
-    st.plotly_chart(figure, theme="streamlit", width="content", config=config(file_name(title)), alt=alt, key=key)
+    draw(figure if isinstance(figure, Built) else Built(figure), title, alt, key)
 
 
 def show_row(specs: Sequence[Heatmap], keys: Sequence[str | None] | None = None) -> None:
@@ -338,10 +373,10 @@ def vectors_specs(tokens: Sequence[str], x: np.ndarray, output: np.ndarray) -> l
     ]
 
 
-def _cached(kind: str, build, *args, **kwargs) -> go.Figure:
+def _cached(kind: str, build, *args, **kwargs) -> Built:
     current, lang = style(), state.current_language()
     key = (kind, _freeze(list(args)), _freeze(kwargs), current, lang)
-    return FIGURES.get(key, lambda: build(*args, current, lang, **kwargs))
+    return FIGURES.built(key, lambda: build(*args, current, lang, **kwargs))
 
 
 def show_bars(groups: dict, labels, *, title: str, alt: str, key: str | None = None, **options) -> None:
@@ -377,13 +412,11 @@ def show_grid(panels: Sequence[Heatmap], title: str, key: str | None = None) -> 
     """Matrices of one shape as small multiples in one figure, on one colour scale (see ui.figure_specs.grid_figure)."""
     current, lang, per_row = style(), state.current_language(), grid_per_row(len(panels))
     fields = [[getattr(panel, name.name) for name in dataclasses.fields(Heatmap)] for panel in panels]
-    figure = FIGURES.get(
+    built = FIGURES.built(
         ("grid", _freeze(fields), per_row, current, lang),
         lambda: figure_specs.grid_figure(panels, current, lang, per_row=per_row),
     )
-    st.plotly_chart(
-        figure, theme="streamlit", width="content", config=config(file_name(title)), alt=describe_grid(panels), key=key
-    )
+    draw(built, title, describe_grid(panels), key)
     numbers_ui(panels, title, key=key)
 
 

@@ -22,10 +22,13 @@ from ui.sliders import number_slider, seed_input
 
 def edited_notice_ui() -> None:
     """Say that the numbers are the reader's own scenario, not the lesson's, and when the address bar cannot keep
-    it (a reload or a server restart would lose it), how to keep it."""
+    it (a reload or a server restart would lose it), how to keep it. The notice has its place on the page also
+    while it is not shown (an empty element): the first edit shows it without moving what comes after, so the
+    figures below keep their charts (a block that moves is drawn anew, ui.figure_component)."""
     scenario = state.get_scenario()
+    place = st.empty()
     if not same_numbers(scenario, lesson_scenario()):
-        st.info(t("scenario.edited"))
+        place.info(t("scenario.edited"))
     code = encode_scenario(scenario)
     if not fits_in_url(code):
         limit = count(MAX_KEPT_CODE_CHARS)

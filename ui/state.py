@@ -84,6 +84,8 @@ Two kinds of keys:
      "real_head" (the picked head, 0-based; set by "real_pick_best" too), "real_sort", "real_query_<n>",
      "real_key_<n>" (the derived cell's pieces, keyed by the sentence's length in pieces), "real_download".
      The model itself is no session state: one per server (ui/model_source.py), as is its download.
+   - figures: "figure_<key>" (the chart the figure component, ui.figure_component, keeps mounted for the figure
+     drawn with `key`; its state is unused).
    - new pages keep their widget keys prefixed by the page: "mh_*", "learn_*", "real_*", "quiz_*".
 """
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 from dataclasses import dataclass
@@ -10,6 +11,8 @@ from typing import TYPE_CHECKING
 
 from streamlit.runtime.state.common import user_key_from_element_id
 from streamlit.testing.v1 import AppTest
+
+from ui import figure_component
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -92,6 +95,43 @@ def derivation_lines(at: AppTest) -> list[str]:
 
 
 @dataclass(frozen=True)
+class FigureProto:
+    """What the tests read of a figure element, named as st.plotly_chart's proto names it."""
+
+    spec: str  # the figure's JSON
+    id: str  # "$$ID-<digest>-<key>": changes when what the browser is sent for the figure changes
+    alt: str
+    theme: str
+    config: str
+
+
+@dataclass(frozen=True)
+class FigureElement:
+    proto: FigureProto
+
+
+def figure_elements(at: AppTest) -> list:
+    """Every figure on the page in page order, whichever draws it: st.plotly_chart's elements as they are, or the
+    figure component's (ui.figure_component) read from its data. st.plotly_chart's id hashes the figure; the
+    component's stays the key's (the chart stays mounted), so its stand-in id hashes the data the browser gets
+    instead: either changes exactly when the browser has a new figure to draw."""
+    if not figure_component.component_on():
+        return list(at.get("plotly_chart"))
+    found = []
+    for element in at.get("bidi_component"):
+        if element.proto.component_name != figure_component.COMPONENT_NAME:
+            continue
+        data = json.loads(element.proto.json)
+        key = (user_key_from_element_id(element.proto.id) or "").removeprefix(figure_component.KEY_PREFIX) or None
+        digest = hashlib.sha256(element.proto.json.encode()).hexdigest()[:32]
+        proto = FigureProto(
+            json.dumps(data["figure"]), f"$$ID-{digest}-{key}", data["alt"], data["theme"], json.dumps(data["config"])
+        )
+        found.append(FigureElement(proto))
+    return found
+
+
+@dataclass(frozen=True)
 class Chart:
     """One st.plotly_chart as the browser receives it: the figure's JSON, its text description and its key."""
 
@@ -127,7 +167,7 @@ class Chart:
 def charts(at: AppTest) -> list[Chart]:
     """Every plotly figure on the page, in page order."""
     found = []
-    for element in at.get("plotly_chart"):
+    for element in figure_elements(at):
         proto = element.proto
         key = user_key_from_element_id(proto.id) if proto.id else None
         found.append(Chart(json.loads(proto.spec), proto.alt, key, proto.theme, json.loads(proto.config or "{}")))

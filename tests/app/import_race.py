@@ -26,7 +26,7 @@ import time
 from streamlit.runtime.scriptrunner_utils.script_run_context import get_script_run_ctx
 from streamlit.testing.v1 import AppTest
 
-from tests.app.helpers import APP
+from tests.app.helpers import APP, figure_elements
 
 HELD_AT = "pandas.core.api"  # pandas/__init__.py imports it before it names Series, DataFrame...
 WAIT_S = 60.0  # every wait is bounded
@@ -128,7 +128,7 @@ def main(who: str) -> None:
             {
                 "exceptions": exceptions,
                 "finished": not runs.is_alive(),
-                "heatmaps": len(app.get("plotly_chart")),
+                "heatmaps": len(figure_elements(app)),
                 "held_in": hold.held_in,
                 "timer_imports": hold.timer_imports,
                 "frozen": gc.get_freeze_count(),

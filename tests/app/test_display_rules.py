@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from tests.app.helpers import go_to_part, open_page
+from tests.app.helpers import figure_elements, go_to_part, open_page
 
 LANGS = ("es", "en")
 FACTOR = re.compile(r"\(([+−]?\d[\d.,]*)\)")  # a parenthesised number: (+0,807), (−0.150), (+10)
@@ -85,7 +85,7 @@ def test_the_q_k_v_hover_gives_each_cells_dot_product_as_the_scores_hover_does(l
     import json
 
     at = open_page("pages/walkthrough.py", lang)
-    (q,) = [json.loads(c.proto.spec) for c in at.get("plotly_chart") if c.proto.id.endswith("-walk_q")]
+    (q,) = [json.loads(c.proto.spec) for c in figure_elements(at) if c.proto.id.endswith("-walk_q")]
     hover = q["data"][0]["customdata"]
     value = "+0,461" if lang == "es" else "+0.461"  # Q_perro[0], the lesson's
     word = "columna" if lang == "es" else "column"

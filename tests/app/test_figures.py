@@ -19,7 +19,7 @@ from streamlit.testing.v1 import AppTest
 from engine import Scale, lesson_scenario
 from engine.scenario_io import encode_scenario
 from tests.app import lesson
-from tests.app.helpers import Chart, by_label, chart, charts, go_to_part, no_exception, open_page
+from tests.app.helpers import Chart, by_label, chart, charts, figure_elements, go_to_part, no_exception, open_page
 from tests.app.lesson import TOKENS, number, vector
 from tests.app.test_share import open_link
 from ui.i18n import LANGUAGES
@@ -194,7 +194,7 @@ def test_a_temperature_step_leaves_the_scores_figures_as_they_were():
     it): after a temperature step only the weights and the output have new ids."""
 
     def ids(at: AppTest) -> dict[str, str]:
-        return {user_key_from_element_id(e.proto.id): e.proto.id for e in at.get("plotly_chart")}
+        return {user_key_from_element_id(e.proto.id): e.proto.id for e in figure_elements(at)}
 
     at = open_page("pages/builder.py", "en")
     before = ids(at)

@@ -21,7 +21,7 @@ from engine import (
     train,
     weight_gradient,
 )
-from tests.app.helpers import APP, no_exception
+from tests.app.helpers import APP, figure_elements, no_exception
 from ui.i18n import LANGUAGES, translate
 from ui.sections.learning import common
 from ui.sections.learning import target as target_tab
@@ -54,7 +54,7 @@ def open_tab(at: AppTest, section: str, lang: str) -> AppTest:
 
 def figure(at: AppTest, key: str) -> dict:
     """The plotly figure drawn with `key`, as the JSON the browser receives."""
-    for element in at.get("plotly_chart"):
+    for element in figure_elements(at):
         if element.proto.id.endswith(f"-{key}"):
             return json.loads(element.proto.spec)
     raise KeyError(key)

@@ -29,7 +29,7 @@ from engine import (
 )
 from engine.attention import Scale
 from tests.app.derivation_check import check_block, number
-from tests.app.helpers import no_exception, open_page, page_text, tables
+from tests.app.helpers import figure_elements, no_exception, open_page, page_text, tables
 from ui.figure_specs import MASKED_FILL
 from ui.i18n import LANGUAGES, translate
 from ui.sections.multihead import concat as mh_concat
@@ -72,7 +72,7 @@ def reference_weights(x, w_q, w_k, *, causal=False, temperature=1.0, scale=Scale
 
 def chart(at, key: str) -> dict:
     """The plotly figure drawn with widget key `key`, as the browser receives it."""
-    found = [c for c in at.get("plotly_chart") if c.proto.id.endswith(f"-{key}")]
+    found = [c for c in figure_elements(at) if c.proto.id.endswith(f"-{key}")]
     assert len(found) == 1, key
     return json.loads(found[0].proto.spec)
 
@@ -405,14 +405,14 @@ def test_presentation_mode_and_h_1_render():
 
 def test_only_the_open_part_is_drawn_and_every_part_renders():
     at = open_with("es", source="sentence")
-    drawn = {c.proto.id.rsplit("-", 1)[1] for c in at.get("plotly_chart")} - {"where_block"}  # below the tabs
+    drawn = {c.proto.id.rsplit("-", 1)[1] for c in figure_elements(at)} - {"where_block"}  # below the tabs
     assert drawn == {"mh_heads"}
     expected = {"concat": {"mh_concat", "mh_w_o", "mh_output"}, "residual": {"mh_residual", "mh_cos"}}
     expected["compare"] = {"mh_compare"}
     for part, charts in expected.items():
         open_part(at, part, "es")
         assert no_exception(at), part
-        assert {c.proto.id.rsplit("-", 1)[1] for c in at.get("plotly_chart")} - {"where_block"} == charts
+        assert {c.proto.id.rsplit("-", 1)[1] for c in figure_elements(at)} - {"where_block"} == charts
         assert at.session_state[mh_inputs.PART.key] == part
 
 

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from engine.questions import Outcome
-from tests.app.helpers import button, derivation_lines, no_exception, open_page, page_text
+from tests.app.helpers import button, derivation_lines, figure_elements, no_exception, open_page, page_text
 from tests.app.test_questions_ui import (
     a_named_mistake,
     answer,
@@ -80,7 +80,7 @@ def test_the_head_question_is_about_the_picked_head_and_its_figure_shows_the_ans
     assert (question.params["layer"], question.params["head"]) == (layer + 1, head + 1)
     assert question.params["tokens"] == tokens.pieces
     assert not revealed(at, "real_model.head", lang)
-    assert not [c for c in at.get("plotly_chart") if "customdata" in c.proto.spec]  # the large figure waits
+    assert not [c for c in figure_elements(at) if "customdata" in c.proto.spec]  # the large figure waits
     assert translate(lang, "real.cell.title") not in page_text(at)  # and so does everything that reads its rows
 
     response, key = a_named_mistake(question, lang)  # a wrong piece: its mistake named, then the figure shows

@@ -35,7 +35,7 @@ from harness.tiny_model import (
     write_model,
 )
 from tests.app.derivation_check import check_block
-from tests.app.helpers import open_page, page_text, shown, tables
+from tests.app.helpers import figure_elements, open_page, page_text, shown, tables
 from ui import charts, model_source
 from ui.i18n import LANGUAGES, translate
 from ui.numbers import count, fixed
@@ -73,12 +73,12 @@ def computed(directory: Path, sentence: str = SENTENCE):
 
 
 def charts_of(at: AppTest) -> list[dict]:
-    return [json.loads(chart.proto.spec) for chart in at.get("plotly_chart")]
+    return [json.loads(chart.proto.spec) for chart in figure_elements(at)]
 
 
 def chart_keyed(at: AppTest, key: str) -> dict:
     """The figure drawn with widget key `key` (the page draws others: the same word in two sentences)."""
-    (figure,) = [json.loads(c.proto.spec) for c in at.get("plotly_chart") if c.proto.id.endswith(f"-{key}")]
+    (figure,) = [json.loads(c.proto.spec) for c in figure_elements(at) if c.proto.id.endswith(f"-{key}")]
     return figure
 
 
@@ -390,7 +390,7 @@ def test_the_sentence_box_takes_at_most_the_limit_and_says_so_when_it_is_reached
     assert [w.value for w in at.warning] == [
         translate(lang, "error.model_too_many_tokens", count=count(669, lang=lang), limit="64")
     ]
-    assert not at.get("plotly_chart")
+    assert not figure_elements(at)
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -547,7 +547,7 @@ def test_offline_without_a_copy_the_page_says_what_to_do_and_never_waits(monkeyp
     text = page_text(at)
     assert "`ATTENTION_MODEL_DIR`" in text and "config.json\nmodel.safetensors\ntokenizer.json" in text
     assert at.button(key="real_download").label == translate(lang, "real.download.retry", size="470")
-    assert not at.get("plotly_chart")
+    assert not figure_elements(at)
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -595,7 +595,7 @@ def test_with_the_hubs_offline_mode_on_the_page_says_what_to_do_and_offers_no_do
     text = page_text(at)
     assert "`ATTENTION_MODEL_DIR`" in text and "config.json\nmodel.safetensors\ntokenizer.json" in text
     assert not [b for b in at.button if b.key == "real_download"]  # a download that could never succeed
-    assert not called.is_set() and not at.get("plotly_chart")
+    assert not called.is_set() and not figure_elements(at)
 
 
 def test_another_page_is_served_while_a_download_is_running(monkeypatch, tiny_dir):
@@ -796,7 +796,7 @@ def test_wrong_model_files_say_what_is_wrong_without_the_servers_path(
     assert fix in [m.value for m in at.markdown]
     assert "config.json\nmodel.safetensors\ntokenizer.json" in text
     assert any(str(directory) in record.getMessage() for record in caplog.records)  # for the operator
-    assert not at.get("plotly_chart")
+    assert not figure_elements(at)
 
 
 @pytest.mark.parametrize("lang", LANGS)

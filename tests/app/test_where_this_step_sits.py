@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from tests.app.helpers import go_to_part, open_page, page_text
+from tests.app.helpers import figure_elements, go_to_part, open_page, page_text
 from ui.figure_specs import BlockLabels, Style, block_figure
 from ui.i18n import LANGUAGES, translate
 
@@ -16,7 +16,7 @@ BOXES = ("inputs", "attention", "masked_attention", "cross_attention", "add_norm
 
 
 def block_of(at) -> dict:
-    for chart in at.get("plotly_chart"):
+    for chart in figure_elements(at):
         if chart.proto.id.endswith("-where_block"):
             return json.loads(chart.proto.spec)
     raise AssertionError("no block figure")

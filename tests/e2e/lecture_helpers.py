@@ -19,7 +19,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from harness.browser import ScriptRuns, is_base_path_probe, wait_for_app
 from harness.server import ROOT, free_port, start_app, stop_app, wait_healthy
-from tests.e2e.shared import ARTIFACTS
+from tests.e2e.shared import ARTIFACTS, CHART
 
 MIN_PRESENTATION_PX = 20  # every number a student must read, in presentation mode
 MIN_PHONE_FIGURE_PX = 12  # a figure on a phone keeps its text at least this big (it stacks or scrolls instead)
@@ -74,9 +74,9 @@ def query(view: View, lang: str = "es", **params: object) -> str:
 
 
 # Every figure drawn, nothing stale or loading, no run in progress.
-SETTLED = """() => document.querySelector('[data-testid=stApp][data-test-script-state=notRunning]') !== null
+SETTLED = f"""() => document.querySelector('[data-testid=stApp][data-test-script-state=notRunning]') !== null
   && document.querySelectorAll('[data-stale=true], [data-testid=stSkeleton]').length === 0
-  && [...document.querySelectorAll('[data-testid=stPlotlyChart]')].every(e => e.querySelector('.main-svg'))"""
+  && [...document.querySelectorAll('{CHART}')].every(e => e.querySelector('.main-svg'))"""
 
 
 def settle(page: Page, timeout: float = 60_000) -> None:
@@ -161,13 +161,13 @@ PART_BOXES = r"""() => {
   const box = selector => { const e = document.querySelector(selector); if (!e) return null;
     const b = e.getBoundingClientRect(); return [b.top, b.bottom]; };
   return {top: box('.st-key-walk_part'), title: box('.st-key-walk_part h2'),
-          figure: box('.st-key-walk_main [data-testid=stPlotlyChart]'),
+          figure: box('.st-key-walk_main CHART'),
           derivation: box('.st-key-walk_main [data-testid=stCode] pre'),
           titleText: (document.querySelector('.st-key-walk_part h2') || {}).textContent};
-}"""
+}""".replace("CHART", CHART)
 
 # Figures on a phone: the size of the text they draw, and whether they fit the screen or sit in a box that scrolls.
-PHONE_FIGURES = r"""() => [...document.querySelectorAll('[data-testid=stPlotlyChart]')].map(chart => {
+PHONE_FIGURES = r"""() => [...document.querySelectorAll('CHART')].map(chart => {
   const sizes = [...chart.querySelectorAll('.main-svg text')].filter(t => t.getBoundingClientRect().width > 0)
     .map(t => t.getBoundingClientRect().height > 0 ? parseFloat(getComputedStyle(t).fontSize) : 99);
   const svg = chart.querySelector('.main-svg').getBoundingClientRect();
@@ -180,7 +180,7 @@ PHONE_FIGURES = r"""() => [...document.querySelectorAll('[data-testid=stPlotlyCh
     scroller = scroller.parentElement;
   }
   return {smallest: Math.min(...sizes, 99), scale: drawn, right: svg.right, scrolls};
-})"""
+})""".replace("CHART", CHART)
 
 # Text whose contrast the tests check, with its colour: figure texts (tick labels, cell values, titles), table
 # cells, derivations. Boxes in page pixels: the viewport holds the whole page when this runs.

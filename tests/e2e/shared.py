@@ -12,12 +12,16 @@ from playwright.sync_api import Page, expect
 from harness import browser
 from harness.browser import TIMEOUT_MS, act, is_base_path_probe, runs, wait_for_app, watch_runs
 from harness.server import ROOT
+from ui.figure_component import KEY_PREFIX
 from ui.i18n import LANGUAGE_NAMES, LANGUAGES
 
 __all__ = ["act", "open_app", "runs", "wait_for_app"]
 
 ARTIFACTS = ROOT / "artifacts" / "screenshots"
-FIGURE = "[data-testid=stMain] [data-testid=stPlotlyChart]"
+# A figure's node, whichever draws it: the app's figure component (ui/figure_component.py) or st.plotly_chart
+# (ATTENTION_CHARTS=plotly_chart). Every browser test finds figures with this, `keyed` and `charts`.
+CHART = ":is([data-testid=attentionFigure], [data-testid=stPlotlyChart])"
+FIGURE = f"[data-testid=stMain] {CHART}"
 
 # Every text node plotly drew in the page's figures (axis labels, titles, cell values), as the browser shows it.
 FIGURE_TEXTS = f"""() => [...document.querySelectorAll('{FIGURE} svg text')].map(t => t.textContent)"""
@@ -71,9 +75,20 @@ def figure_texts(page: Page) -> list[str]:
     return page.evaluate(FIGURE_TEXTS)
 
 
+def keyed(key: str) -> str:
+    """A selector of the element of the figure drawn with the key `key`: Streamlit marks its container
+    st-key-<key> for st.plotly_chart, st-key-figure_<key> for the component's chart (its key is a widget's)."""
+    return f":is(.st-key-{key}, .st-key-{KEY_PREFIX}{key})"
+
+
+def charts(page: Page):
+    """Every figure's node on the page, in page order."""
+    return page.locator(CHART)
+
+
 def figure(page: Page, key: str):
-    """The plotly figure drawn with the Streamlit key `key` (Streamlit marks its container st-key-<key>)."""
-    return page.locator(f".st-key-{key} .js-plotly-plot").first
+    """The plotly figure (plotly's graph div) drawn with the key `key`."""
+    return page.locator(f"{keyed(key)} .js-plotly-plot").first
 
 
 def assert_healthy(page: Page) -> None:

@@ -29,7 +29,7 @@ from engine.scenario_io import encode_scenario
 from harness.browser import ScriptRuns, is_base_path_probe, runs, wait_for_app
 from harness.server import free_port, start_app, stop_app, wait_healthy
 from tests.e2e.conftest import warm_up
-from tests.e2e.shared import assert_healthy
+from tests.e2e.shared import assert_healthy, keyed
 from ui.i18n import LANGUAGE_NAMES, LANGUAGES, translate
 from ui.pages import PAGES, page_url
 
@@ -288,7 +288,7 @@ def assert_no_markup_from_names(page: Page) -> None:
 
 
 def plotly_texts(page: Page, chart_key: str) -> list[str]:
-    return page.locator(f".st-key-{chart_key} svg text").all_text_contents()
+    return page.locator(f"{keyed(chart_key)} svg text").all_text_contents()
 
 
 def test_names_that_look_like_markup_are_shown_literally_everywhere(es_page, server):
@@ -309,10 +309,10 @@ def test_names_that_look_like_markup_are_shown_literally_everywhere(es_page, ser
     do(page, lambda: menu_link(page, "builder").click())
     assert_no_markup_from_names(page)
     # Hover the cells of the weights: each names its two tokens, literally (plotly reads <b> as bold otherwise).
-    chart = page.locator(".st-key-b_weights .nsewdrag").first
+    chart = page.locator(f"{keyed('b_weights')} .nsewdrag").first
     chart.scroll_into_view_if_needed()
     box = chart.bounding_box()
-    hover = page.locator(".st-key-b_weights .hoverlayer")
+    hover = page.locator(f"{keyed('b_weights')} .hoverlayer")
     n = len(MARKDOWN_NAMES)
     for i, name in enumerate(MARKDOWN_NAMES):
         page.mouse.move(box["x"] + box["width"] * (i + 0.5) / n, box["y"] + box["height"] * (i + 0.5) / n)
@@ -353,7 +353,7 @@ def test_numbers_typed_in_a_cell_mean_the_same_in_either_browser_locale(browser,
     page = new_page(browser, locale=locale)
     go(page, f"{server.url}/builder?lang={LANGUAGE_NAMES[lang]}")
     refused = page.locator("[data-testid=stAlert]").filter(has_text=LANGUAGES[lang]["editor.refused.cell"][:4])
-    x_figure = page.locator(".st-key-b_x svg text")
+    x_figure = page.locator(f"{keyed('b_x')} svg text")
     for typed, shown in written.items():
         type_into_x_cell(page, 1, 2, typed)  # x_perro[0]
         expect(x_figure.filter(has_text=re.compile(f"^{re.escape(shown)}$"))).to_have_count(1)

@@ -9,7 +9,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from engine import lesson_scenario, target_preset
-from tests.e2e.shared import assert_healthy, runs, screenshot, wait_for_app
+from tests.e2e.shared import assert_healthy, keyed, runs, screenshot, wait_for_app
 from ui.i18n import LANGUAGES
 
 pytestmark = pytest.mark.e2e
@@ -17,16 +17,17 @@ ES = LANGUAGES["es"]
 RUN_TIMEOUT = 120_000  # a run is shown chunk by chunk (at least 0.2 s each): allow a slow, shared machine
 
 # A keyed figure's data as plotly holds it in the page.
-PLOT_DATA = """(key) => {
-  const plot = document.querySelector(`.st-key-${key} .js-plotly-plot`);
+PLOT_DATA = """(selector) => {
+  const plot = document.querySelector(selector);
   if (!plot || !plot.data) return null;
   return plot.data.map(trace => ({name: trace.name || null, y: trace.y || null, z: trace.z || null}));
 }"""
 
 
 def plot(page: Page, key: str) -> list[dict]:
-    page.wait_for_function(f"({PLOT_DATA})({key!r}) !== null", timeout=RUN_TIMEOUT)
-    return page.evaluate(PLOT_DATA, key)
+    selector = f"{keyed(key)} .js-plotly-plot"
+    page.wait_for_function(f"({PLOT_DATA})({selector!r}) !== null", timeout=RUN_TIMEOUT)
+    return page.evaluate(PLOT_DATA, selector)
 
 
 def heatmap(page: Page, key: str) -> np.ndarray:

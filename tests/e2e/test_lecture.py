@@ -39,7 +39,7 @@ from tests.e2e.lecture_helpers import (
     sidebar_open,
     whole_page,
 )
-from tests.e2e.shared import act, wait_for_app
+from tests.e2e.shared import CHART, act, keyed, wait_for_app
 from ui.i18n import LANGUAGES, translate
 from ui.pages import PAGE_BY_KEY, PAGES, page_url
 from ui.questions import REVEAL_SHORTCUT
@@ -437,10 +437,10 @@ def test_a_32_character_token_name_keeps_the_figures_at_their_matrix_size(browse
     page = new_page(browser, view)
     open_view(page, f"{app_url}/builder?s={encode_scenario(scenario)}&lang=en", view)
     sizes = page.evaluate(
-        """() => [...document.querySelectorAll('[data-testid=stPlotlyChart]')].map(chart => {
+        f"""() => [...document.querySelectorAll('{CHART}')].map(chart => {{
              const svg = chart.querySelector('.main-svg');
-             return {width: parseFloat(svg.getAttribute('width')), drawn: svg.getBoundingClientRect().width,
-                     labels: [...chart.querySelectorAll('.ytick text')].map(t => t.textContent)}; })"""
+             return {{width: parseFloat(svg.getAttribute('width')), drawn: svg.getBoundingClientRect().width,
+                     labels: [...chart.querySelectorAll('.ytick text')].map(t => t.textContent)}}; }})"""
     )
     assert len(sizes) == 8  # Q, K, V; scores, scaled, weights; x, output
     for figure in sizes:
@@ -448,11 +448,11 @@ def test_a_32_character_token_name_keeps_the_figures_at_their_matrix_size(browse
         assert abs(figure["drawn"] - figure["width"]) < 1, figure  # drawn at its own size, not shrunk
         assert "supercali…" in figure["labels"], figure  # the long name shortened on the axis
     # the full name is on hover
-    chart = page.locator(".st-key-b_weights .nsewdrag").first
+    chart = page.locator(f"{keyed('b_weights')} .nsewdrag").first
     chart.scroll_into_view_if_needed()
     box = chart.bounding_box()
     page.mouse.move(box["x"] + box["width"] * 0.5, box["y"] + box["height"] * 0.5)
-    expect(page.locator(".st-key-b_weights .hoverlayer")).to_contain_text(long_name)
+    expect(page.locator(f"{keyed('b_weights')} .hoverlayer")).to_contain_text(long_name)
     page.context.close()
 
 
@@ -465,15 +465,15 @@ def test_a_200_word_sentence_gives_a_64_by_64_map_that_can_be_inspected(browser,
     box.fill(words)
     act(page, lambda: box.press("Enter"))
     settle(page, timeout=120_000)
-    chart = page.locator(".st-key-pipe_weights .js-plotly-plot")
+    chart = page.locator(f"{keyed('pipe_weights')} .js-plotly-plot")
     size = chart.evaluate("e => [e._fullData[0].z.length, e._fullData[0].z[0].length, e._fullLayout.xaxis.range]")
     assert size[:2] == [64, 64]
     assert size[2] == [-0.5, 63.5]
-    page.locator(".st-key-pipe_weights .nsewdrag").first.scroll_into_view_if_needed()
-    drag = page.locator(".st-key-pipe_weights .nsewdrag").first.bounding_box()
+    page.locator(f"{keyed('pipe_weights')} .nsewdrag").first.scroll_into_view_if_needed()
+    drag = page.locator(f"{keyed('pipe_weights')} .nsewdrag").first.bounding_box()
     # hover: a cell says which tokens and what weight
     page.mouse.move(drag["x"] + drag["width"] * 0.3, drag["y"] + drag["height"] * 0.6)
-    expect(page.locator(".st-key-pipe_weights .hoverlayer")).to_contain_text("→")
+    expect(page.locator(f"{keyed('pipe_weights')} .hoverlayer")).to_contain_text("→")
     # zoom: dragging a box shows part of the map, larger
     page.mouse.move(drag["x"] + 10, drag["y"] + 10)
     page.mouse.down()

@@ -7,7 +7,7 @@ import pytest
 from playwright.sync_api import Page, expect
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
-from tests.e2e.shared import assert_healthy, runs, screenshot, wait_for_app
+from tests.e2e.shared import assert_healthy, charts, runs, screenshot, wait_for_app
 from ui.i18n import LANGUAGE_NAMES, LANGUAGES
 
 pytestmark = pytest.mark.e2e
@@ -51,7 +51,7 @@ def choose(page: Page, label: str, option: str) -> None:
 
 def heads_figure(page: Page):
     """The figure of the heads' weights: the first chart after the heads' heading."""
-    return page.locator("[data-testid=stPlotlyChart]").first
+    return charts(page).first
 
 
 @pytest.mark.parametrize("lang", sorted(LANGUAGES))

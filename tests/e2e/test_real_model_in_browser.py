@@ -20,7 +20,7 @@ from harness.browser import ScriptRuns, runs, wait_for_app
 from harness.fake_hub import FakeHub, model_files_of
 from harness.server import free_port, start_app, stop_app, wait_healthy
 from harness.tiny_model import TINY_CONFIG, random_bert_tensors, write_model
-from tests.e2e.shared import assert_healthy, screenshot
+from tests.e2e.shared import assert_healthy, charts, screenshot
 from ui.i18n import LANGUAGE_NAMES, LANGUAGES
 from ui.numbers import count
 
@@ -138,10 +138,6 @@ CHARTS = 4  # the heads' small multiples, the picked head, the same word's cosin
 
 def main(page: Page):
     return page.locator("[data-testid=stMain]")
-
-
-def charts(page: Page):
-    return page.locator("[data-testid=stPlotlyChart]")
 
 
 @pytest.mark.parametrize("lang", ["es", "en"])

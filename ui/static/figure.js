@@ -1,0 +1,223 @@
+// The app's figure component (ui/figure_component.py): one plotly.js chart per slot, kept mounted; each new
+// figure is applied with Plotly.react, so the chart's node stays and uirevision keeps a student's zoom and pan.
+//
+// What st.plotly_chart's frontend gave the app is done here: the app's theme (Streamlit's plotly theme, with
+// the colours of the component's theme variables), the figure's width up to its column's, the mode bar (PNG
+// from plotly's own button, SVG and fullscreen added), role=figure with the text description as aria-label.
+// Nothing here reads text as HTML: the figure's text goes to plotly, the description to an attribute.
+
+const FULLSCREEN_ICON = {
+  width: 600, height: 470,
+  path: "M32 32C14.3 32 0 46.3 0 64v96c0 17.7 14.3 32 32 32s32-14.3 32-32V96h64c17.7 0 32-14.3 32-32s-14.3-32-32-32H32zM64 352c0-17.7-14.3-32-32-32s-32 14.3-32 32v96c0 17.7 14.3 32 32 32h96c17.7 0 32-14.3 32-32s-14.3-32-32-32H64V352zM320 32c-17.7 0-32 14.3-32 32s14.3 32 32 32h64v64c0 17.7 14.3 32 32 32s32-14.3 32-32V64c0-17.7-14.3-32-32-32H320zM448 352c0-17.7-14.3-32-32-32s-32 14.3-32 32v64H320c-17.7 0-32 14.3-32 32s14.3 32 32 32h96c17.7 0 32-14.3 32-32V352z",
+};
+const CLOSE_ICON = {
+  width: 600, height: 470,
+  path: "M160 64c0-17.7-14.3-32-32-32s-32 14.3-32 32v64H32c-17.7 0-32 14.3-32 32s14.3 32 32 32h96c17.7 0 32-14.3 32-32V64zM32 320c-17.7 0-32 14.3-32 32s14.3 32 32 32H96v64c0 17.7 14.3 32 32 32s32-14.3 32-32V352c0-17.7-14.3-32-32-32H32zM352 64c0-17.7-14.3-32-32-32s-32 14.3-32 32v96c0 17.7 14.3 32 32 32h96c17.7 0 32-14.3 32-32s-14.3-32-32-32H352V64zM320 320c-17.7 0-32 14.3-32 32v96c0 17.7 14.3 32 32 32s32-14.3 32-32V384h64c17.7 0 32-14.3 32-32s-14.3-32-32-32H320z",
+};
+const SVG_ICON = {
+  width: 1000, height: 1000,
+  path: "M500 80l-250 280h160v300h180v-300h160z M100 760h800v160h-800z",
+};
+const NARROWEST = 150; // px, as st.plotly_chart
+const FULLSCREEN_PAD = 24; // px around a figure shown full screen
+
+function loadPlotly(src) {
+  if (window.Plotly && window.Plotly.react) return Promise.resolve(window.Plotly);
+  if (!window.__attentionPlotly) {
+    window.__attentionPlotly = new Promise((resolve, reject) => {
+      const script = document.createElement("script");
+      script.src = src;
+      script.async = true;
+      script.onload = () => resolve(window.Plotly);
+      script.onerror = () => reject(new Error("plotly.js did not load from " + src));
+      document.head.appendChild(script);
+    });
+  }
+  return window.__attentionPlotly;
+}
+
+function cssVar(style, name, fallback) {
+  const value = style.getPropertyValue(name).trim();
+  return value && value !== "unset" ? value : fallback;
+}
+
+// Streamlit's plotly theme (its frontend's, for theme="streamlit"), coloured from the component's theme variables:
+// it is the figure's template, so what a figure sets itself wins.
+function themeTemplate(element) {
+  const style = getComputedStyle(element);
+  const text = cssVar(style, "--st-text-color", "#31333f");
+  const background = cssVar(style, "--st-background-color", "#ffffff");
+  const border = cssVar(style, "--st-border-color", "rgba(49, 51, 63, 0.2)");
+  const grid = cssVar(style, "--st-border-color-light", border);
+  const font = cssVar(style, "--st-font", "sans-serif");
+  const headingFont = cssVar(style, "--st-heading-font", font);
+  const heading = cssVar(style, "--st-heading-color", text);
+  const colorway = cssVar(style, "--st-chart-categorical-colors", "").split(",").map((c) => c.trim()).filter(Boolean);
+  const axis = {
+    zerolinecolor: grid, gridcolor: grid, tickcolor: grid, minor: { gridcolor: grid }, automargin: true,
+    tickfont: { color: text, size: 12 }, title: { font: { color: text, size: 14 } },
+  };
+  return {
+    key: [text, background, border, grid, font, headingFont, heading, colorway.join()].join("|"),
+    background,
+    template: {
+      layout: {
+        font: { color: text, family: font, size: 12 },
+        title: { font: { family: headingFont, size: 16, color: heading }, pad: { l: 2 }, xanchor: "left", x: 0 },
+        legend: { bordercolor: "rgba(0,0,0,0)", borderwidth: 0, valign: "top", font: { size: 12, color: text } },
+        paper_bgcolor: background,
+        plot_bgcolor: background,
+        ...(colorway.length ? { colorway } : {}),
+        xaxis: { ...axis, showgrid: false, zeroline: false, title: { ...axis.title, standoff: 20 } },
+        yaxis: { ...axis, ticklabelposition: "outside", title: { ...axis.title, standoff: 24 } },
+        margin: { pad: 8, r: 0, l: 0 },
+        hoverlabel: { bgcolor: background, bordercolor: border, font: { color: text, family: font, size: 12 } },
+        coloraxis: { colorbar: { tickfont: { color: text, size: 12 }, outlinecolor: "rgba(0,0,0,0)" } },
+      },
+    },
+  };
+}
+
+function bold(title) {
+  if (title === undefined || title === null) return title;
+  const named = typeof title === "string" ? { text: title } : title;
+  return typeof named.text === "string" && named.text ? { ...named, text: "<b>" + named.text + "</b>" } : named;
+}
+
+function fileName(chart) {
+  const options = (chart.data.config || {}).toImageButtonOptions || {};
+  return options.filename || "figure";
+}
+
+function setFullscreen(chart, on) {
+  chart.fullscreen = on;
+  const box = chart.box;
+  box.classList.toggle("attention-figure-fullscreen", on);
+  Object.assign(box.style, on
+    ? { position: "fixed", inset: "0", zIndex: "1000100", padding: FULLSCREEN_PAD + "px", overflow: "auto",
+        background: chart.background || "" }
+    : { position: "", inset: "", zIndex: "", padding: "", overflow: "", background: "" });
+  if (on) {
+    chart.onKey = (event) => { if (event.key === "Escape") setFullscreen(chart, false); };
+    chart.onResize = () => render(chart);
+    window.addEventListener("keydown", chart.onKey);
+    window.addEventListener("resize", chart.onResize);
+  } else if (chart.onKey) {
+    window.removeEventListener("keydown", chart.onKey);
+    window.removeEventListener("resize", chart.onResize);
+    chart.onKey = chart.onResize = null;
+  }
+  render(chart);
+}
+
+// The mode bar: plotly's own buttons as the figure's config asks, then SVG and fullscreen. The buttons are made
+// once per chart and kept: Plotly.react draws anew from nothing when its config changes, functions included.
+function modeBarConfig(chart) {
+  const labels = chart.data.labels || {};
+  const key = JSON.stringify([chart.data.config, labels, chart.fullscreen]);
+  if (chart.configKey === key) return chart.config;
+  if (!chart.buttons) {
+    chart.buttons = {
+      svg: { name: "downloadSvg", icon: SVG_ICON,
+             click: (gd) => window.Plotly.downloadImage(gd, { format: "svg", filename: fileName(chart) }) },
+      open: { name: "fullscreen", icon: FULLSCREEN_ICON, click: () => setFullscreen(chart, true) },
+      close: { name: "closeFullscreen", icon: CLOSE_ICON, click: () => setFullscreen(chart, false) },
+    };
+  }
+  const { svg, open, close } = chart.buttons;
+  svg.title = labels.svg || "SVG";
+  open.title = labels.fullscreen || "Fullscreen";
+  close.title = labels.close_fullscreen || "Close fullscreen";
+  const config = { ...(chart.data.config || {}) };
+  config.displaylogo = false;
+  config.showSendToCloud = false;
+  config.modeBarButtonsToAdd = [chart.fullscreen ? close : open, svg, ...(config.modeBarButtonsToAdd || [])];
+  chart.config = config;
+  chart.configKey = key;
+  return config;
+}
+
+function describe(chart) {
+  const alt = (chart.data.alt || "").trim();
+  if (alt) {
+    chart.box.setAttribute("role", "figure");
+    chart.box.setAttribute("aria-label", alt);
+  } else {
+    chart.box.removeAttribute("role");
+    chart.box.removeAttribute("aria-label");
+  }
+}
+
+// Draw the chart's latest figure. Only one Plotly.react at a time: figures that arrive meanwhile are not queued,
+// the last one is drawn next (a dragged slider leaves no queue of redraws behind).
+async function render(chart) {
+  if (chart.drawing) { chart.again = true; return; }
+  chart.drawing = true;
+  try {
+    do {
+      chart.again = false;
+      const Plotly = await loadPlotly(chart.plotlySrc);
+      if (chart.gone) return;
+      const figure = chart.data.figure || { data: [], layout: {} };
+      const layout = figure.layout || {};
+      const theme = themeTemplate(chart.parent);
+      chart.background = theme.background;
+      if (chart.fullscreen) chart.box.style.background = theme.background;
+      let width = layout.width;
+      let height = layout.height;
+      if (chart.fullscreen) {
+        width = window.innerWidth - 2 * FULLSCREEN_PAD;
+        height = window.innerHeight - 2 * FULLSCREEN_PAD;
+      } else {
+        const room = chart.parent.clientWidth;
+        if (room > 0) width = Math.max(NARROWEST, width ? Math.min(width, room) : room);
+      }
+      chart.width = width;
+      const drawn = { ...layout, width, height, template: theme.template };
+      if ("title" in layout) drawn.title = bold(layout.title);
+      await Plotly.react(chart.graph, figure.data || [], drawn, modeBarConfig(chart));
+      chart.drawnWidth = chart.parent.clientWidth;
+    } while (chart.again && !chart.gone);
+  } finally {
+    chart.drawing = false;
+  }
+}
+
+export function draw(component, plotlySrc) {
+  const { data, parentElement } = component;
+  let chart = parentElement.__attentionFigure;
+  if (!chart) {
+    const box = document.createElement("div");
+    box.className = "attention-figure";
+    box.setAttribute("data-testid", "attentionFigure");
+    const graph = document.createElement("div");
+    box.appendChild(graph);
+    parentElement.appendChild(box);
+    chart = { parent: parentElement, box, graph, generation: 0, plotlySrc };
+    parentElement.__attentionFigure = chart;
+    // a narrower or wider column (a phone turned, the sidebar opened): the figure follows, up to its own width
+    chart.observer = new ResizeObserver(() => {
+      if (!chart.fullscreen && chart.drawnWidth !== undefined && chart.parent.clientWidth !== chart.drawnWidth) {
+        render(chart);
+      }
+    });
+    chart.observer.observe(parentElement);
+  }
+  chart.data = data || {};
+  const height = ((chart.data.figure || {}).layout || {}).height;
+  if (height) chart.graph.style.minHeight = height + "px"; // the figure's room is kept while plotly.js loads
+  describe(chart);
+  render(chart);
+  const generation = ++chart.generation;
+  // Streamlit calls the cleanup of a call that a newer one overtook, and the latest one's when the chart leaves
+  // the page: only that one takes the chart away.
+  return () => {
+    if (generation !== chart.generation) return;
+    chart.gone = true;
+    chart.observer.disconnect();
+    if (chart.fullscreen) setFullscreen(chart, false);
+    if (window.Plotly) window.Plotly.purge(chart.graph);
+    chart.box.remove();
+    delete parentElement.__attentionFigure;
+  };
+}
