@@ -29,7 +29,7 @@ PROJECTOR = {"width": 1280, "height": 720}
 PHONE = {"width": 390, "height": 844}
 SIDEBAR = "[data-testid=stSidebar]"
 CLASS_QUESTION = "[class*='st-key-live_quiz_walk_1']"
-BARS = "[class*='st-key-live_bars_'] [data-testid=stPlotlyChart]"
+BARS = "[class*='st-key-live_bars_'] :is([data-testid=attentionFigure], [data-testid=stPlotlyChart])"
 FOLLOW_WITHIN = 10_000  # ms: a follower polls every second; the margin is for a busy 2-core machine
 
 
