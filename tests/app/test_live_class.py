@@ -10,7 +10,7 @@ from streamlit.testing.v1 import AppTest
 from classroom.api import ClassError
 from engine import lesson_scenario
 from engine.questions import Kind
-from tests.app.helpers import APP, page_text
+from tests.app.helpers import APP, figure_elements, page_text
 from tests.live.fake_store import FakeStore
 from ui import live_store
 from ui.i18n import translate
@@ -159,7 +159,7 @@ def test_a_question_round_tallied_revealed_and_voted_again(store):
     answer(alice, question, right)
     lec.run()
     assert translate("es", "live.answered", round="2", answered="1", joined="2") in page_text(lec)
-    assert translate("es", "live.round", n="1") in page_text(lec) or lec.get("plotly_chart")
+    assert translate("es", "live.round", n="1") in page_text(lec) or figure_elements(lec)
 
 
 def test_a_students_forged_lecturer_link_changes_nothing(store):
