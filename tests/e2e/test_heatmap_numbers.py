@@ -4,6 +4,7 @@ the copy buttons give the matrix as LaTeX and as CSV."""
 
 from __future__ import annotations
 
+from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import expect
 
 from tests.app.lesson import PERRO, W_Q, X, number
@@ -48,6 +49,8 @@ def test_the_keyboard_opens_a_heatmaps_numbers_and_reads_a_cell_with_its_row_and
     assert cells[0] == "perro"
     assert cells[column] == number(Q[PERRO, 0], 3, sign=True, lang="es") == "+0,461"
     assert headers[0] == strings["matrix.rows_token"]
+    opened = Axe().run(page, context="[data-testid=stMain] [data-testid=stExpander]:has(details[open])")
+    assert [v["id"] for v in opened.response["violations"] if v["impact"] in ("serious", "critical")] == []
 
     page.keyboard.press("Shift+Tab")  # back to the fold; Space closes it, as Enter opened it
     expect(fold).to_be_focused()
