@@ -1,0 +1,86 @@
+"""A heatmap's numbers without sight or mouse: with the keyboard only, a reader reaches the fold beside the figure,
+opens it and reads a cell with its row and column names (the table's header cells, as a screen reader says them);
+the copy buttons give the matrix as LaTeX and as CSV."""
+
+from __future__ import annotations
+
+from axe_playwright_python.sync_playwright import Axe
+from playwright.sync_api import expect
+
+from tests.app.lesson import PERRO, W_Q, X, number
+from tests.e2e.shared import open_app, watched_page
+from ui.i18n import LANGUAGES
+from ui.pages import PAGE_BY_KEY, page_url
+
+Q = X @ W_Q  # the lesson's Q, computed here
+MAX_TABS = 400
+
+
+def tab_to(page, locator) -> None:
+    """Press Tab until `locator` has the keyboard's focus (at most MAX_TABS presses)."""
+    for _ in range(MAX_TABS):
+        page.keyboard.press("Tab")
+        if locator.evaluate("e => e === document.activeElement"):
+            return
+    raise AssertionError(f"{MAX_TABS} presses of Tab never reached {locator}")
+
+
+def test_the_keyboard_opens_a_heatmaps_numbers_and_reads_a_cell_with_its_row_and_column(page, app_url):
+    open_app(page, f"{page_url(app_url, PAGE_BY_KEY['builder'])}?lang=es")
+    strings = LANGUAGES["es"]
+    label = strings["matrix.numbers"].format(title=strings["matrix.q"])
+    caption = strings["matrix.numbers_caption"].format(
+        title=strings["matrix.q"], rows=strings["matrix.rows_token"], cols=strings["matrix.cols_dim"]
+    )
+    fold = page.locator("[data-testid=stMain] [data-testid=stExpander] summary").filter(has_text=label)
+    expect(fold).to_have_count(1)
+    region = page.get_by_role("region", name=caption, exact=True)
+    expect(region.get_by_role("table", name=caption)).to_be_hidden()
+
+    tab_to(page, fold)
+    page.keyboard.press("Enter")
+    expect(region.get_by_role("table", name=caption)).to_be_visible()
+    tab_to(page, region)  # the table's box is the next stop: its arrows scroll it when it is wide
+
+    row = region.get_by_role("row").filter(has=page.get_by_role("rowheader", name="perro", exact=True))
+    headers = region.get_by_role("columnheader").all_inner_texts()
+    column = headers.index("d0")
+    cells = row.locator("th, td").all_inner_texts()
+    assert cells[0] == "perro"
+    assert cells[column] == number(Q[PERRO, 0], 3, sign=True, lang="es") == "+0,461"
+    assert headers[0] == strings["matrix.rows_token"]
+    opened = Axe().run(page, context="[data-testid=stMain] [data-testid=stExpander]:has(details[open])")
+    assert [v["id"] for v in opened.response["violations"] if v["impact"] in ("serious", "critical")] == []
+
+    page.keyboard.press("Shift+Tab")  # back to the fold; Space closes it, as Enter opened it
+    expect(fold).to_be_focused()
+    page.keyboard.press(" ")
+    expect(region.get_by_role("table", name=caption)).to_be_hidden()
+
+
+def test_the_copy_buttons_give_latex_and_csv(browser, app_url):
+    context = browser.new_context(
+        viewport={"width": 1400, "height": 900}, permissions=["clipboard-read", "clipboard-write"]
+    )
+    try:
+        page = watched_page(context)
+        open_app(page, f"{page_url(app_url, PAGE_BY_KEY['builder'])}?lang=en")
+        strings = LANGUAGES["en"]
+        fold = page.locator("[data-testid=stMain] [data-testid=stExpander]").filter(
+            has_text=strings["matrix.numbers"].format(title=strings["matrix.q"])
+        )
+        fold.locator("summary").click()
+        buttons = fold.locator(".copy-button")
+        expect(buttons).to_have_count(2)
+        buttons.filter(has_text=strings["matrix.copy_latex"]).click()
+        expect(fold.locator(".status")).to_have_text(strings["matrix.copied_latex"])
+        latex = page.evaluate("navigator.clipboard.readText()")
+        rows = [" & ".join(number(v, 3, sign=True, lang="en").replace("−", "-") for v in q) for q in Q]
+        assert latex == "\\begin{bmatrix}\n" + " \\\\\n".join(rows) + "\n\\end{bmatrix}"
+        buttons.filter(has_text=strings["matrix.copy_csv"]).click()
+        expect(fold.locator(".status")).to_have_text(strings["matrix.copied_csv"])
+        csv = page.evaluate("navigator.clipboard.readText()").splitlines()
+        assert csv[0] == "token,d0,d1,d2,d3"
+        assert csv[2].split(",")[0] == "perro" and float(csv[2].split(",")[1]) == round(Q[PERRO, 0], 3)
+    finally:
+        context.close()
