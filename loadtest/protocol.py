@@ -22,6 +22,7 @@ from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 # What the frontend sends as the second subprotocol when it has no XSRF token (the server only reads it to check
 # an auth cookie, which a student does not have).
 AUTH_PLACEHOLDER = "PLACEHOLDER_AUTH_TOKEN"
+RUN_DEADLINE_S = 300  # a run the server never ends (messages keep coming, none says it finished)
 RUN_DONE = {ForwardMsg.FINISHED_SUCCESSFULLY, ForwardMsg.FINISHED_FRAGMENT_RUN_SUCCESSFULLY}
 
 
@@ -65,6 +66,8 @@ class Connection:
         self.socket.send_binary(message.SerializeToString())
         frames = received = 0
         while True:
+            if time.perf_counter() - start > RUN_DEADLINE_S:  # a run that never reports its end is a failure
+                raise RunError(f"no end of the run after {RUN_DEADLINE_S} s")
             try:
                 opcode, payload = self.socket.recv_data()
             except (websocket.WebSocketException, OSError) as exc:
