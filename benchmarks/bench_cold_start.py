@@ -37,10 +37,14 @@ from harness.browser import find_chromium, launch  # noqa: E402
 from harness.server import free_port, start_app, stop_app, wait_healthy  # noqa: E402
 
 DONE = {ForwardMsg.FINISHED_SUCCESSFULLY}
+# a figure: the app's figure component or st.plotly_chart
+FIGURE = ":is([data-testid=attentionFigure], [data-testid=stPlotlyChart])"
 SHOWN = """() => document.querySelector('[data-testid=stApp][data-test-script-state=notRunning]') !== null
   && document.querySelectorAll('[data-stale=true], [data-testid=stSkeleton]').length === 0
   && document.querySelectorAll('[data-testid=stMain] h1').length > 0
-  && [...document.querySelectorAll('[data-testid=stPlotlyChart]')].every(e => e.querySelector('.main-svg'))"""
+  && [...document.querySelectorAll(FIGURES)].every(e => e.querySelector(".main-svg"))""".replace(
+    "FIGURES", repr(FIGURE)
+)
 HEALTH_TIMEOUT_S = 120  # a cold start on a busy 2-core machine
 HEALTH_POLL_S = 0.05  # the server's start is timed to when its health check answers: ask often
 

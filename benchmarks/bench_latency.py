@@ -69,7 +69,9 @@ for (const type of ['keydown', 'pointerdown']) {
   window.addEventListener(type, () => { window.__t0 = performance.now(); }, {capture: true});
 }
 """
-PAGE_SIZE = """[document.querySelectorAll('[data-testid=stMain] [data-testid=stPlotlyChart]').length,
+# a figure: the app's figure component or st.plotly_chart
+FIGURE = ":is([data-testid=attentionFigure], [data-testid=stPlotlyChart])"
+PAGE_SIZE = f"""[document.querySelectorAll('[data-testid=stMain] {FIGURE}').length,
   document.querySelectorAll('*').length]"""
 DOM_QUIET = f"performance.now() - window.__lastMutation > {QUIET_MS}"
 

@@ -155,7 +155,7 @@ def one_round(browser, root: Path, model_dir: Path, sentences: list[str]) -> dic
             page.goto(f"{url}/real_model?questions_on=false")
             wait_for_app(page, timeout=TIMEOUT_MS)
             page.locator("[data-testid=stMain] table").first.wait_for()
-            page.locator("[data-testid=stPlotlyChart] .main-svg").first.wait_for()
+            page.locator(":is([data-testid=attentionFigure], [data-testid=stPlotlyChart]) .main-svg").first.wait_for()
             print(f"    session {index + 1} open after {time.monotonic() - began:.1f} s", flush=True)
             if index == 0:
                 figures["first_open_s"] = time.monotonic() - began

@@ -36,7 +36,9 @@ MATRICES = ("x", "w_q", "w_k", "w_v")  # the builder's four editors, in page ord
 TIMEOUT_MS = 120_000
 STRINGS = LANGUAGES["es"]  # every session reads the app in its default language
 # The token names on the figures' axes, as plotly draws them (SVG text).
-AXIS_LABELS = "[data-testid=stMain] [data-testid=stPlotlyChart] .xtick text, [data-testid=stPlotlyChart] .ytick text"
+# a figure: the app's figure component or st.plotly_chart
+FIGURE = ":is([data-testid=attentionFigure], [data-testid=stPlotlyChart])"
+AXIS_LABELS = f"[data-testid=stMain] {FIGURE} .xtick text, {FIGURE} .ytick text"
 
 
 def rss_mb(pid: int) -> float:
