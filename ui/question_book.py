@@ -35,7 +35,7 @@ from typing import NamedTuple
 
 from engine import EngineInputError
 from engine import questions as engine_questions
-from engine.number_grammar import parse_number
+from engine.number_grammar import typed_number as engine_typed_number
 from engine.questions import Grade, Kind, Outcome, Question
 from ui.languages import DEFAULT_LANGUAGE, NUMBER_SEPARATORS
 
@@ -108,15 +108,10 @@ def page_of(section: str) -> str:
 
 
 def typed_number(text: str, lang: str) -> float:
-    """A typed answer as a number: "0,954" and "0.954", a true minus sign, thousands written either way; a
-    separator before three digits is read as decimal when it is the reader's decimal separator (as the app
-    writes numbers), and refused as ambiguous otherwise (engine.number_grammar.parse_number)."""
-    cleaned = str(text).strip().replace("\u2212", "-").replace("\u00a0", "").replace(" ", "")
-    if "," in cleaned and "." in cleaned:  # 1.234,5 or 1,234.5: the last mark is the decimal one
-        decimal = "," if cleaned.rfind(",") > cleaned.rfind(".") else "."
-        cleaned = cleaned.replace("." if decimal == "," else ",", "").replace(decimal, ".")
+    """A typed answer as a number, read with `lang`'s decimal separator: "0,954" and "0.954", a true minus sign,
+    thousands written either way (engine.number_grammar.typed_number, the rule the live class's tally shares)."""
     decimal_separator, _ = NUMBER_SEPARATORS.get(lang, NUMBER_SEPARATORS[DEFAULT_LANGUAGE])
-    return parse_number(cleaned, decimal=decimal_separator)
+    return engine_typed_number(text, decimal_separator)
 
 
 @dataclass(frozen=True)
