@@ -180,7 +180,16 @@ async function render(chart) {
     } while (chart.again && !chart.gone);
   } finally {
     chart.drawing = false;
+    if (chart.gone) purge(chart); // taken away while plotly.js was drawing: purged now that it has finished
   }
+}
+
+// Plotly.purge takes the graph's event emitter and layout away: done in the middle of a Plotly.react, plotly's
+// next step fails on them ("e.emit is not a function"). So a chart is purged only when no draw is under way.
+function purge(chart) {
+  if (chart.purged || !window.Plotly) return;
+  chart.purged = true;
+  window.Plotly.purge(chart.graph);
 }
 
 export function draw(component, plotlySrc) {
@@ -216,8 +225,8 @@ export function draw(component, plotlySrc) {
     chart.gone = true;
     chart.observer.disconnect();
     if (chart.fullscreen) setFullscreen(chart, false);
-    if (window.Plotly) window.Plotly.purge(chart.graph);
     chart.box.remove();
     delete parentElement.__attentionFigure;
+    if (!chart.drawing) purge(chart); // else render() purges it when its draw is done
   };
 }
