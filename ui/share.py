@@ -12,6 +12,7 @@ example, a bad file leaves the scenario as it was.
 
 from __future__ import annotations
 
+import html
 from collections.abc import Callable
 from functools import cache
 from urllib.parse import urlencode
@@ -33,7 +34,7 @@ from engine.limits import (
 from engine.scenario_io import FORMAT_VERSION, decode_scenario, encode_scenario, scenario_from_json, scenario_to_json
 from engine.spreadsheet import csv_text
 from ui import state
-from ui.clipboard import copy_button_ui
+from ui.clipboard import copy_button_ui, copy_buttons_ui
 from ui.editing import column_name
 from ui.i18n import LANGUAGES, plural, t
 from ui.numbers import count, short
@@ -92,6 +93,20 @@ def problem_text(key: str, field: str) -> str:
     of the scenario (`field`, as the engine calls it) that is wrong."""
     part = f"share.field.{field}" if f"share.field.{field}" in LANGUAGES["es"] else "share.field.other"
     return t(key, problem=t(part, **_limits(field)))
+
+
+EMBED_OPTIONS = {"embed": "true", "embed_options": "show_toolbar"}  # Streamlit's frame, its ⋮ menu (the theme) kept
+EMBED_HEIGHT = 900  # px: a part's title, figure and derivation, as on a laptop
+
+
+def embed_code(link: str, title: str) -> str:
+    """An iframe for a learning platform's page (Moodle, Canvas) that opens `link` in Streamlit's embedded view,
+    the theme menu kept; the address and the title escaped for the attribute they go in."""
+    address = f"{link}{'&' if '?' in link else '?'}{urlencode(EMBED_OPTIONS)}"
+    return (
+        f'<iframe src="{html.escape(address)}" title="{html.escape(title)}" width="100%" height="{EMBED_HEIGHT}"'
+        ' style="border: 0" allow="clipboard-write"></iframe>'
+    )
 
 
 def share_link(step: int | None = None) -> str:
@@ -168,6 +183,17 @@ def share_ui(step: int | None = None, downloads: Callable[[], None] | None = Non
         link = share_link(step)
         st.code(link, language=None, wrap_lines=True)
         copy_button_ui(link, key="share_copy")
+        embed = st.expander(t("share.embed.title"), key="share_embed_open", on_change="rerun")
+        if embed.open:  # built only when opened
+            with embed:
+                code = embed_code(link, t("share.embed.frame_title"))
+                st.caption(t("share.embed.how"))
+                st.code(code, language="html", wrap_lines=True)
+                copy_buttons_ui(
+                    [(t("share.embed.copy"), code, t("share.embed.copied"))],
+                    key="share_embed_copy",
+                    failed=t("share.copy_failed"),
+                )
         st.markdown(t("share.download"))
         st.download_button(
             t("share.json"),

@@ -34,6 +34,9 @@ def page(key: str) -> None:
         page_title=f"{t(f'page.{key}')} · {t('app.short_title')}",
         page_icon=ICON,
         layout="wide",
+        # inside a learning platform's frame (?embed=true, the share box's embed code) the page gets the frame's
+        # width: the sidebar starts folded, one » away
+        initial_sidebar_state="collapsed" if st.context.is_embedded else "auto",
         menu_items={"About": t("app.about")},
     )
     live.start_ui(key)

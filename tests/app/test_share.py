@@ -2,8 +2,10 @@
 
 import base64
 import csv
+import html
 import io
 import json
+import re
 import zlib
 from urllib.parse import parse_qs, urlsplit
 
@@ -274,3 +276,18 @@ def test_the_largest_scenario_a_link_carries_draws_every_step_and_the_builder(la
     for part in range(1, 6):
         go_to_part(at, part)
         assert no_exception(at), part
+
+
+@pytest.mark.parametrize("lang", ["es", "en"])
+def test_the_share_box_gives_the_embed_code_of_this_view_for_a_learning_platform(lang):
+    at = open_share_box(open_page(WALKTHROUGH, lang))
+    assert not [code for code in at.code if "<iframe" in code.value]  # folded: not built
+    at.session_state["share_embed_open"] = True
+    at.run()
+    (snippet,) = [code.value for code in at.code if "<iframe" in code.value]
+    link = shared_link(at)
+    address = html.unescape(re.search(r'src="([^"]+)"', snippet).group(1))
+    assert address == link + "&embed=true&embed_options=show_toolbar"
+    assert f'title="{LANGUAGES[lang]["share.embed.frame_title"]}"' in snippet
+    assert link_params(address)["lang"] == lang
+    assert no_exception(at)
