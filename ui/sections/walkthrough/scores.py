@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import streamlit as st
 
 from engine import AttentionResult, Scenario, derivation
@@ -13,7 +15,9 @@ from ui.sections.walkthrough.common import derivation_columns, in_order, key_ui,
 from ui.view_models import walkthrough as model
 
 
-def score_derivation_ui(result: AttentionResult, tokens, token: str, other: str, columns: int | None = None) -> None:
+def score_derivation_ui(
+    result: AttentionResult, tokens: Sequence[str], token: str, other: str, columns: int | None = None
+) -> None:
     """Q of the query and K of the key, then their dot product term by term."""
     i, j = tokens.index(token), tokens.index(other)
     st.markdown(tm("walk.2.pair", q=token, k=other))

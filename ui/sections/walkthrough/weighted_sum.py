@@ -3,6 +3,8 @@ derived, and whether the outputs collapsed into one vector."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 import streamlit as st
 
@@ -48,7 +50,9 @@ def vector_example_ui(columns: int | None = None) -> None:
     show(rows, columns)
 
 
-def weighted_sum_derivation_ui(result: AttentionResult, tokens, token: str, columns: int | None = None) -> None:
+def weighted_sum_derivation_ui(
+    result: AttentionResult, tokens: Sequence[str], token: str, columns: int | None = None
+) -> None:
     """The query's weights, then each dimension of its output as the weighted sum of the values."""
     i = tokens.index(token)
     st.markdown(tm("walk.5.derivation", token=token))
