@@ -15,6 +15,8 @@ os.environ.setdefault("OMP_NUM_THREADS", "1")
 import statistics
 import sys
 import time
+from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -24,7 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from engine import attention, scaling_experiment
 
 
-def median_seconds(fn, repeats: int) -> tuple[float, float]:
+def median_seconds(fn: Callable[[], object], repeats: int) -> tuple[float, float]:
     """Median and minimum wall time of `repeats` calls of fn()."""
     times = []
     for _ in range(repeats):
@@ -40,7 +42,8 @@ def main() -> None:
     x = rng.standard_normal((n, d))
     w_q, w_k, w_v = (rng.standard_normal((d, d)) / np.sqrt(d) for _ in range(3))
 
-    def baseline():  # the bare formula in numpy, no intermediates kept, no checks: the floor for `attention`
+    # the bare formula in numpy, no intermediates kept, no checks: the floor for `attention`
+    def baseline() -> np.ndarray:
         q, k, v = x @ w_q, x @ w_k, x @ w_v
         s = q @ k.T / np.sqrt(d)
         e = np.exp(s - s.max(axis=1, keepdims=True))
@@ -58,7 +61,7 @@ def main() -> None:
 
     dks = [4, 16, 64, 256, 1024, 4096]
     for samples in (5_000, 20_000):
-        med, mn = median_seconds(lambda s=samples: scaling_experiment(dks, s, seed=0), 3)
+        med, mn = median_seconds(partial(scaling_experiment, dks, samples, seed=0), 3)
         print(
             f"scaling_experiment d_k up to 4096 ({len(dks)} values), {samples} samples: "
             f"median {med:.2f} s (min {mn:.2f} s)"

@@ -15,18 +15,22 @@ os.environ.setdefault("OMP_NUM_THREADS", "1")
 import statistics
 import sys
 import time
+from collections.abc import Callable, Iterator
+from functools import partial
 from pathlib import Path
+
+import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engine import lesson_scenario, sentence_vectors, stall_experiment, target_preset
 from engine.presets import random_inputs
-from engine.training import start_training, train_steps
+from engine.training import Optimiser, TrainingRun, start_training, train_steps
 
 REPEATS = 7
 
 
-def median_seconds(fn, repeats: int = REPEATS) -> tuple[float, float, float]:
+def median_seconds(fn: Callable[[], object], repeats: int = REPEATS) -> tuple[float, float, float]:
     """Median and minimum wall time of `repeats` calls of fn(), and the median CPU time of this process.
 
     The CPU time is what the calls cost when the machine is shared: wall time also counts waiting for a core."""
@@ -39,14 +43,14 @@ def median_seconds(fn, repeats: int = REPEATS) -> tuple[float, float, float]:
     return statistics.median(times), min(times), statistics.median(cpu)
 
 
-def in_chunks(run, chunks: int, size: int):
+def in_chunks(run: TrainingRun, chunks: int, size: int) -> TrainingRun:
     """What a page with a progress bar does: train `chunks` times `size` steps, continuing the run each time."""
     for _ in range(chunks):
         run = train_steps(run, size)
     return run
 
 
-def cases():
+def cases() -> Iterator[tuple[str, np.ndarray, np.ndarray, int]]:
     """(label, x, target, d_k): the lesson (n=3, d=4), the 7-token sentence (d=8), and 8 random tokens (d=8)."""
     lesson = lesson_scenario()
     sentence = sentence_vectors("el perro come carne porque tiene hambre", 8)
@@ -59,10 +63,10 @@ def cases():
 def main() -> None:
     print(f"BLAS threads: {os.environ['OPENBLAS_NUM_THREADS']}; load average {os.getloadavg()[0]:.2f}")
     for label, x, target, d_k in cases():
-        for optimiser, learning_rate in (("gd", 0.5), ("adam", 0.05)):
+        for optimiser, learning_rate in ((Optimiser.GD, 0.5), (Optimiser.ADAM, 0.05)):
             run = start_training(x, target, d_k=d_k, optimiser=optimiser, learning_rate=learning_rate)
-            med, mn, cpu = median_seconds(lambda run=run: train_steps(run, 500))
-            chunks, _, _ = median_seconds(lambda run=run: in_chunks(run, 20, 25))
+            med, mn, cpu = median_seconds(partial(train_steps, run, 500))
+            chunks, _, _ = median_seconds(partial(in_chunks, run, 20, 25))
             print(
                 f"{label:17s} {optimiser:4s}: 500 steps median {med * 1e3:5.0f} ms (min {mn * 1e3:4.0f} ms, "
                 f"CPU {cpu * 1e3:4.0f} ms), {500 / med:5.0f} steps/s; in 20 chunks of 25: {chunks * 1e3:4.0f} ms"
