@@ -30,7 +30,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from playwright.sync_api import sync_playwright  # noqa: E402
+from playwright.sync_api import Browser, sync_playwright  # noqa: E402
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg  # noqa: E402
 
 from harness.browser import find_chromium, launch  # noqa: E402
@@ -49,7 +49,7 @@ HEALTH_TIMEOUT_S = 120  # a cold start on a busy 2-core machine
 HEALTH_POLL_S = 0.05  # the server's start is timed to when its health check answers: ask often
 
 
-def one_round(browser, root: Path, page_path: str) -> dict[str, float]:
+def one_round(browser: Browser, root: Path, page_path: str) -> dict[str, float]:
     port = free_port()
     url = f"http://127.0.0.1:{port}"
     began = time.monotonic()
@@ -61,7 +61,7 @@ def one_round(browser, root: Path, page_path: str) -> dict[str, float]:
         page = context.new_page()
         marks: dict[str, float] = {}
 
-        def on_frame(payload) -> None:
+        def on_frame(payload: str | bytes) -> None:
             message = ForwardMsg.FromString(payload if isinstance(payload, bytes) else payload.encode())
             kind = message.WhichOneof("type")
             if kind == "new_session":
@@ -90,11 +90,12 @@ def one_round(browser, root: Path, page_path: str) -> dict[str, float]:
 def import_times(root: Path) -> tuple[float, float, list[tuple[float, str]]]:
     """Seconds to import Streamlit in a fresh process, what app.py's own imports add, and the largest of those."""
 
-    def measure(code: str) -> dict[str, int]:
+    def measure(code: str) -> dict[str, tuple[int, int]]:
+        """{module: (its cumulative import time in µs, its depth in the import tree)}."""
         result = subprocess.run(
             [sys.executable, "-X", "importtime", "-c", code], cwd=root, capture_output=True, text=True, check=True
         )
-        cumulative = {}
+        cumulative: dict[str, tuple[int, int]] = {}
         for line in result.stderr.splitlines():
             match = re.match(r"import time:\s+\d+ \|\s+(\d+) \| (\s*)(\S+)", line)
             if match:

@@ -39,10 +39,15 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING, Protocol, TypedDict
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+
+if TYPE_CHECKING:
+    from engine.encoder import EncoderResult
 
 SENTENCE_TOKENS = 16
 MULTILINGUAL_SHAPE = {
@@ -59,6 +64,37 @@ MULTILINGUAL_SHAPE = {
     "layer_norm_eps": 1e-12,
 }
 SENTENCE = "the dog eats the meat because it is hungry, and the cat sleeps on the warm sofa all day long while it rains"
+
+
+class Figures(TypedDict, total=False):
+    """What `measure` finds in its fresh process (sent back as JSON): memory after each stage, in MB by
+    /proc/self/status field, times in seconds (_s) or milliseconds (_ms), sizes in MB."""
+
+    baseline: dict[str, float]
+    after_weights: dict[str, float]
+    after_load: dict[str, float]
+    after_forwards: dict[str, float]
+    after_64_tokens: dict[str, float]
+    weights_s: float
+    tokenizer_s: float
+    load_s: float
+    tokenizer_type: str
+    tokenize_ms: float
+    first_forward_ms: float
+    warm_forward_ms: float
+    warm_forward_min_ms: float
+    warm_forward_cpu_ms: float
+    result_mb_16: float
+    result_mb_64: float
+    layers: int
+    table_mb: float
+    threads: str
+
+
+class Encodes(Protocol):
+    """A tokenizer: tokenizers.Tokenizer, or engine.tokenizer's."""
+
+    def encode(self, sequence: str) -> object: ...
 
 
 def memory_mb() -> dict[str, float]:
@@ -79,7 +115,7 @@ def default_model_dir() -> Path | None:
     return Path(next(iter(spec.submodule_search_locations))) / "model"
 
 
-def write_multilingual_shape(directory: str) -> None:
+def write_multilingual_shape(directory: str | Path) -> None:
     """A model directory with the multilingual model's geometry and random weights (run in its own process)."""
     from safetensors.numpy import save_file
 
@@ -95,7 +131,7 @@ def write_multilingual_shape(directory: str) -> None:
     (directory / "tokenizer.json").write_bytes(tokenizer.read_bytes())
 
 
-def measure(directory: Path, repeats: int, app_imports: bool, random_ids: bool) -> dict:
+def measure(directory: Path, repeats: int, app_imports: bool, random_ids: bool) -> Figures:
     """Load the model, tokenize, run warm forward passes; memory after each stage. Runs in a fresh process."""
     import numpy as np
 
@@ -107,7 +143,7 @@ def measure(directory: Path, repeats: int, app_imports: bool, random_ids: bool) 
     from engine.encoder import encode
     from engine.model_files import Model, read_config, read_tokenizer, read_weights, tokenize
 
-    figures = {"baseline": memory_mb()}
+    figures: Figures = {"baseline": memory_mb()}
     start = time.perf_counter()
     config = read_config(directory / "config.json")
     weights = read_weights(directory / "model.safetensors", config)
@@ -156,7 +192,7 @@ def measure(directory: Path, repeats: int, app_imports: bool, random_ids: bool) 
     return figures
 
 
-def result_megabytes(result) -> float:
+def result_megabytes(result: EncoderResult) -> float:
     """Bytes an EncoderResult holds: hidden states, attentions and every head's intermediates."""
     total = result.hidden_states.nbytes + result.attentions.nbytes
     for layer in result.layers:
@@ -169,7 +205,7 @@ def result_megabytes(result) -> float:
     return total / 2**20
 
 
-def report(name: str, f: dict) -> None:
+def report(name: str, f: Figures) -> None:
     print(f"\n{name}: {f['layers']} layers, word table {f['table_mb']:.0f} MB on disk, BLAS threads {f['threads']}")
     tokenizer_mb = f["after_load"]["VmRSS"] - f["after_weights"]["VmRSS"]
     print(
@@ -201,13 +237,14 @@ def tokenizer_costs(runtime: str, path: Path) -> dict:
 
     from engine.tokenizer import read_tokenizer_file
 
+    read: Callable[[Path], Encodes] = read_tokenizer_file
     if runtime == "tokenizers":
         from tokenizers import Tokenizer
 
-        def read(p: Path):
+        def read_with_tokenizers(p: Path) -> Encodes:
             return Tokenizer.from_file(str(p))
-    else:
-        read = read_tokenizer_file
+
+        read = read_with_tokenizers
     import tokenizers  # noqa: F401  (both need it: its import is not the tokenizer's share)
 
     before = memory_mb()
@@ -249,7 +286,7 @@ def compare_tokenizers(path: Path) -> None:
         )
 
 
-def run_in_fresh_process(directory: Path, args: argparse.Namespace, random_ids: bool) -> dict:
+def run_in_fresh_process(directory: Path, args: argparse.Namespace, random_ids: bool) -> Figures:
     command = [sys.executable, __file__, str(directory), "--child", "--repeats", str(args.repeats)]
     command += ["--with-app-imports"] * args.with_app_imports + ["--random-ids"] * random_ids
     done = subprocess.run(command, capture_output=True, text=True, check=True, cwd=ROOT)

@@ -26,7 +26,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from playwright.sync_api import sync_playwright  # noqa: E402
+from playwright.sync_api import Browser, sync_playwright  # noqa: E402
 
 from benchmarks import pyspy  # noqa: E402
 from benchmarks.bench_capacity import CLIENT_CPUS, SERVER_CPUS, WARM_PAUSE_S, cpu_seconds, load_average  # noqa: E402
@@ -36,7 +36,7 @@ from harness.browser import UNTHROTTLED_FLAGS, find_chromium, launch, open_app, 
 SETTLE_S = 1.0  # after the page is drawn: the last lazy requests and websocket frames
 
 
-def join(browser, url: str) -> None:
+def join(browser: Browser, url: str) -> None:
     context = browser.new_context(viewport={"width": 1400, "height": 900})
     try:
         open_app(watch_runs(context.new_page()), f"{url}/builder")
@@ -44,7 +44,7 @@ def join(browser, url: str) -> None:
         context.close()
 
 
-def joins_together(browser, url: str, count: int) -> None:
+def joins_together(browser: Browser, url: str, count: int) -> None:
     contexts = [browser.new_context(viewport={"width": 1400, "height": 900}) for _ in range(count)]
     try:
         pages = [watch_runs(c.new_page()) for c in contexts]
@@ -57,7 +57,9 @@ def joins_together(browser, url: str, count: int) -> None:
             context.close()
 
 
-def measure(browser, variant: str, browsers: int, together: int, profile: Path | None) -> tuple[list[float], float]:
+def measure(
+    browser: Browser, variant: str, browsers: int, together: int, profile: Path | None
+) -> tuple[list[float], float]:
     with Topology(replicas=1, balancer=variant == "balancer", cpus=SERVER_CPUS, balancer_cpus=CLIENT_CPUS) as t:
         pid = t.started[0].process.pid
         join(browser, t.url)  # modules imported, first figures built, haproxy's cache filled
@@ -101,10 +103,10 @@ def main() -> None:
                     profiles[variant] = profile
         browser.close()
         print("\nserver CPU per joining browser on the builder (ms): median one at a time [min–max]; mean of at once")
-        for variant, (alone, together) in results.items():
+        for variant, (one_at_a_time, at_once) in results.items():
             print(
-                f"  {variant:9s} {statistics.median(alone):5.0f} [{min(alone):.0f}–{max(alone):.0f}]; "
-                f"{statistics.mean(together):.0f}"
+                f"  {variant:9s} {statistics.median(one_at_a_time):5.0f} "
+                f"[{min(one_at_a_time):.0f}–{max(one_at_a_time):.0f}]; {statistics.mean(at_once):.0f}"
             )
         ratio = statistics.median(results["balancer"][0]) / statistics.median(results["direct"][0])
         print(f"  balancer / direct: {ratio:.2f}")

@@ -89,6 +89,13 @@ class Case(NamedTuple):
     prepare: Callable[[Page], None] | None = None
 
 
+def interaction(case: Case) -> Interact:
+    """The case's interaction (a case that measures its first render only has none to time)."""
+    if case.interact is None:
+        raise ValueError(f"{case.name}: first render only, no interaction to time")
+    return case.interact
+
+
 class ServerLink(ScriptRuns):
     """What a page receives over its websocket: bytes, frames, and the runs the server reports finished.
 
@@ -106,8 +113,8 @@ class ServerLink(ScriptRuns):
         self.frames += 1
         super()._on_frame(payload)
 
-    def wait_for_run(self, after: int) -> None:
-        super().wait_for_run(after, TIMEOUT_MS)
+    def wait_for_run(self, after: int, timeout: float = TIMEOUT_MS) -> None:
+        super().wait_for_run(after, timeout)
 
 
 class Tab(NamedTuple):
@@ -235,13 +242,13 @@ def interaction_latencies(browser: Browser, case: Case, floors: dict[str, Case],
             settle(tabs[case.name], finished)
         for i in range(WARMUP_STEPS):
             for name, tab in tabs.items():
-                timed_step(tab, cases[name].interact, i)
+                timed_step(tab, interaction(cases[name]), i)
         samples: dict[str, list[float]] = {name: [] for name in tabs}
         order = list(tabs)
         for i in range(WARMUP_STEPS, WARMUP_STEPS + repeats):
             shift = i % len(order)
             for name in order[shift:] + order[:shift]:
-                samples[name].append(timed_step(tabs[name], cases[name].interact, i))
+                samples[name].append(timed_step(tabs[name], interaction(cases[name]), i))
         charts, elements = tabs[case.name].page.evaluate(PAGE_SIZE)
         paired = {name: summary(samples[name]) for name in floors}
         return summary(samples[case.name]) | {"floors": paired, "figures": charts, "dom_elements": elements}
@@ -285,7 +292,7 @@ def websocket_bytes(browser: Browser, case: Case) -> dict:
     with session(browser) as tab:
         open_settled(tab, case.url)
         start_bytes, start_frames = tab.link.bytes, tab.link.frames
-        timed_step(tab, case.interact, 0)
+        timed_step(tab, interaction(case), 0)
         return {"bytes": tab.link.bytes - start_bytes, "frames": tab.link.frames - start_frames}
 
 

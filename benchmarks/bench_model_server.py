@@ -34,9 +34,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from playwright.sync_api import sync_playwright  # noqa: E402
+from playwright.sync_api import Browser, sync_playwright  # noqa: E402
 
-from harness.browser import UNTHROTTLED_FLAGS, find_chromium, launch, wait_for_app, watch_runs  # noqa: E402
+from harness.browser import UNTHROTTLED_FLAGS, find_chromium, launch, runs, wait_for_app, watch_runs  # noqa: E402
 from harness.server import free_port, start_app, stop_app, wait_healthy  # noqa: E402
 from harness.tiny_model import random_bert_tensors, xlmr_tokenizer_json  # noqa: E402
 from ui.i18n import LANGUAGES  # noqa: E402
@@ -132,7 +132,7 @@ class Memory:
         return peak
 
 
-def one_round(browser, root: Path, model_dir: Path, sentences: list[str]) -> dict:
+def one_round(browser: Browser, root: Path, model_dir: Path, sentences: list[str]) -> dict[str, float]:
     port = free_port()
     url = f"http://127.0.0.1:{port}"
     env = {"ATTENTION_MODEL_DIR": str(model_dir), "HF_HUB_OFFLINE": "1"}
@@ -140,7 +140,7 @@ def one_round(browser, root: Path, model_dir: Path, sentences: list[str]) -> dic
     process = start_app(root / "app.py", port, env, cwd=root)
     os.sched_setaffinity(0, {1})
     memory = Memory(process.pid)
-    figures: dict = {}
+    figures: dict[str, float] = {}
     contexts = []
     try:
         wait_healthy(url, process, timeout=120)
@@ -166,7 +166,7 @@ def one_round(browser, root: Path, model_dir: Path, sentences: list[str]) -> dic
             for index, page in enumerate(pages):
                 box = page.get_by_role("textbox").first
                 box.fill(sentences[2 * index + round_of_sentences])
-                before = page.script_runs.finished
+                before = runs(page)
                 box.press("Enter")
                 wait_for_app(page, before, timeout=TIMEOUT_MS)
                 print(f"    session {index + 1}: sentence {round_of_sentences + 1} drawn", flush=True)
@@ -175,7 +175,7 @@ def one_round(browser, root: Path, model_dir: Path, sentences: list[str]) -> dic
             layer = page.locator("[data-testid=stSelectbox]").filter(has_text=LANGUAGES["es"]["real.layer"]).first
             layer.scroll_into_view_if_needed()
             layer.get_by_role("combobox").click()
-            before = page.script_runs.finished
+            before = runs(page)
             page.get_by_role("option", name="12", exact=True).click()
             wait_for_app(page, before, timeout=TIMEOUT_MS)
         figures["end_mb"] = memory.field("VmRSS")

@@ -21,7 +21,12 @@ import statistics
 import sys
 import time
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from streamlit.testing.v1 import AppTest
 
 SEVEN = [4, 16, 64, 256, 512, 1024, 4096]
 
@@ -30,6 +35,22 @@ def cpu_seconds(action: Callable[[], object]) -> float:
     start = time.process_time()
     action()
     return time.process_time() - start
+
+
+def set_seed(seed: int, at: AppTest) -> None:
+    """The experiment's seed set, for the next run."""
+    at.number_input(key="scaling_seed").set_value(seed)
+
+
+def set_row_length(length: int, at: AppTest) -> None:
+    """The row's length set, for the next run."""
+    at.slider(key="scaling_row_length").set_value(length)
+
+
+def set_walks(walks: int, steps: int, at: AppTest) -> None:
+    """The random walks' two sliders set, for the next run."""
+    at.select_slider(key="scaling_walks").set_value(walks)
+    at.select_slider(key="scaling_steps").set_value(steps)
 
 
 def main() -> None:
@@ -50,7 +71,7 @@ def main() -> None:
     from engine import scaling_experiment
 
     print(f"repo: {repo}; load average before: {os.getloadavg()}")
-    engine = [cpu_seconds(lambda s=seed: scaling_experiment(SEVEN, 20_000, seed=s)) for seed in range(args.repeats)]
+    engine = [cpu_seconds(partial(scaling_experiment, SEVEN, 20_000, seed=seed)) for seed in range(args.repeats)]
     print(
         "engine: scaling_experiment, all seven d_k, 20,000 samples, a new seed each: "
         f"median {statistics.median(engine):.3f} CPU-s (min {min(engine):.3f})"
@@ -84,20 +105,17 @@ def main() -> None:
         timed(
             "experiment: all seven d_k, 20,000 samples, a new seed",
             experiment,
-            lambda at, i=i: at.number_input(key="scaling_seed").set_value(100 + i),
+            partial(set_seed, 100 + i),
         )
         timed(
             "one row at d_k = 4,096: a new row length (its typical row: 5,000 samples)",
             row,
-            lambda at, i=i: at.slider(key="scaling_row_length").set_value([4, 5, 6, 7, 9, 10, 11, 12, 13][i % 9]),
+            partial(set_row_length, [4, 5, 6, 7, 9, 10, 11, 12, 13][i % 9]),
         )
         timed(
             "random walks: 5,000 walks of 1,000 steps",
             walk,
-            lambda at, i=i: (
-                at.select_slider(key="scaling_walks").set_value(5000 - 100 * i),
-                at.select_slider(key="scaling_steps").set_value(1000),
-            ),
+            partial(set_walks, 5000 - 100 * i, 1000),
         )
     for name, seconds in results.items():
         spread = f"min {min(seconds):.3f}, max {max(seconds):.3f}, {len(seconds)} runs"

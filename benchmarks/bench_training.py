@@ -1,6 +1,7 @@
 """Training timings: steps per second of gradient descent and Adam at the page's sizes (prints medians, asserts none).
 
-Run: python benchmarks/bench_training.py
+Run: python benchmarks/bench_training.py (--smoke: once each, a few steps, to check that it runs; its figures mean
+nothing)
 """
 
 from __future__ import annotations
@@ -12,21 +13,26 @@ import os
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 os.environ.setdefault("OMP_NUM_THREADS", "1")
 
+import argparse
 import statistics
 import sys
 import time
+from collections.abc import Callable, Iterator
+from functools import partial
 from pathlib import Path
+
+import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engine import lesson_scenario, sentence_vectors, stall_experiment, target_preset
 from engine.presets import random_inputs
-from engine.training import start_training, train_steps
+from engine.training import Optimiser, TrainingRun, start_training, train_steps
 
 REPEATS = 7
 
 
-def median_seconds(fn, repeats: int = REPEATS) -> tuple[float, float, float]:
+def median_seconds(fn: Callable[[], object], repeats: int = REPEATS) -> tuple[float, float, float]:
     """Median and minimum wall time of `repeats` calls of fn(), and the median CPU time of this process.
 
     The CPU time is what the calls cost when the machine is shared: wall time also counts waiting for a core."""
@@ -39,14 +45,14 @@ def median_seconds(fn, repeats: int = REPEATS) -> tuple[float, float, float]:
     return statistics.median(times), min(times), statistics.median(cpu)
 
 
-def in_chunks(run, chunks: int, size: int):
+def in_chunks(run: TrainingRun, chunks: int, size: int) -> TrainingRun:
     """What a page with a progress bar does: train `chunks` times `size` steps, continuing the run each time."""
     for _ in range(chunks):
         run = train_steps(run, size)
     return run
 
 
-def cases():
+def cases() -> Iterator[tuple[str, np.ndarray, np.ndarray, int]]:
     """(label, x, target, d_k): the lesson (n=3, d=4), the 7-token sentence (d=8), and 8 random tokens (d=8)."""
     lesson = lesson_scenario()
     sentence = sentence_vectors("el perro come carne porque tiene hambre", 8)
@@ -57,17 +63,22 @@ def cases():
 
 
 def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--smoke", action="store_true", help="once each, a few steps: does it run?")
+    smoke = parser.parse_args().smoke
+    repeats, steps, chunks_of = (1, 10, (2, 5)) if smoke else (REPEATS, 500, (20, 25))
     print(f"BLAS threads: {os.environ['OPENBLAS_NUM_THREADS']}; load average {os.getloadavg()[0]:.2f}")
     for label, x, target, d_k in cases():
-        for optimiser, learning_rate in (("gd", 0.5), ("adam", 0.05)):
+        for optimiser, learning_rate in ((Optimiser.GD, 0.5), (Optimiser.ADAM, 0.05)):
             run = start_training(x, target, d_k=d_k, optimiser=optimiser, learning_rate=learning_rate)
-            med, mn, cpu = median_seconds(lambda run=run: train_steps(run, 500))
-            chunks, _, _ = median_seconds(lambda run=run: in_chunks(run, 20, 25))
+            med, mn, cpu = median_seconds(partial(train_steps, run, steps), repeats)
+            chunks, _, _ = median_seconds(partial(in_chunks, run, *chunks_of), repeats)
             print(
-                f"{label:17s} {optimiser:4s}: 500 steps median {med * 1e3:5.0f} ms (min {mn * 1e3:4.0f} ms, "
-                f"CPU {cpu * 1e3:4.0f} ms), {500 / med:5.0f} steps/s; in 20 chunks of 25: {chunks * 1e3:4.0f} ms"
+                f"{label:17s} {optimiser:4s}: {steps} steps median {med * 1e3:5.0f} ms (min {mn * 1e3:4.0f} ms, "
+                f"CPU {cpu * 1e3:4.0f} ms), {steps / med:5.0f} steps/s; "
+                f"in {chunks_of[0]} chunks of {chunks_of[1]}: {chunks * 1e3:4.0f} ms"
             )
-    med, mn, cpu = median_seconds(lambda: stall_experiment(), 3)
+    med, mn, cpu = median_seconds(lambda: stall_experiment(), 1 if smoke else 3)
     print(
         f"stall_experiment (d_k=64, n=8, 2 runs of 100 steps): median {med * 1e3:.0f} ms "
         f"(min {mn * 1e3:.0f} ms, CPU {cpu * 1e3:.0f} ms)"

@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 import numpy as np
+import plotly.graph_objects as go
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from ui import figure_specs
@@ -15,7 +16,7 @@ from ui.figure_specs import Heatmap, Style
 TOKENS = ["el", "perro", "come"]
 
 
-def sample_grid(seed: int):
+def sample_grid(seed: int) -> go.Figure:
     """Four heads' weights (rows summing to 1) drawn from `seed`, as one figure of four panels."""
     rng = np.random.default_rng(seed)
     panels = []

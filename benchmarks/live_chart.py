@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import json
 import shutil
+from collections.abc import Callable
 from pathlib import Path
 
 import plotly
+import plotly.graph_objects as go
 import streamlit as st
 
 STATIC = Path(__file__).resolve().parent / "static"
@@ -38,13 +40,13 @@ export default function (component) {
 
 
 @st.cache_resource
-def _component():
+def _component() -> Callable[..., object]:
     STATIC.mkdir(exist_ok=True)
     if not (STATIC / PLOTLY_JS.name).exists():
         shutil.copyfile(PLOTLY_JS, STATIC / PLOTLY_JS.name)
     return st.components.v2.component("live_chart", js=_JS, isolate_styles=False)
 
 
-def live_chart(figure, key: str) -> None:
+def live_chart(figure: go.Figure, key: str) -> None:
     """`figure` (a plotly Figure) in a chart that stays mounted across reruns (its `key` keeps it)."""
     _component()(data={"figure": json.loads(figure.to_json())}, key=key)

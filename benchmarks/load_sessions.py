@@ -14,12 +14,13 @@ import asyncio
 import statistics
 import sys
 import time
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from playwright.async_api import Page, async_playwright  # noqa: E402
+from playwright.async_api import Browser, Page, async_playwright  # noqa: E402
 
 from harness.browser import CHROMIUM_FLAGS, SHOWS_LATEST, UNTHROTTLED_FLAGS, find_chromium, finishes_a_run  # noqa: E402
 from harness.server import free_port, start_app, stop_app, wait_healthy  # noqa: E402
@@ -56,7 +57,7 @@ class Runs:
         self.changed = asyncio.Event()
         page.on("websocket", lambda socket: socket.on("framereceived", self._on_frame))
 
-    def _on_frame(self, payload) -> None:
+    def _on_frame(self, payload: str | bytes) -> None:
         if finishes_a_run(payload):
             self.finished += 1
             self.changed.set()
@@ -73,7 +74,7 @@ async def settle(page: Page, runs: Runs, after: int) -> None:
     await page.wait_for_function(SHOWS_LATEST, timeout=TIMEOUT_MS)
 
 
-async def act(page: Page, runs: Runs, action, latencies: list[float]) -> None:
+async def act(page: Page, runs: Runs, action: Callable[[], Awaitable[object]], latencies: list[float]) -> None:
     """Do something that reruns the script and wait for that run to show; record how long it took."""
     before = runs.finished
     start = time.perf_counter()
@@ -87,6 +88,8 @@ async def edit_cell(page: Page, runs: Runs, editor: int, column: float, text: st
     grid = page.locator("[data-testid=stDataFrame]").nth(editor)
     await grid.scroll_into_view_if_needed()
     box = await grid.bounding_box()
+    if box is None:
+        raise RuntimeError(f"data editor {editor} is not shown")
     await page.mouse.dblclick(box["x"] + column * box["width"], box["y"] + 35 + 17)
     field = page.locator("textarea.gdg-input, input.gdg-input").first
     await field.wait_for(timeout=TIMEOUT_MS)
@@ -94,7 +97,9 @@ async def edit_cell(page: Page, runs: Runs, editor: int, column: float, text: st
     await act(page, runs, lambda: page.keyboard.press("Enter"), latencies)
 
 
-async def session(browser, url: str, index: int, count: int, latencies: list[float], stagger: float) -> list[str]:
+async def session(
+    browser: Browser, url: str, index: int, count: int, latencies: list[float], stagger: float
+) -> list[str]:
     """One student's session; returns the problems it saw (empty when all is well)."""
     await asyncio.sleep(index * stagger)  # students do not all press Enter in the same millisecond
     context = await browser.new_context(viewport={"width": 1400, "height": 1000})

@@ -12,12 +12,15 @@ number typed as "0,5" also counts). The groups:
 A group's share is its count over the round's answers (0 when nobody answered); `answered` of `joined` is how many
 of the class answered. Exports (CSV through engine.spreadsheet.csv_text, and JSON) hold counts only: no student id,
 no answer's text.
+
+This is the one count of a class's answers: the projector's distribution and the lecturer's downloads
+(ui/view_models/live.py, ui/live.py) order and label these groups, they do not count again.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -86,15 +89,26 @@ class QuestionTally:
     rounds: tuple[RoundTally, ...]
 
 
-def group_of(question: Question, text: str) -> tuple[GroupKind, int | str | None]:
-    """The group an answer's text counts in: (kind, the option's index or the misconception's key or None)."""
+def received_response(question: Question, text: str) -> int | float | None:
+    """An answer as the store keeps it, read as the engine grades it: an option's index, or a finite number; None
+    when it is no answer to this question (no option's index, no number)."""
     if question.kind == Kind.CHOICE:
         index = int(text) if text.isascii() and text.isdigit() and len(text) <= 3 else -1
-        return (GroupKind.OPTION, index) if 0 <= index < len(question.options) else (GroupKind.UNREADABLE, None)
+        return index if 0 <= index < len(question.options) else None
     try:
-        grade = engine_questions.grade(question, typed_number(text, STORED_DECIMAL))
+        return typed_number(text, STORED_DECIMAL)
     except EngineInputError:
+        return None
+
+
+def group_of(question: Question, text: str) -> tuple[GroupKind, int | str | None]:
+    """The group an answer's text counts in: (kind, the option's index or the misconception's key or None)."""
+    response = received_response(question, text)
+    if response is None:
         return GroupKind.UNREADABLE, None
+    if question.kind == Kind.CHOICE:
+        return GroupKind.OPTION, int(response)
+    grade = engine_questions.grade(question, response)
     if grade.outcome == Outcome.RIGHT:
         return GroupKind.RIGHT, None
     if grade.outcome == Outcome.MISCONCEPTION:
@@ -110,14 +124,18 @@ def _empty_groups(question: Question) -> list[tuple[GroupKind, int | str | None]
     return [(GroupKind.RIGHT, None), *mistakes, (GroupKind.OTHER, None), (GroupKind.UNREADABLE, None)]
 
 
+def counted_groups(question: Question, texts: Collection[str]) -> tuple[Group, ...]:
+    """Answers' texts counted in the question's groups (every group listed, those nobody chose with 0)."""
+    counts: dict[tuple[GroupKind, int | str | None], int] = dict.fromkeys(_empty_groups(question), 0)
+    for text in texts:
+        counts[group_of(question, text)] += 1
+    return tuple(_group(question, kind, key, count, len(texts)) for (kind, key), count in counts.items())
+
+
 def round_tally(question: Question, round_: Round, joined: int) -> RoundTally:
     """A round's answers counted in the question's groups (every group listed, those nobody chose with 0)."""
-    counts: dict[tuple[GroupKind, int | str | None], int] = dict.fromkeys(_empty_groups(question), 0)
-    for text in round_.answers.values():
-        counts[group_of(question, text)] += 1
-    answered = len(round_.answers)
-    groups = tuple(_group(question, kind, key, count, answered) for (kind, key), count in counts.items())
-    return RoundTally(round_.number, round_.revealed, answered, joined, groups)
+    groups = counted_groups(question, list(round_.answers.values()))
+    return RoundTally(round_.number, round_.revealed, len(round_.answers), joined, groups)
 
 
 def _group(question: Question, kind: GroupKind, key: int | str | None, count: int, answered: int) -> Group:

@@ -101,10 +101,12 @@ class Topology:
             raise
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         self._stack.close()
 
-    def _spawn(self, name: str, command: list[str], cpus: str = "", env: dict[str, str] | None = None):
+    def _spawn(
+        self, name: str, command: list[str], cpus: str = "", env: dict[str, str] | None = None
+    ) -> subprocess.Popen:
         prefix = ["taskset", "-c", cpus] if cpus else []
         log = (self.log_dir or self._dir) / f"{name}.log"
         with log.open("wb") as out:
@@ -137,7 +139,7 @@ class Topology:
                 ],
             )
             self.redis_url = f"redis://127.0.0.1:{port}/0"
-            _wait_port(port, process)
+            _wait_port("redis-server", port, process)
         env = {**self.env, **({"REDIS_URL": self.redis_url} if self.redis else {})}
         for k in range(1, self.replicas + 1):
             self.add_replica(env, name=f"r{k}")
@@ -169,11 +171,11 @@ class Topology:
         return next(r for r in self.started if r.name == name)
 
 
-def _wait_port(port: int, process: subprocess.Popen, timeout: float = 20) -> None:
+def _wait_port(name: str, port: int, process: subprocess.Popen, timeout: float = 20) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if process.poll() is not None:
-            raise RuntimeError(f"{process.args[0]} exited with code {process.returncode}")
+            raise RuntimeError(f"{name} exited with code {process.returncode}")
         try:
             socket.create_connection(("127.0.0.1", port), timeout=1).close()
             return

@@ -11,7 +11,7 @@ import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import NamedTuple
+from typing import IO, NamedTuple
 
 ROOT = Path(__file__).resolve().parent.parent  # the project: servers run from here, as `streamlit run` is used
 HEALTH_TIMEOUT_S = 60
@@ -35,15 +35,15 @@ def start_app(
     """`streamlit run script` in the background, headless, on 127.0.0.1:port, from `cwd` (the project's root
     unless another checkout is served), with `env` added to this process's environment; its output goes to the
     file `log` (or nowhere)."""
-    out = log.open("wb") if log is not None else subprocess.DEVNULL
-    try:
+    if log is None:
+        return _popen_streamlit(script, port, env, subprocess.DEVNULL, cwd)
+    with log.open("wb") as out:  # closed here: the child keeps its own copy of the file
         return _popen_streamlit(script, port, env, out, cwd)
-    finally:
-        if log is not None:
-            out.close()  # the child keeps its own copy of the file
 
 
-def _popen_streamlit(script: Path, port: int, env: dict[str, str] | None, out, cwd: Path) -> subprocess.Popen:
+def _popen_streamlit(
+    script: Path, port: int, env: dict[str, str] | None, out: IO[bytes] | int, cwd: Path
+) -> subprocess.Popen:
     return subprocess.Popen(
         [
             sys.executable,

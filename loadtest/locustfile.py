@@ -23,11 +23,13 @@ import json
 import random
 import sys
 import time
+from argparse import ArgumentParser
 from pathlib import Path
 
 from gevent.pool import Pool
 from geventhttpclient import HTTPClient
 from locust import User, between, constant, events, task
+from locust.env import Environment
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -43,13 +45,13 @@ _pages = itertools.cycle(RECORDINGS)
 
 
 @events.init_command_line_parser.add_listener
-def _arguments(parser) -> None:
+def _arguments(parser: ArgumentParser) -> None:
     parser.add_argument("--results", default="", help="write every timing (ms) to this JSON file at the end")
     parser.add_argument("--no-static", action="store_true", help="join without fetching the browser's files")
 
 
 @events.quitting.add_listener
-def _write_results(environment, **_kwargs) -> None:
+def _write_results(environment: Environment, **_kwargs: object) -> None:
     if environment.parsed_options and environment.parsed_options.results:
         Path(environment.parsed_options.results).write_text(json.dumps(TIMINGS), encoding="utf-8")
 
@@ -66,7 +68,10 @@ class Student(User):
     def on_start(self) -> None:
         self.recording = RECORDINGS[next(_pages)]
         self.rng = random.Random()
-        self.http = HTTPClient.from_url(self.host, concurrency=BROWSER_CONNECTIONS, network_timeout=120)
+        if not self.host:
+            raise ValueError("no app to load: run locust with --host http://HOST:PORT")
+        self.base: str = self.host
+        self.http = HTTPClient.from_url(self.base, concurrency=BROWSER_CONNECTIONS, network_timeout=120)
         self.cookies: dict[str, str] = {}  # what the page's responses set (the balancer's sticky cookie)
         self.connection: Connection | None = None
         self.join()
@@ -84,7 +89,7 @@ class Student(User):
                 page, *files = self.recording.static_paths(before_first_run=True)
                 received += self.fetch([page])  # the page first: its answer sets the balancer's cookie
                 received += self.fetch(files)
-            self.connection = Connection(self.host, cookies=self.cookie_header())
+            self.connection = Connection(self.base, cookies=self.cookie_header())
             received += self.connection.run(self.recording.opening()).received
             if not self.environment.parsed_options.no_static:
                 received += self.fetch(self.recording.static_paths(before_first_run=False))

@@ -27,7 +27,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from google.protobuf.json_format import MessageToDict  # noqa: E402
-from playwright.sync_api import Page, sync_playwright  # noqa: E402
+from playwright.sync_api import Page, Request, WebSocket, sync_playwright  # noqa: E402
 from streamlit.proto.BackMsg_pb2 import BackMsg  # noqa: E402
 
 from harness.browser import act, find_chromium, launch, open_app, watch_runs  # noqa: E402
@@ -49,7 +49,7 @@ def builder(page: Page) -> None:
 
 def walkthrough(page: Page) -> None:
     for button in ("walk.next",) * 4 + ("walk.prev",) * 4:
-        act(page, lambda button=button: page.get_by_role("button", name=STRINGS[button]).click())
+        act(page, page.get_by_role("button", name=STRINGS[button]).click)  # a locator finds its button when clicked
 
 
 SCENARIOS = {"builder": ("/builder", builder), "walkthrough": ("/walkthrough?questions_on=false", walkthrough)}
@@ -65,13 +65,13 @@ def record(page_name: str, url: str) -> Recording:
         context = browser.new_context(viewport={"width": 1400, "height": 900})
         page = watch_runs(context.new_page())
 
-        def on_request(request) -> None:
+        def on_request(request: Request) -> None:
             if request.url.startswith(url) and request.resource_type != "websocket":
                 parts = urllib.parse.urlsplit(request.url)
                 path = parts.path + (f"?{parts.query}" if parts.query else "")
                 requests.append({"path": path, "after": len(messages)})
 
-        def on_socket(socket) -> None:
+        def on_socket(socket: WebSocket) -> None:
             socket.on("framesent", lambda payload: messages.append(MessageToDict(BackMsg.FromString(payload))))
 
         page.on("request", on_request)

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from google.protobuf.json_format import ParseDict
 from streamlit.proto.BackMsg_pb2 import BackMsg
+from streamlit.proto.WidgetStates_pb2 import WidgetState
 
 RECORDED = Path(__file__).resolve().parent / "recorded"
 TEMPERATURES = [round(0.1 * k, 1) for k in range(1, 51)]  # the builder's slider: 0.1 … 5.0 (engine/limits.py)
@@ -50,7 +51,7 @@ def back_msg(data: dict) -> BackMsg:
     return ParseDict(data, BackMsg())
 
 
-def widget(message: BackMsg, key: str):
+def widget(message: BackMsg, key: str) -> WidgetState:
     """The state of the widget whose key ends with `key` (its id is `$$ID-<hash>-<key>`)."""
     for state in message.rerun_script.widget_states.widgets:
         if state.id.endswith(f"-{key}"):

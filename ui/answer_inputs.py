@@ -4,6 +4,8 @@ caller's form (ui.questions for a student alone, ui.live for a class's round).""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import streamlit as st
 
 from engine.limits import MAX_NUMBER_CHARS
@@ -12,7 +14,7 @@ from ui.i18n import t
 from ui.question_wording import lettered_option, tolerance_text
 
 
-def choice_label(question: Question):
+def choice_label(question: Question) -> Callable[[int], str]:
     """The options' labels, written once in the reader's language (a format function may run outside the page)."""
     labels = [lettered_option(question, index) for index in range(len(question.options))]
     return labels.__getitem__

@@ -13,7 +13,7 @@ import dataclasses
 import hashlib
 import threading
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -34,7 +34,7 @@ def style() -> Style:
     return Style.for_mode(state.presentation_mode())
 
 
-def _freeze(value):
+def _freeze(value: object) -> Hashable:
     """A hashable stand-in for a figure's input, so equal inputs share one built figure."""
     if isinstance(value, np.ndarray):
         return ("array", value.shape, value.dtype.str, value.tobytes())
@@ -68,7 +68,7 @@ class FigureCache:
         self.figures: OrderedDict[object, Built] = OrderedDict()
         self.lock = threading.Lock()
 
-    def built(self, key: object, build) -> Built:
+    def built(self, key: Hashable, build: Callable[[], go.Figure]) -> Built:
         """The figure cached under `key`, built with `build()` the first time (outside the lock)."""
         with self.lock:
             if key in self.figures:
@@ -81,7 +81,7 @@ class FigureCache:
                 self.figures.popitem(last=False)
         return built
 
-    def get(self, key: object, build) -> go.Figure:
+    def get(self, key: Hashable, build: Callable[[], go.Figure]) -> go.Figure:
         """The figure cached under `key` (see `built`)."""
         return self.built(key, build).figure
 
@@ -325,7 +325,9 @@ def cell_hover(tokens: Sequence[str], result: AttentionResult, panel: str = "wei
     return lines
 
 
-def attention_specs(tokens: Sequence[str], result: AttentionResult, panels=("scores", "scaled", "weights")):
+def attention_specs(
+    tokens: Sequence[str], result: AttentionResult, panels: Sequence[str] = ("scores", "scaled", "weights")
+) -> list[Heatmap]:
     """Scores and scaled scores on one signed scale symmetric about 0 (dividing visibly pales them), and the
     weights on 0–1; rows are the token that asks (query), columns the token looked at (key); each panel's hover
     gives the arithmetic of its own cells."""
@@ -373,25 +375,50 @@ def vectors_specs(tokens: Sequence[str], x: np.ndarray, output: np.ndarray) -> l
     ]
 
 
-def _cached(kind: str, build, *args, **kwargs) -> Built:
+def _cached(kind: str, build: Callable[..., go.Figure], *args: object, **kwargs: Any) -> Built:
     current, lang = style(), state.current_language()
     key = (kind, _freeze(list(args)), _freeze(kwargs), current, lang)
     return FIGURES.built(key, lambda: build(*args, current, lang, **kwargs))
 
 
-def show_bars(groups: dict, labels, *, title: str, alt: str, key: str | None = None, **options) -> None:
+def show_bars(
+    groups: Mapping[str, figure_specs.Values],
+    labels: Iterable[str],
+    *,
+    title: str,
+    alt: str,
+    key: str | None = None,
+    **options: Any,
+) -> None:
     """Grouped bars with their values written above them."""
     show_figure(
         _cached("bars", figure_specs.bars_figure, groups, list(labels), title=title, **options), title, alt, key
     )
 
 
-def show_lines(x, series: dict, *, title: str, alt: str, key: str | None = None, **options) -> None:
+def show_lines(
+    x: Iterable[float],
+    series: Mapping[str, figure_specs.Values],
+    *,
+    title: str,
+    alt: str,
+    key: str | None = None,
+    **options: Any,
+) -> None:
     """Lines over x (see ui.figure_specs.lines_figure for the options)."""
     show_figure(_cached("lines", figure_specs.lines_figure, list(x), series, title=title, **options), title, alt, key)
 
 
-def show_arrows(start, end, labels, *, title: str, alt: str, key: str | None = None, **options) -> None:
+def show_arrows(
+    start: np.ndarray,
+    end: np.ndarray,
+    labels: Iterable[str],
+    *,
+    title: str,
+    alt: str,
+    key: str | None = None,
+    **options: Any,
+) -> None:
     """Arrows from each start point to its end point, on equal axes."""
     figure = _cached("arrows", figure_specs.arrows_figure, start, end, list(labels), title=title, **options)
     show_figure(figure, title, alt, key)
@@ -420,7 +447,9 @@ def show_grid(panels: Sequence[Heatmap], title: str, key: str | None = None) -> 
     numbers_ui(panels, title, key=key)
 
 
-def show_small_multiples(attentions: np.ndarray, *, title: str, alt: str, key: str | None = None, **options) -> None:
+def show_small_multiples(
+    attentions: np.ndarray, *, title: str, alt: str, key: str | None = None, **options: Any
+) -> None:
     """Every head of every layer as a tiny heatmap on one 0–1 scale (see ui.figure_specs.small_multiples_figure).
 
     Built on every run, never kept in FIGURES: it changes with the head picked, and at 64 pieces through 12 × 12

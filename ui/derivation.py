@@ -26,6 +26,7 @@ from decimal import Decimal
 from typing import NamedTuple
 
 import numpy as np
+import numpy.typing as npt
 import streamlit as st
 
 from engine.derivation import TERM, CellDerivation, Division, DotDerivation, SoftmaxDerivation, written
@@ -137,7 +138,7 @@ def sub(symbol: str, token: object) -> str:
     return f"{symbol}_{token_text(token)}"
 
 
-def vector_text(values, sign: bool = True) -> str:
+def vector_text(values: npt.ArrayLike, sign: bool = True) -> str:
     """[v0; v1; ...]: values that are exact at three decimals (typed entries, x_perro = [+0,50; +1,15; +0,78; +0,88],
     whole numbers, products of them up to float noise) with one precision and no trailing zeros; others to three
     decimals."""
@@ -147,7 +148,7 @@ def vector_text(values, sign: bool = True) -> str:
     return bracketed(one_precision([written(v) for v in flat], sign=sign))
 
 
-def vector_row(lhs: str, values, sign: bool = True) -> Row:
+def vector_row(lhs: str, values: npt.ArrayLike, sign: bool = True) -> Row:
     """A row `lhs = [v0; v1; ...]` (see `vector_text`)."""
     return Row(lhs, "=", vector_text(values, sign))
 

@@ -302,7 +302,7 @@ def _tolerate_forged_editor_state() -> None:
     if getattr(original, "tolerant", False):
         return
 
-    def deserialize(self, ui_value):
+    def deserialize(self: data_editor.DataEditorSerde, ui_value: str | None) -> data_editor.DataEditorState:
         try:
             return original(self, ui_value)
         except (TypeError, ValueError, AttributeError, RecursionError):

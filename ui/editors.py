@@ -18,9 +18,11 @@ from contextlib import contextmanager
 from dataclasses import replace
 
 import numpy as np
+import numpy.typing as npt
 import pandas as pd
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
+from streamlit.elements.lib.column_types import ColumnConfig
 
 from engine.limits import D_K_RANGE, D_MODEL_RANGE, MAX_ABS_VALUE, MAX_NUMBER_CHARS, MAX_TOKEN_CHARS
 from ui import state
@@ -75,7 +77,7 @@ def _cells(matrix: np.ndarray) -> pd.DataFrame:
     )
 
 
-def number_column(label: str):
+def number_column(label: str) -> ColumnConfig:
     """A text cell for one number: the help states what the engine reads; the browser stops at its length limit
     (the engine refuses longer text anyway)."""
     return st.column_config.TextColumn(
@@ -184,7 +186,7 @@ def _on_list_edit(editor_key: str, name: str, max_len: int) -> None:
     state.report_errors(errors)
 
 
-def number_list_editor_ui(name: str, default, column_label: str, max_len: int = 12) -> np.ndarray:
+def number_list_editor_ui(name: str, default: npt.ArrayLike, column_label: str, max_len: int = 12) -> np.ndarray:
     """An editable column of numbers kept under `name`; returns the current values."""
     values = state.get_list(name, default)
     key = f"editor_{name}_{state.list_rev(name)}"

@@ -16,8 +16,9 @@ from __future__ import annotations
 
 import html
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any, TypeAlias
 
 import numpy as np
 import plotly.colors
@@ -27,6 +28,9 @@ from ui import numbers
 
 # ColorBrewer's colour-blind-safe scales, as plotly ships them: red for negative, near-white at 0 (with a
 # symmetric range), blue for positive; weights from white (0) to dark blue (1).
+# one named line or group of bars: a list of numbers or a 1-d array
+Values: TypeAlias = Sequence[float] | np.ndarray
+
 SIGNED_COLORS = plotly.colors.diverging.RdBu
 WEIGHTS_COLORS = plotly.colors.sequential.Blues
 SIGNED_SCALE = plotly.colors.make_colorscale(SIGNED_COLORS)
@@ -275,7 +279,13 @@ def heatmap_figure(spec: Heatmap, style: Style, lang: str, *, alt_name: str = ""
     return go.Figure({"data": data, "layout": layout}, skip_invalid=False, _validate=False)
 
 
-def _masked_layer(masked: np.ndarray, x_positions: Sequence, y_positions: Sequence, hover, axes: dict | None = None):
+def _masked_layer(
+    masked: np.ndarray,
+    x_positions: Sequence[float],
+    y_positions: Sequence[float],
+    hover: Sequence[Sequence[str]] | None,
+    axes: dict[str, str] | None = None,
+) -> dict[str, object]:
     """Masked cells drawn in a grey of their own, so that their ✕ reads the same on a light or a dark page."""
     return {
         "type": "heatmap",
@@ -390,7 +400,9 @@ def _title_lines(title: str, style: Style) -> list[str]:
     return lines or [""]
 
 
-def _base_layout(style: Style, lang: str, title: str, width: int, plot_height: int, legend: Sequence[str] = ()):
+def _base_layout(
+    style: Style, lang: str, title: str, width: int, plot_height: int, legend: Sequence[str] = ()
+) -> tuple[dict[str, Any], int]:
     """What bars, lines and arrows share: the title (on as many lines as it needs), the legend's entries under it
     (in one row if they fit the narrowest figure, else one per line) and a top margin that holds both, so that
     neither overlaps the other nor the plot however narrow the column. Returns the layout and its top margin."""
@@ -427,7 +439,7 @@ def _base_layout(style: Style, lang: str, title: str, width: int, plot_height: i
     return layout, top
 
 
-def _axis(title: str, style: Style, **extra) -> dict:
+def _axis(title: str, style: Style, **extra: object) -> dict[str, object]:
     font = {"size": style.font}
     return {
         "title": {"text": plain_text(title), "font": font},
@@ -451,7 +463,7 @@ def _log_ticks(values: Sequence[float]) -> list[float]:
 
 
 def bars_figure(
-    groups: dict[str, Sequence[float]],
+    groups: Mapping[str, Values],
     labels: Sequence[str],
     style: Style,
     lang: str,
@@ -504,7 +516,7 @@ def bars_figure(
 
 def lines_figure(
     x: Sequence[float],
-    series: dict[str, Sequence[float]],
+    series: Mapping[str, Values],
     style: Style,
     lang: str,
     *,

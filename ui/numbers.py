@@ -21,10 +21,15 @@ left out.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from decimal import ROUND_CEILING, ROUND_FLOOR, ROUND_HALF_UP, Decimal, localcontext
+from typing import TypeAlias
 
 from ui import state
 from ui.languages import NUMBER_SEPARATORS as SEPARATORS
+
+# numbers, or (nested) lists or arrays of them: a vector, a matrix
+Entries: TypeAlias = float | Decimal | Iterable["Entries"]
 
 MINUS = "−"
 VECTOR_SEPARATORS = {"es": "; ", "en": ", "}
@@ -180,7 +185,9 @@ def percent(share: float, decimals: int = 1, *, lang: str | None = None) -> str:
 MASKED_ENTRY = "✕"  # a weight the causal mask removed, as the figures mark its cell
 
 
-def vector(values, decimals: int = 3, *, sign: bool = True, lang: str | None = None, masked=None) -> str:
+def vector(
+    values: Entries, decimals: int = 3, *, sign: bool = True, lang: str | None = None, masked: Entries | None = None
+) -> str:
     """[+0,461; +0,779] / [+0.461, +0.779]; sign=False for weights: [0,289; 0,380; 0,332]; entries where
     `masked` is True written ✕ (a weight the mask removed is not a weight that came out 0)."""
     lang = _lang(lang)
@@ -202,18 +209,18 @@ def bracketed(entries: list[str], lang: str | None = None) -> str:
     return "[" + separator.join(entries) + "]"
 
 
-def short_vector(values, decimals: int = 3, *, lang: str | None = None) -> str:
+def short_vector(values: Entries, decimals: int = 3, *, lang: str | None = None) -> str:
     """[1; 2; 3] / [1, 2, 3]: a vector of short numbers (the lesson's [3.1, 4.1, 5.1] example)."""
     lang = _lang(lang)
     return bracketed([short(v, decimals, lang=lang) for v in _flat(values)], lang)
 
 
-def _flat(values) -> list:
+def _flat(values: Entries) -> list[float | Decimal]:
     if isinstance(values, Decimal | float | int):
         return [values]
-    out: list = []
+    out: list[float | Decimal] = []
     for v in values:
-        out.extend(_flat(v) if hasattr(v, "__iter__") else [v])
+        out.extend(_flat(v) if isinstance(v, Iterable) else [v])
     return out
 
 

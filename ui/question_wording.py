@@ -78,6 +78,8 @@ def _param(name: str, value: object, question: Question, markdown: bool) -> str:
         return numbers.short(value, question.decimals)
     if isinstance(value, tuple) and all(isinstance(v, str) for v in value):
         return _tokens(value, markdown)
+    if not isinstance(value, Iterable):
+        raise TypeError(f"the parameter {name} is no number, text or vector: {value!r}")
     text = numbers.short_vector(value, question.decimals)
     return md_literal(text) if markdown else text
 

@@ -24,13 +24,13 @@ the session except through the student's own download of the tally (`tally_ui`).
 from __future__ import annotations
 
 import secrets
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
 import numpy as np
 import streamlit as st
 
-from engine import EngineInputError, Scenario
+from engine import AttentionResult, EngineInputError, Scenario
 from engine.questions import Kind, Question, ScalingSetup, SoftmaxRow
 from ui import live, numbers, state, url
 from ui.answer_inputs import answer_inputs_ui
@@ -202,7 +202,7 @@ def _given_ui(question: Question, context: object) -> None:
             table_ui(_given_frame(name, context, result), 3)
 
 
-def _given_frame(name: str, scenario: Scenario, result) -> pd.DataFrame:
+def _given_frame(name: str, scenario: Scenario, result: AttentionResult) -> pd.DataFrame:
     import pandas as pd  # here, as in ui.tables: the home page imports this module and draws no table
 
     if name.startswith("w_"):
@@ -323,7 +323,7 @@ def _lecture_ui(view: GateView, context: object) -> None:
 # --- what the pages ask about, read from their own controls ---
 
 
-def softmax_row(scores) -> SoftmaxRow | None:
+def softmax_row(scores: Iterable[float]) -> SoftmaxRow | None:
     """The softmax page's scores at its temperature slider's value (1 until the slider has been shown)."""
     try:
         return SoftmaxRow(tuple(scores), float(state.widget_value("softmax_temperature", 1.0) or 1.0))

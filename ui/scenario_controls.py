@@ -8,7 +8,10 @@ its callback. A widget's own state is never read anywhere else, so a page that d
 
 from __future__ import annotations
 
+from types import ModuleType
+
 import streamlit as st
+from streamlit.delta_generator import DeltaGenerator
 
 from engine import Scale, lesson_scenario, same_numbers
 from engine.limits import MAX_KEPT_CODE_CHARS, TEMPERATURE_RANGE, TEMPERATURE_STEP
@@ -93,7 +96,7 @@ def options_ui() -> None:
     mask_link_ui(mask_col)
 
 
-def mask_link_ui(container=st) -> None:
+def mask_link_ui(container: DeltaGenerator | ModuleType = st) -> None:
     """Beside a causal-mask toggle: why a decoder needs it (the multi-head page's «where this step sits»), and that
     the real model, an encoder, does not use it."""
     container.page_link("pages/multihead.py", label=t("where.mask_link"), icon=":material/help:")
@@ -106,7 +109,7 @@ def _on_focus(role: str, widget_key: str) -> None:
         state.set_focus(role, value)
 
 
-def token_select_ui(role: str, default: str, label: str, page: str, container=st) -> str:
+def token_select_ui(role: str, default: str, label: str, page: str, container: DeltaGenerator | ModuleType = st) -> str:
     """Pick one of the scenario's tokens as the query ("query") or the key ("key") to derive; the choice is the
     same on every page and follows renames."""
     tokens = list(state.get_scenario().tokens)

@@ -8,9 +8,12 @@ file) is offered as it is, never silently rounded to the nearest step.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from decimal import Decimal
+from typing import Any, Literal, overload
 
 import streamlit as st
+from streamlit.delta_generator import DeltaGenerator
 
 from engine.limits import SEED_RANGE
 from ui import numbers, state
@@ -23,15 +26,53 @@ def grid(low: float, high: float, step: float, decimals: int) -> list:
     return [int(v) for v in values] if decimals == 0 else values
 
 
-def _writer(decimals: int, lang: str):
-    def write(value) -> str:
+def _writer(decimals: int, lang: str) -> Callable[[float], str]:
+    def write(value: float) -> str:
         needed = -int(Decimal(repr(value)).normalize().as_tuple().exponent)  # 0.37 → 2; 5000 → -3
         return numbers.fixed(value, max(decimals, needed), lang=lang)
 
     return write
 
 
-def number_slider(label: str, low: float, high: float, step: float, value, *, decimals: int, where=None, **kwargs):
+@overload
+def number_slider(
+    label: str,
+    low: float,
+    high: float,
+    step: float,
+    value: float,
+    *,
+    decimals: Literal[0],
+    where: DeltaGenerator | None = None,
+    **kwargs: Any,
+) -> int: ...
+
+
+@overload
+def number_slider(
+    label: str,
+    low: float,
+    high: float,
+    step: float,
+    value: float,
+    *,
+    decimals: int,
+    where: DeltaGenerator | None = None,
+    **kwargs: Any,
+) -> float: ...
+
+
+def number_slider(
+    label: str,
+    low: float,
+    high: float,
+    step: float,
+    value: float,
+    *,
+    decimals: int,
+    where: DeltaGenerator | None = None,
+    **kwargs: Any,
+) -> float:
     """A slider over low…high in steps of `step`, values with `decimals` decimals (more only for a value off the
     grid), written in the session's language. `where` is a column or container (the page by default); `kwargs`
     go to `st.select_slider` (key, help, on_change, args, disabled, persist_state…)."""
@@ -43,7 +84,7 @@ def number_slider(label: str, low: float, high: float, step: float, value, *, de
     )
 
 
-def seed_input(where, label: str, key: str, **options) -> int:
+def seed_input(where: DeltaGenerator, label: str, key: str, **options: Any) -> int:
     """A seed for random numbers in `where` (a column, or st): a whole number in SEED_RANGE, 0 at first, kept for
     the session unless `options` say otherwise (they are number_input's)."""
     options = {"value": 0, "persist_state": "session", **options}

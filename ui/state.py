@@ -96,6 +96,7 @@ from dataclasses import replace
 from typing import Any, Generic, TypeVar
 
 import numpy as np
+import numpy.typing as npt
 import streamlit as st
 
 from engine import Scenario, lesson_scenario, random_scenario
@@ -256,7 +257,7 @@ def set_focus(role: str, token: str) -> None:
 # --- a page's own list of numbers ---
 
 
-def get_list(name: str, default) -> np.ndarray:
+def get_list(name: str, default: npt.ArrayLike) -> np.ndarray:
     """The page's list `name`, created from `default` on first use."""
     lists = st.session_state.setdefault(_LISTS, {})
     if name not in lists:
@@ -264,7 +265,7 @@ def get_list(name: str, default) -> np.ndarray:
     return lists[name]
 
 
-def set_list(name: str, values) -> None:
+def set_list(name: str, values: npt.ArrayLike) -> None:
     """Replace the page's list `name`; its editor is rebuilt from it."""
     st.session_state.setdefault(_LISTS, {})[name] = np.asarray(values, dtype=np.float64)
     revs = st.session_state.setdefault(_LISTS_REV, {})

@@ -8,6 +8,7 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 
 from classroom.api import CODE_ALPHABET, CODE_LENGTH, QuestionRef, Round, View
+from classroom.tally import received_response
 from engine import EngineInputError, lesson_scenario
 from engine.questions import Kind, generate
 from ui.view_models.live import (
@@ -22,7 +23,6 @@ from ui.view_models.live import (
     new_student_id,
     normalised_code,
     question_ref,
-    received_response,
     same_question,
     sent_answer,
     shown_groups,

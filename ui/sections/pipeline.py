@@ -3,6 +3,7 @@ the outputs, what attention did, and the lesson's question "¿quién tiene hambr
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
@@ -57,7 +58,7 @@ def dims(d: int) -> list[str]:
     return [str(j) for j in range(d)]
 
 
-def rows_as_text(name: str, tokens, matrix) -> str:
+def rows_as_text(name: str, tokens: Sequence[str], matrix: np.ndarray) -> str:
     """One line per token, `name_token = [+0,500; ...]`, so the numbers can be read and searched as text."""
     return block([vector_row(sub(name, token), row) for token, row in zip(tokens, matrix, strict=True)])
 
@@ -220,7 +221,7 @@ def output_ui(result: PipelineResult) -> None:
     st.code(rows_as_text("output", result.tokens, output), language=None)
 
 
-def token_at(tokens, index: int) -> str:
+def token_at(tokens: Sequence[str], index: int) -> str:
     """A token and its position for a table cell, perro (1); a dash where there is none."""
     return f"{tokens[index]} ({index})" if index >= 0 else "—"
 
@@ -231,7 +232,7 @@ def distance_to_mean_v(result: PipelineResult) -> np.ndarray:
     return np.linalg.norm(result.attention.output - v.mean(axis=0), axis=1)  # (n,)
 
 
-def effect_frame(result: PipelineResult, top: TopAttended, distance) -> pd.DataFrame:
+def effect_frame(result: PipelineResult, top: TopAttended, distance: np.ndarray) -> pd.DataFrame:
     """One row per token: its top attended tokens with their weights, how far its output is from its x, and how
     far from the average of the V's."""
     tokens = result.tokens

@@ -10,6 +10,7 @@ chunks and a Stop click lands between them.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -120,7 +121,7 @@ class Target:
     rev: int = 0  # the preset picker and the editor are keyed by it, so they are rebuilt from the target
 
 
-def default_preset(tokens) -> str:
+def default_preset(tokens: Sequence[str]) -> str:
     """«tiene» → «perro» when both words are there (the lesson's question), else each token at the previous."""
     return "tiene_perro" if preset_available("tiene_perro", tokens) else "previous"
 
@@ -322,7 +323,7 @@ def next_frame(step: int, steps: int) -> tuple[int, bool]:
 # --- inside: the gradient of one weight, the roles of W_Q and W_K ---
 
 
-def gradient_row(tokens) -> int:
+def gradient_row(tokens: Sequence[str]) -> int:
     """The row whose gradient is shown first: «tiene» (the lesson's question), else the second token."""
     return tokens.index("tiene") if "tiene" in tokens else min(1, len(tokens) - 1)
 

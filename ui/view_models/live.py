@@ -7,7 +7,8 @@ calls these, and says the result in the reader's language.
     seat = StudentSeat(code, student_id)                  a student in class `code`, following by default
     plan = follow_plan(view, page, step, scenario_code)   what to change to show the lecturer's `view`
     text = sent_answer(question, response, lang)          an answer as the store keeps it (index, or the number)
-    shares = distribution(question, round)                each option's (or value's) count and share
+    shares = distribution(question, round)                each option's (or value's) count and share, as
+                                                          classroom.tally counts them
 """
 
 from __future__ import annotations
@@ -20,10 +21,12 @@ from dataclasses import dataclass, field
 from typing import NamedTuple
 from urllib.parse import urlencode, urlsplit, urlunsplit
 
+from classroom import tally
 from classroom.api import CODE_ALPHABET, CODE_LENGTH, ClassState, QuestionRef, Round, View
+from classroom.tally import GroupKind, received_response
 from engine import EngineInputError
 from engine import questions as engine_questions
-from engine.questions import Kind, Outcome, Question
+from engine.questions import Kind, Question
 from ui.question_book import typed_number
 
 CODE_PARAM = "class"  # ?class=CODE: the class a student follows (ui.url keeps it)
@@ -163,18 +166,6 @@ def sent_answer(question: Question, response: int | str, lang: str) -> str:
     return repr(float(value))
 
 
-def received_response(question: Question, text: str) -> int | float | None:
-    """An answer the store keeps, as the engine grades it (None when it is no answer to this question)."""
-    try:
-        if question.kind == Kind.CHOICE:
-            index = int(text) if text.isascii() and text.isdigit() else -1
-            return index if 0 <= index < len(question.options) else None
-        value = float(text)
-    except ValueError:
-        return None
-    return value if math.isfinite(value) else None
-
-
 def own_answer(seat: StudentSeat, ref: QuestionRef, number: int, question: Question, decimal: str) -> str | None:
     """The student's answer in round `number`, as they typed it (an option's index for a choice): from this
     session, or, after a reload, from the class (the store keeps it under their id), written back with the
@@ -193,8 +184,9 @@ def own_answer(seat: StudentSeat, ref: QuestionRef, number: int, question: Quest
 
 @dataclass(frozen=True)
 class Group:
-    """Answers that mean the same: one option (its index), or numbers within the tolerance of one value (the right
-    answer or a misconception's), or everything else (`other`)."""
+    """Answers the projector shows as one bar: one option (its index), or numbers within the tolerance of one value
+    (the right answer or a misconception's), or everything else (`other`: numbers no named mistake gives, and
+    answers that are no option's index or no number)."""
 
     option: int | None = None
     value: float | None = None
@@ -210,38 +202,34 @@ class Group:
 OTHER = Group()
 
 
+def shown_group(question: Question, counted: tally.Group) -> Group:
+    """One of the class tally's groups (classroom/tally.py) as the projector shows it."""
+    if counted.kind == GroupKind.OPTION:
+        return Group(option=counted.option, right=counted.right, misconception=counted.misconception)
+    if counted.kind == GroupKind.RIGHT:
+        return Group(value=question.answer, right=True)
+    if counted.kind == GroupKind.MISCONCEPTION:
+        return Group(
+            value=dict(question.misconceptions)[str(counted.misconception)], misconception=counted.misconception
+        )
+    return OTHER
+
+
 def groups(question: Question) -> tuple[Group, ...]:
     """The groups a question's answers fall into, in the order the projector shows them: the options A, B, C...;
     for a number, the right value and each misconception's, smallest first (so the order says nothing about which
     is right); then the other answers."""
-    if question.kind == Kind.CHOICE:
-        found = tuple(
-            Group(option=index, right=index == question.correct_option, misconception=key)
-            for index, key in enumerate(question.option_misconceptions or (None,) * len(question.options))
-        )
-    else:
-        assert question.answer is not None  # a numeric question has an answer
-        values = [Group(value=question.answer, right=True)]
-        values += [Group(value=value, misconception=key) for key, value in question.misconceptions]
-        found = tuple(sorted(values, key=lambda group: group.value or 0.0))
-    return (*found, OTHER)
+    found = [shown_group(question, counted) for counted in tally.counted_groups(question, ())]
+    known = [group for group in found if not group.other]
+    if question.kind != Kind.CHOICE:
+        known.sort(key=lambda group: group.value or 0.0)
+    return (*known, OTHER)
 
 
 def group_of(question: Question, text: str) -> Group:
     """The group an answer falls into, graded by the engine as the student's own feedback is."""
-    response = received_response(question, text)
-    if response is None:
-        return OTHER
-    grade = engine_questions.grade(question, response)
-    for group in groups(question):
-        if question.kind == Kind.CHOICE:
-            if group.option == response:
-                return group
-        elif (grade.outcome == Outcome.RIGHT and group.right) or (
-            grade.outcome == Outcome.MISCONCEPTION and not group.other and group.misconception == grade.misconception
-        ):
-            return group
-    return OTHER
+    (counted,) = (group for group in tally.counted_groups(question, (text,)) if group.count)
+    return shown_group(question, counted)
 
 
 @dataclass(frozen=True)
@@ -259,10 +247,10 @@ class Distribution:
 
 
 def distribution(question: Question, round_: Round) -> Distribution:
-    """The round's answers counted by group."""
+    """The round's answers as the class tally counts them (classroom.tally), in the projector's groups and order."""
     counted = dict.fromkeys(groups(question), 0)
-    for text in round_.answers.values():
-        counted[group_of(question, text)] += 1
+    for group in tally.counted_groups(question, list(round_.answers.values())):
+        counted[shown_group(question, group)] += group.count
     return Distribution(round_.number, len(round_.answers), tuple(counted.items()), round_.revealed)
 
 

@@ -295,6 +295,6 @@ def compare(source: Source, heads: Heads, result: MultiHeadResult, seed: int) ->
     return Comparison(compared, merged, one, tuple(head_behaviour(head) for head in compared.many.heads))
 
 
-def default_token(tokens, wanted: str, fallback: int) -> int:
+def default_token(tokens: Sequence[str], wanted: str, fallback: int) -> int:
     """The index of `wanted` among the tokens, else `fallback` (kept in range)."""
     return tokens.index(wanted) if wanted in tokens else min(fallback, len(tokens) - 1)

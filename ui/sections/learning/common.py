@@ -3,6 +3,8 @@ fixed in the run's language, and the heatmaps of a target and of attention weigh
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
+
 import numpy as np
 import streamlit as st
 
@@ -71,20 +73,20 @@ def no_run_ui() -> Training | None:
     return training
 
 
-def labels(prefix: str):
+def labels(prefix: str) -> Callable[[object], str]:
     """An option's label, `prefix.<option>` in the language of this run (fixed now, so that every call of the
     widget's format function, even one made outside the run, names the options the same way)."""
     lang = state.current_language()
     return lambda option: translate(lang, f"{prefix}.{option}")
 
 
-def written(write, *args):
+def written(write: Callable[..., str], *args: object) -> Callable[[float], str]:
     """A number option written in the language of this run (see `labels`)."""
     lang = state.current_language()
     return lambda value: write(value, *args, lang=lang)
 
 
-def quoted(tokens) -> str:
+def quoted(tokens: Iterable[str]) -> str:
     """Tokens in quotes, for markdown: «perro», «come»."""
     return ", ".join(t("learn.quoted", token=md_literal(token)) for token in tokens)
 

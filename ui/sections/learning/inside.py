@@ -16,7 +16,9 @@ from ui.view_models import learning as model
 from ui.view_models.learning import Training
 
 
-def matrix_spec(w: np.ndarray, title: str, zrange, show_scale: bool, decimals: int = 2) -> Heatmap:
+def matrix_spec(
+    w: np.ndarray, title: str, zrange: tuple[float, float] | None, show_scale: bool, decimals: int = 2
+) -> Heatmap:
     """A weight matrix (or its gradient) as a heatmap: rows the dimensions of x, columns those of the output."""
     return Heatmap(
         w,

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -83,7 +84,7 @@ def stall_frame(stall: Stall) -> pd.DataFrame:
     )
 
 
-def pair_chart(names: tuple[str, str], histories: tuple[np.ndarray, np.ndarray], length: int, **options) -> None:
+def pair_chart(names: tuple[str, str], histories: tuple[np.ndarray, np.ndarray], length: int, **options: Any) -> None:
     """Two runs' histories over `length` steps, without dividing and with ÷√d_k (a run cut short ends in gaps)."""
     series = {name: padded(history, length) for name, history in zip(names, histories, strict=True)}
     charts.show_lines(list(range(length)), series, x_title=t("learn.chart.step"), narrow=True, **options)

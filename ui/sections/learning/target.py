@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 import pandas as pd
 import streamlit as st
 
@@ -41,7 +43,7 @@ def _on_target_edit(editor_key: str) -> None:
     state.report_errors(errors + refused)
 
 
-def tokens_line(tokens) -> str:
+def tokens_line(tokens: Iterable[str]) -> str:
     """The tokens for markdown, shown as typed: el · perro · come."""
     return " · ".join(md_literal(token) for token in tokens)
 

@@ -10,8 +10,12 @@ view-model's (`ui.view_models.learning`: start, advance, stop); this module keep
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
+from typing import Any, TypeVar
 
+import numpy as np
 import streamlit as st
+from streamlit.delta_generator import DeltaGenerator
 
 from engine import EngineInputError, Optimiser, Scale, TrainingRun
 from engine.limits import OUTPUT_WEIGHT_RANGE
@@ -32,6 +36,8 @@ from ui.sections.learning.common import (
 from ui.sliders import number_slider, seed_input
 from ui.view_models import learning as model
 from ui.view_models.learning import Case, Options, Target, Training
+
+T = TypeVar("T")  # a segmented control's option
 
 FRAME_SECONDS = 0.2  # the browser asks for the next chunk this long after the last (or later, if still drawing)
 PLAY_INTERVAL = 0.5  # seconds between two frames of the replay
@@ -76,7 +82,15 @@ def _default(key: str, value: object) -> None:
         state.set_widget(key, value)
 
 
-def _one_of(column, prefix: str, options: list, key: str, disabled: bool, default=None, **extra):
+def _one_of(
+    column: DeltaGenerator,
+    prefix: str,
+    options: Sequence[T],
+    key: str,
+    disabled: bool,
+    default: T | None = None,
+    **extra: Any,
+) -> T:
     """A required segmented control labelled "<prefix>", its options named "<prefix>.<option>", kept per session;
     the first option by default."""
     return column.segmented_control(
@@ -92,7 +106,7 @@ def _one_of(column, prefix: str, options: list, key: str, disabled: bool, defaul
     )
 
 
-def controls_ui(case: Case, disabled: bool, container) -> Options:
+def controls_ui(case: Case, disabled: bool, container: DeltaGenerator) -> Options:
     """Optimiser, learning rate, steps, scale, start and seed; W_V toward a target output, optionally."""
     with container:
         return _controls(case, disabled)
@@ -287,7 +301,7 @@ def loss_chart(training: Training, marker: int | None = None) -> None:
     )
 
 
-def pair_ui(case: Case, target: Target, weights, title: str) -> None:
+def pair_ui(case: Case, target: Target, weights: np.ndarray, title: str) -> None:
     """The attention beside the target it will be trained toward."""
     charts.show_row(
         [weights_spec(case, weights, title), target_spec(target, case)], keys=["learn_attention", "learn_goal"]

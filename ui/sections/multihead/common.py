@@ -3,8 +3,13 @@ names, their weights as small multiples, what a head does in words, and the summ
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from types import ModuleType
+from typing import Any, TypeVar
+
 import numpy as np
 import streamlit as st
+from streamlit.delta_generator import DeltaGenerator
 
 from engine import AttentionResult, HeadBehaviour
 from ui import charts, numbers, state
@@ -14,16 +19,18 @@ from ui.i18n import t, tm
 from ui.view_models import multihead as model
 
 # The choices made in select boxes with translated labels: {name: value} (documented in ui/state.py).
+T = TypeVar("T")  # a select box's option
+
 CHOICES: state.Slot[dict[str, object]] = state.Slot("mh_choices", dict)
 
 
-def labelled(names: dict):
+def labelled(names: Mapping[T, str]) -> Callable[[T], T | str]:
     """A format_func from options to labels looked up now, in the reader's language: Streamlit's test harness calls
     it after the script run, where the language can no longer be read, and with a label as well as an option."""
     return lambda value: names.get(value, value)
 
 
-def labels(prefix: str, options) -> dict[str, str]:
+def labels(prefix: str, options: Iterable[str]) -> dict[str, str]:
     """Each option's label: the string `prefix.option`."""
     return {option: t(f"{prefix}.{option}") for option in options}
 
@@ -34,18 +41,26 @@ def _on_choice(name: str, key: str, options: tuple) -> None:
         CHOICES.set({**CHOICES.get(), name: value})
 
 
-def choice_ui(container, label: str, options, names: dict, name: str, default, variant: str = "", **widget):
+def choice_ui(
+    container: DeltaGenerator | ModuleType,
+    label: str,
+    options: Iterable[T],
+    names: Mapping[T, str],
+    name: str,
+    default: T,
+    variant: str = "",
+    **widget: Any,
+) -> T:
     """A select box whose options are written in the reader's language. The choice is the page's own (kept under
     CHOICES) and the widget is keyed by the language too: Streamlit matches a select box's value by its label, so a
     widget kept across a language switch would lose the choice."""
     options = list(options)
-    saved = CHOICES.get().get(name, default)
-    if saved not in options:
-        saved = default if default in options else options[0]
+    kept = CHOICES.get().get(name, default)
+    saved = next((option for option in options if option == kept), default if default in options else options[0])
     key = f"mh_{name}{variant}_{state.current_language()}"
     value = container.selectbox(
         label,
-        options,
+        options,  # a list of T
         index=options.index(saved),
         format_func=labelled(names),
         key=key,
@@ -61,13 +76,13 @@ def head_name(k: int) -> str:
     return t("mh.head", k=k + 1)
 
 
-def quoted(words, joiner: str = "mh.and") -> str:
+def quoted(words: Iterable[str], joiner: str = "mh.and") -> str:
     """«come» y «tiene»: words in the language's quotes, joined by "and" (or "or")."""
     marked = [t("mh.quoted", token=word) for word in words]
     return marked[0] if len(marked) == 1 else ", ".join(marked[:-1]) + t(joiner) + marked[-1]
 
 
-def weights_panels(tokens, heads: tuple[AttentionResult, ...], names: list[str]) -> list[Heatmap]:
+def weights_panels(tokens: Sequence[str], heads: tuple[AttentionResult, ...], names: list[str]) -> list[Heatmap]:
     """One weights panel per head, on 0–1, with each cell's arithmetic on hover."""
     return [
         Heatmap(
@@ -85,7 +100,7 @@ def weights_panels(tokens, heads: tuple[AttentionResult, ...], names: list[str])
     ]
 
 
-def job_text(b: HeadBehaviour, tokens, *, markdown: bool = False) -> str:
+def job_text(b: HeadBehaviour, tokens: Sequence[str], *, markdown: bool = False) -> str:
     """What a head does, measured: its job in words; for a mixed head, the rows that look at one token."""
     say = tm if markdown else t
     if b.job == "one_token":
@@ -93,7 +108,7 @@ def job_text(b: HeadBehaviour, tokens, *, markdown: bool = False) -> str:
     if b.job != "mixed":
         return t(f"mh.job.{b.job}")
     looks = "; ".join(
-        say("mh.job.look", q=tokens[i], k=tokens[b.top[i]], weight=numbers.fixed(b.top_weight[i]))
+        say("mh.job.look", q=tokens[int(i)], k=tokens[b.top[i]], weight=numbers.fixed(b.top_weight[i]))
         for i in np.flatnonzero(b.focused & ~b.forced)  # a row the mask leaves one token is not the head's doing
     )
     return t("mh.job.mixed" if (b.focused | b.forced).all() else "mh.job.mixed_rest", looks=looks)

@@ -4,6 +4,7 @@ designed ones were built, and one head in detail (its Q, K, V and any cell's ari
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 
 import pandas as pd
 import streamlit as st
@@ -36,7 +37,7 @@ def refused_ui(source: Source, heads: Heads) -> None:
     st.info(reason + " " + t("mh.refused.instead"), icon=":material/info:")
 
 
-def built_for_text(job: str, tokens) -> str:
+def built_for_text(job: str, tokens: Sequence[str]) -> str:
     """What a designed head was built to do, in words."""
     if job == "subject":
         return t("mh.built.subject", verbs=quoted([verb for verb in VERBS if verb in tokens]), subject=SUBJECT)
@@ -69,7 +70,9 @@ def heads_ui(source: Source, heads: Heads, result: MultiHeadResult) -> list[Head
     return behaviours
 
 
-def measured_frame(source: Source, heads: Heads, result: MultiHeadResult, behaviours) -> pd.DataFrame:
+def measured_frame(
+    source: Source, heads: Heads, result: MultiHeadResult, behaviours: Sequence[HeadBehaviour]
+) -> pd.DataFrame:
     """One line per head: its d_k, (designed:) what it was built for and how many rows do that, what it does."""
     columns: dict[str, list] = {
         t("mh.measured.col.head"): [head_name(k) for k in range(len(behaviours))],
@@ -95,7 +98,7 @@ def peak_text(head: AttentionResult) -> str:
     return t("mh.measured.peak", word=t(f"peak.one.{peak.verdict}"), weight=numbers.fixed(peak.max_weight))
 
 
-def top_cell(tokens, head: AttentionResult, b: HeadBehaviour, i: int) -> str:
+def top_cell(tokens: Sequence[str], head: AttentionResult, b: HeadBehaviour, i: int) -> str:
     """Row i of one head in the per-token table: the token it gives the most weight to and that weight; a row
     whose weights are all equal at the digits shown "spreads" (each one's share); a row the mask leaves one
     token is the mask's doing, not the head's."""
@@ -110,7 +113,12 @@ def top_cell(tokens, head: AttentionResult, b: HeadBehaviour, i: int) -> str:
     return t("mh.top.cell", token=tokens[top], weight=numbers.fixed(b.top_weight[i]))
 
 
-def top_frame(tokens, heads, behaviours, names: list[str]) -> pd.DataFrame:
+def top_frame(
+    tokens: Sequence[str],
+    heads: Sequence[AttentionResult],
+    behaviours: Sequence[HeadBehaviour],
+    names: list[str],
+) -> pd.DataFrame:
     """One line per token: the token each head's row gives the most weight to, with that weight."""
     columns: dict[str, list] = {t("mh.top.col.token"): list(tokens)}
     for name, head, b in zip(names, heads, behaviours, strict=True):

@@ -69,9 +69,12 @@ def layer_norm_ui(source: Source, result: MultiHeadResult) -> None:
         )
 
 
-def cosine_stages(result: MultiHeadResult, single: tuple[str, AttentionResult], layer_norm: bool):
+def cosine_stages(
+    result: MultiHeadResult, single: tuple[str, AttentionResult], layer_norm: bool
+) -> list[tuple[str, str, np.ndarray]]:
     """(name, short name, rows) of every stage whose tokens' rows are compared."""
-    stages = [
+    assert result.residual is not None  # the page adds the residual in the engine (multi_head_attention's default)
+    stages: list[tuple[str, str, np.ndarray]] = [
         (t("mh.cos.x"), t("mh.cos.x"), result.x),
         (single[0], t("mh.cos.single.short"), single[1].output),
         (t("mh.cos.multi"), t("mh.cos.multi"), result.output),

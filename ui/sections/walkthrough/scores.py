@@ -23,7 +23,9 @@ def score_rows(result: AttentionResult, tokens: Sequence[str], token: str, other
     return [*rows, *dot_rows(lhs, derivation.dot(result.q[i], result.k[j], exact=result.scores[i, j]))]
 
 
-def score_derivation_ui(result: AttentionResult, tokens, token: str, other: str, columns: int | None = None) -> None:
+def score_derivation_ui(
+    result: AttentionResult, tokens: Sequence[str], token: str, other: str, columns: int | None = None
+) -> None:
     """The score of the query and the key, derived under its heading."""
     st.markdown(tm("walk.2.pair", q=token, k=other))
     show(score_rows(result, tokens, token, other), columns)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 import streamlit as st
 
 from engine import AttentionResult, Scale, Scenario, derivation, lesson_scenario, same_numbers
@@ -103,6 +105,6 @@ def errata_ui() -> None:
         st.markdown(t("walk.errata.body"))
 
 
-def quoted_list(names) -> str:
+def quoted_list(names: Iterable[str]) -> str:
     """Names quoted and joined: «el», «perro»."""
     return ", ".join(t("walk.quoted", token=name) for name in names)

@@ -63,7 +63,9 @@ def weighted_sum_rows(result: AttentionResult, tokens: Sequence[str], token: str
     return rows
 
 
-def weighted_sum_derivation_ui(result: AttentionResult, tokens, token: str, columns: int | None = None) -> None:
+def weighted_sum_derivation_ui(
+    result: AttentionResult, tokens: Sequence[str], token: str, columns: int | None = None
+) -> None:
     """The query's output derived, under its heading."""
     st.markdown(tm("walk.5.derivation", token=token))
     show(weighted_sum_rows(result, tokens, token), columns)
