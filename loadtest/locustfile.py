@@ -161,5 +161,9 @@ class JoiningStudent(Student):
     def read(self) -> None:
         if self.connection is None:
             self.join()
-        else:
+            return
+        try:
             self.connection.listen(5)
+        except RunError:  # the connection broke: the tab joins again
+            self.connection.close()
+            self.connection = None
