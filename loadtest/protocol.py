@@ -47,6 +47,7 @@ class Run:
     seconds: float  # from sending the BackMsg to receiving its script_finished
     frames: int  # websocket messages received for it
     received: int  # their bytes
+    messages: tuple[ForwardMsg, ...] = ()  # the messages themselves, when asked for (`run(..., keep=True)`)
 
 
 @dataclass
@@ -54,9 +55,11 @@ class Page:
     """What the server drew for one student so far, kept across reconnects as the browser keeps its page."""
 
     widgets: dict[str, str] = field(default_factory=dict)  # widget id → the fragment it sits in ("" for none)
+    labels: dict[str, str] = field(default_factory=dict)  # widget id → its label (a button's text)
     fragments: set[str] = field(default_factory=set)  # every fragment the page drew or put on a timer
     timers: dict[str, float] = field(default_factory=dict)  # fragment id → seconds between its auto reruns
     page_script_hash: str = ""  # the page shown (st.switch_page changes it)
+    query_string: str = ""  # the address bar's query string, as the app last wrote it
 
     def read(self, msg: ForwardMsg) -> None:
         """Note what one message from the server draws, switches to or puts on a timer."""
@@ -70,10 +73,14 @@ class Page:
                 inner = getattr(element, element.WhichOneof("type") or "", None)
                 if inner is not None and "id" in inner.DESCRIPTOR.fields_by_name and inner.id:
                     self.widgets[inner.id] = delta.fragment_id
+                    if "label" in inner.DESCRIPTOR.fields_by_name:
+                        self.labels[inner.id] = inner.label
         elif kind == "new_session":
             self.page_script_hash = msg.new_session.page_script_hash
         elif kind == "navigation":
             self.page_script_hash = msg.navigation.page_script_hash
+        elif kind == "page_info_changed":
+            self.query_string = msg.page_info_changed.query_string
         elif kind == "auto_rerun":
             self.timers[msg.auto_rerun.fragment_id] = msg.auto_rerun.interval
             self.fragments.add(msg.auto_rerun.fragment_id)
@@ -142,14 +149,15 @@ class Connection:
         )
         self.session_id = ""  # the server's id for this session, from its new_session message
 
-    def run(self, message: BackMsg) -> Run:
+    def run(self, message: BackMsg, *, keep: bool = False) -> Run:
         """Send one BackMsg that asks for a run (in this page's terms, `Page.adapt`) and wait for that run to
-        finish, at most `timeout` seconds."""
+        finish, at most `timeout` seconds; `keep` keeps the run's messages in the Run."""
         message = self.page.adapt(message)
         start = time.perf_counter()
         deadline = start + self.timeout
         self.socket.send_binary(message.SerializeToString())
         frames = received = 0
+        kept: list[ForwardMsg] = []
         try:
             while True:
                 msg = self._receive(deadline)
@@ -157,8 +165,10 @@ class Connection:
                     continue
                 frames += 1
                 received += msg.ByteSize()
+                if keep:
+                    kept.append(msg)
                 if self._ends_run(msg):
-                    return Run(time.perf_counter() - start, frames, received)
+                    return Run(time.perf_counter() - start, frames, received, tuple(kept))
         finally:
             self.socket.settimeout(self.timeout)
 
