@@ -236,7 +236,7 @@ def measure(setup: str, students: int, every: float) -> Point:
         missed,
         answers,
         uncounted,
-        len(timings["failures"]) + (students - len(timings["first page"])),
+        len(timings["failures"]) + max(0, students - len(timings["first page"])),
         sampler.cpu_between(first_step, end) / span if span else float("nan"),
         generator[0] if generator else float("nan"),
         load_before,

@@ -46,14 +46,10 @@ RECORDINGS = {page: Recording.load(page) for page in ("builder", "walkthrough")}
 BROWSER_CONNECTIONS = 6  # what Chromium opens to one host over HTTP/1.1
 BROWSER_HEADERS = {"Accept-Encoding": "gzip, deflate, br, zstd", "User-Agent": "loadtest (Locust)"}
 # Every timing as [when it ended (Unix time), milliseconds], by kind, for --results; a follower's "seen" is
-# [when its page showed the part (Unix time), part, student], "answered" [sent, stored, part, student].
-TIMINGS: dict[str, list[list[float]]] = {
-    "first page": [],
-    "interaction": [],
-    "failures": [],
-    "seen": [],
-    "answered": [],
-}
+# [when its page showed the part (Unix time), part, student], "answered" [sent, stored, part, student], and
+# "errors" each failure's [when, what].
+KINDS = ("first page", "interaction", "failures", "seen", "answered", "errors")
+TIMINGS: dict[str, list[list]] = {kind: [] for kind in KINDS}
 _pages = itertools.cycle(RECORDINGS)
 _students = itertools.count()
 ANSWER = re.compile(r"-live_answer_walk_(\d+)_(\d+)_(choice|number)$")  # a class question's input: part, round
@@ -151,6 +147,8 @@ class Student(User):
     def report(self, name: str, start: float, length: int, exception: Exception | None = None) -> None:
         elapsed_ms = (time.perf_counter() - start) * 1000
         TIMINGS["failures" if exception else name].append([time.time(), elapsed_ms])
+        if exception is not None:
+            TIMINGS["errors"].append([time.time(), f"{name}: {exception}"[:300]])
         self.environment.events.request.fire(
             request_type=self.recording.page,
             name=name,
@@ -247,7 +245,7 @@ class FollowingStudent(User):
     def read(self, run: Run) -> None:
         """Note a part shown for the first time, and answer the class's question the page shows."""
         page = self.connection.page if self.connection else None
-        inputs, submit, options = [], None, 0
+        inputs, submit, options = [], None, []
         for msg in run.messages:
             if msg.WhichOneof("type") != "delta" or msg.delta.WhichOneof("type") != "new_element":
                 continue
@@ -259,7 +257,7 @@ class FollowingStudent(User):
                 TIMINGS["seen"].append([time.time(), self.shown, self.number])
             if ANSWER.search(widget_id):
                 inputs.append((kind, widget_id))
-                options = len(element.radio.options) if kind == "radio" else 0
+                options = list(element.radio.options) if kind == "radio" else []
             if kind == "button" and element.button.label == SEND:
                 submit = widget_id
         if page is None or submit is None or len(inputs) != 1:
@@ -278,7 +276,7 @@ class FollowingStudent(User):
         value = states.add()
         value.id = widget_id
         if kind == "radio":
-            value.int_value = self.rng.randrange(max(options, 1))
+            value.string_value = self.rng.choice(options)  # a radio's value is its option as shown
         else:
             value.string_value = self.rng.choice(["0,5", "1", "0,25", "2"])
         pressed = states.add()
@@ -311,6 +309,7 @@ class FollowingStudent(User):
         elapsed_ms = (time.perf_counter() - start) * 1000
         if exception is not None:
             TIMINGS["failures"].append([time.time(), elapsed_ms])
+            TIMINGS["errors"].append([time.time(), f"{name}: {exception}"[:300]])
         elif name == "first page":
             TIMINGS["first page"].append([time.time(), elapsed_ms])
         self.environment.events.request.fire(
