@@ -1,9 +1,11 @@
 """The load test works against today's app: Locust's students join, interact, and no run fails (an exception on
 the page, a lost connection or a page that does not answer within the load test's timeout is a failure).
 
-The recorded messages (loadtest/recorded/) name the builder's and walkthrough's widgets by their ids, which follow
-the widgets' parameters: after a change to those widgets, `python loadtest/record.py` records anew (a state for a
-widget that no longer exists is ignored by Streamlit, so this test cannot see that drift).
+The recorded messages (loadtest/recorded/) name the builder's and walkthrough's widgets and fragments by their ids,
+which follow the widgets' parameters and the page's layout; the client sends them in the live page's terms (a widget
+by its key, a fragment by the widgets in it) and fails at once on a button or fragment it cannot find. A keyed
+widget whose key changed is still ignored by Streamlit, unseen here: after a change to those pages' widgets,
+`python loadtest/record.py` records anew.
 """
 
 from __future__ import annotations
