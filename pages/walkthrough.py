@@ -8,7 +8,7 @@ from ui.i18n import t
 from ui.layout import page_header
 from ui.scenario_controls import edited_notice_ui
 from ui.sections import where
-from ui.sections.walkthrough import common, dividing, navigation, projections, scores, softmax, weighted_sum
+from ui.sections.walkthrough import common, dividing, handout, navigation, projections, scores, softmax, weighted_sum
 from ui.share import share_ui
 
 shell.page("walkthrough")
@@ -16,7 +16,7 @@ scenario = state.get_scenario()
 page_header("walk.title", sentence=" ".join(scenario.tokens))  # the title follows the scenario's tokens
 st.markdown(t("walk.lead", gloss=t("walk.lead.gloss") if scenario.tokens == lesson_scenario().tokens else ""))
 edited_notice_ui()
-share_ui(state.step())
+share_ui(state.step(), downloads=handout.handout_ui)
 
 
 @st.fragment

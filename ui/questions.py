@@ -95,6 +95,17 @@ def book() -> Book:
     return current
 
 
+def walkthrough_questions(scenario: Scenario) -> dict[int, Question | None]:
+    """The question each walkthrough part asks this reader about `scenario` now: the same draw as its gate."""
+    current = book()
+    return {
+        part: pick_question(
+            f"walk.{part}", scenario, seed=current.seed, gate=f"walk.{part}", draw=current.draw(f"walk.{part}")
+        )
+        for part in range(1, state.PARTS + 1)
+    }
+
+
 # --- the gate ---
 
 

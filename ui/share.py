@@ -12,6 +12,7 @@ example, a bad file leaves the scenario as it was.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import cache
 from urllib.parse import urlencode
 
@@ -153,8 +154,8 @@ def link_errors_ui() -> None:
         st.error(problem_text(key, field), icon=":material/link_off:")
 
 
-def share_ui(step: int | None = None) -> None:
-    """A popover with the link to copy, the downloads and the upload.
+def share_ui(step: int | None = None, downloads: Callable[[], None] | None = None) -> None:
+    """A popover with the link to copy, the downloads (and the page's own, `downloads`) and the upload.
 
     Its content is built only while it is open, and opening it reruns the page: the link is always the current
     scenario's, also after changes made inside a fragment, and a closed popover costs a rerun nothing.
@@ -185,6 +186,8 @@ def share_ui(step: int | None = None) -> None:
                 on_click="ignore",
                 key=f"csv_{name}",
             )
+        if downloads is not None:
+            downloads()
         st.caption(t("share.figures"))
         upload_key = f"upload_{state.scenario_rev()}"
         st.file_uploader(

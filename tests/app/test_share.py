@@ -157,8 +157,23 @@ def test_uploading_a_broken_file_keeps_the_scenario_and_names_the_problem(lang):
 def test_the_share_box_offers_the_scenario_and_its_matrices_for_download():
     at = open_share_box(open_page(BUILDER, "en"))
     assert sorted(d.label for d in at.download_button) == sorted(
-        [LANGUAGES["en"]["share.json"], "x.csv", "W_Q.csv", "W_K.csv", "W_V.csv"]
+        [LANGUAGES["en"]["share.json"], "x.csv", "W_Q.csv", "W_K.csv", "W_V.csv", LANGUAGES["en"]["handout.download"]]
     )
+
+
+@pytest.mark.parametrize("lang", ["es", "en"])
+@pytest.mark.parametrize("page", [BUILDER, WALKTHROUGH])
+def test_the_share_box_offers_the_printable_handout_of_the_scenario_in_the_readers_language(lang, page, downloads):
+    scenario = random_scenario(3, ("la", "gata", "duerme"), d_model=3, d_k=2)
+    at = open_share_box(open_page(page, lang, scenario=scenario, scenario_rev=0))
+    strings = LANGUAGES[lang]
+    text, name = downloaded(at, downloads, strings["handout.download"])
+    assert name == strings["handout.file"]
+    assert text.startswith(f'<!doctype html><html lang="{lang}">')
+    assert strings["handout.title"].format(sentence="la gata duerme") in text
+    for part in range(1, 6):
+        assert strings["handout.question"].format(part=part) in text
+    assert no_exception(at)
 
 
 # The names (all accepted token names): a spreadsheet evaluates a cell starting with = + - @, tab or CR

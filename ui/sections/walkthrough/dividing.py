@@ -11,10 +11,9 @@ from ui.i18n import t, tm
 from ui.sections.walkthrough.common import derivation_columns, in_order, main_block, query_ui
 
 
-def division_derivation_ui(scenario: Scenario, result: AttentionResult, token: str, columns: int | None = None) -> None:
+def division_rows(scenario: Scenario, result: AttentionResult, token: str) -> list[Row | None]:
     """Each score of the query's row divided by the divisor (or as it is, or masked)."""
     i = scenario.tokens.index(token)
-    st.markdown(tm("walk.3.row", token=token))
     rows: list[Row | None] = []
     for j, other in enumerate(scenario.tokens):
         lhs = f"score'({token_text(token)} → {token_text(other)})"
@@ -24,7 +23,13 @@ def division_derivation_ui(scenario: Scenario, result: AttentionResult, token: s
             rows.append(Row(lhs, "=", numbers.measured(result.scores[i, j])))
         else:
             rows += division_row(lhs, derivation.division(result.scores[i, j], result.divisor))
-    show(rows, columns)
+    return rows
+
+
+def division_derivation_ui(scenario: Scenario, result: AttentionResult, token: str, columns: int | None = None) -> None:
+    """The query's row divided, under its heading."""
+    st.markdown(tm("walk.3.row", token=token))
+    show(division_rows(scenario, result, token), columns)
 
 
 def _total_temperature(result: AttentionResult) -> dict[str, str]:

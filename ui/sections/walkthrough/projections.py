@@ -24,19 +24,24 @@ def w_heatmap(scenario: Scenario, role: str) -> Heatmap:
     return charts.weight_map(w, f"W_{role}")
 
 
-def projection_derivation_ui(
-    scenario: Scenario, result: AttentionResult, role: str, token: str, columns: int | None = None
-) -> None:
+def projection_rows(scenario: Scenario, result: AttentionResult, role: str, token: str) -> list[Row | None]:
     """The token's x, then each dimension of its projection as the dot product with a column of W."""
     w, values = {"Q": (scenario.w_q, result.q), "K": (scenario.w_k, result.k), "V": (scenario.w_v, result.v)}[role]
     i = scenario.tokens.index(token)
-    st.markdown(tm("walk.1.derivation", role=role, token=token))
     rows: list[Row | None] = [vector_row(sub("x", token), scenario.x[i]), BLANK]
     for j, terms in enumerate(derivation.projection(scenario.x[i], w)):
         rows.append(Row("", "", t("walk.1.column", j=j, role=role, column=vector_text(w[:, j]))))
         rows += [*dot_rows(f"{sub(role, token)}[{j}]", terms), BLANK]
     rows.append(vector_row(sub(role, token), values[i]))
-    show(rows, columns)
+    return rows
+
+
+def projection_derivation_ui(
+    scenario: Scenario, result: AttentionResult, role: str, token: str, columns: int | None = None
+) -> None:
+    """The derivation of the token's projection `role`, under its heading."""
+    st.markdown(tm("walk.1.derivation", role=role, token=token))
+    show(projection_rows(scenario, result, role, token), columns)
 
 
 def role_ui(container: DeltaGenerator | ModuleType = st) -> str:

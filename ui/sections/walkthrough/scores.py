@@ -2,24 +2,31 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import streamlit as st
 
 from engine import AttentionResult, Scenario, derivation
 from ui import charts, numbers, state
 from ui.charts import shape
-from ui.derivation import BLANK, dot_rows, show, sub, token_text, vector_row
+from ui.derivation import BLANK, Row, dot_rows, show, sub, token_text, vector_row
 from ui.i18n import plural, t, tm
 from ui.sections.walkthrough.common import derivation_columns, in_order, key_ui, main_block, query_ui, share_columns
 from ui.view_models import walkthrough as model
 
 
-def score_derivation_ui(result: AttentionResult, tokens, token: str, other: str, columns: int | None = None) -> None:
+def score_rows(result: AttentionResult, tokens: Sequence[str], token: str, other: str) -> list[Row | None]:
     """Q of the query and K of the key, then their dot product term by term."""
     i, j = tokens.index(token), tokens.index(other)
-    st.markdown(tm("walk.2.pair", q=token, k=other))
     rows = [vector_row(sub("Q", token), result.q[i]), vector_row(sub("K", other), result.k[j]), BLANK]
     lhs = f"score({token_text(token)} → {token_text(other)})"
-    show([*rows, *dot_rows(lhs, derivation.dot(result.q[i], result.k[j], exact=result.scores[i, j]))], columns)
+    return [*rows, *dot_rows(lhs, derivation.dot(result.q[i], result.k[j], exact=result.scores[i, j]))]
+
+
+def score_derivation_ui(result: AttentionResult, tokens, token: str, other: str, columns: int | None = None) -> None:
+    """The score of the query and the key, derived under its heading."""
+    st.markdown(tm("walk.2.pair", q=token, k=other))
+    show(score_rows(result, tokens, token, other), columns)
 
 
 def scores_ui(scenario: Scenario, result: AttentionResult) -> None:

@@ -6,24 +6,35 @@ import streamlit as st
 
 from engine import AttentionResult, Scale, Scenario, derivation, lesson_scenario, same_numbers
 from ui import charts, numbers, state
-from ui.derivation import show, softmax_rows
+from ui.derivation import Row, show, softmax_rows
 from ui.i18n import t, tm
 from ui.sections.walkthrough.common import derivation_columns, in_order, main_block, query_ui, share_columns
 from ui.view_models import walkthrough as model
 
 
-def softmax_derivation_ui(scenario: Scenario, result: AttentionResult, token: str, columns: int | None = None) -> None:
+def looked_at(scenario: Scenario, result: AttentionResult, token: str) -> list[str]:
+    """The tokens the query's row may look at (all of them, unless the mask hides some)."""
+    allowed = result.allowed[scenario.tokens.index(token)]
+    return [name for name, ok in zip(scenario.tokens, allowed, strict=True) if ok]
+
+
+def softmax_derivation_rows(scenario: Scenario, result: AttentionResult, token: str) -> list[Row | None]:
     """Softmax of the query's row, step by step (its masked positions left out)."""
     i = scenario.tokens.index(token)
     allowed = result.allowed[i]
-    labels = [name for name, ok in zip(scenario.tokens, allowed, strict=True) if ok]
-    if not allowed.all():
-        st.caption(tm("walk.4.masked", token=token, allowed=quoted_list(labels)))
-    st.markdown(tm("walk.4.row", token=token))
     written = derivation.softmax_row(
         result.scaled_scores[i][allowed], scenario.temperature, exact=result.weights[i][allowed]
     )
-    show(softmax_rows(written, labels), columns)
+    return softmax_rows(written, looked_at(scenario, result, token))
+
+
+def softmax_derivation_ui(scenario: Scenario, result: AttentionResult, token: str, columns: int | None = None) -> None:
+    """The query's softmax, under its heading (and which tokens the mask leaves it)."""
+    labels = looked_at(scenario, result, token)
+    if len(labels) < len(scenario.tokens):
+        st.caption(tm("walk.4.masked", token=token, allowed=quoted_list(labels)))
+    st.markdown(tm("walk.4.row", token=token))
+    show(softmax_derivation_rows(scenario, result, token), columns)
 
 
 def softmax_ui(scenario: Scenario, result: AttentionResult) -> None:

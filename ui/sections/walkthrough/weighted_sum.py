@@ -3,6 +3,8 @@ derived, and whether the outputs collapsed into one vector."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 import streamlit as st
 
@@ -48,10 +50,9 @@ def vector_example_ui(columns: int | None = None) -> None:
     show(rows, columns)
 
 
-def weighted_sum_derivation_ui(result: AttentionResult, tokens, token: str, columns: int | None = None) -> None:
+def weighted_sum_rows(result: AttentionResult, tokens: Sequence[str], token: str) -> list[Row | None]:
     """The query's weights, then each dimension of its output as the weighted sum of the values."""
     i = tokens.index(token)
-    st.markdown(tm("walk.5.derivation", token=token))
     allowed = result.allowed[i]
     alpha = numbers.vector(result.weights[i], sign=False, masked=~allowed)
     rows: list[Row | None] = [Row(sub("α", token), "=", alpha), BLANK]
@@ -59,7 +60,13 @@ def weighted_sum_derivation_ui(result: AttentionResult, tokens, token: str, colu
     for d, terms in enumerate(derivation.weighted_sum(result.weights[i][allowed], result.v[allowed])):
         rows += [*dot_rows(f"{sub('output', token)}[{d}]", terms), BLANK]
     rows.append(vector_row(sub("output", token), result.output[i]))
-    show(rows, columns)
+    return rows
+
+
+def weighted_sum_derivation_ui(result: AttentionResult, tokens, token: str, columns: int | None = None) -> None:
+    """The query's output derived, under its heading."""
+    st.markdown(tm("walk.5.derivation", token=token))
+    show(weighted_sum_rows(result, tokens, token), columns)
 
 
 def weighted_sum_ui(scenario: Scenario, result: AttentionResult) -> None:

@@ -1,0 +1,26 @@
+"""English strings: the printable handout (the scenario's walkthrough, in one file)."""
+
+STRINGS: dict[str, str] = {
+    "handout.download": "Printable handout (HTML)",
+    "handout.download_help": "This scenario's five steps with their numbers, their arithmetic and one question per step; the answers come at the end. Open it in the browser and print it (A4 or Letter) or save it as a PDF.",
+    "handout.file": "self-attention-handout.html",
+    "handout.title": "Self-attention step by step: “{sentence}”",
+    "handout.meta.one": "{n} token · d_model = {d_model} · d_k = {d_k} · d_v = {d_v} · {division} · temperature T = {temperature}.",
+    "handout.meta.other": "{n} tokens · d_model = {d_model} · d_k = {d_k} · d_v = {d_v} · {division} · temperature T = {temperature}.",
+    "handout.division.sqrt": "the scores are divided by √d_k",
+    "handout.division.dk": "the scores are divided by d_k",
+    "handout.division.none": "the scores are not divided",
+    "handout.causal": "With a causal mask: each token looks only at the ones before it and at itself.",
+    "handout.how": "Every number is written with the decimals the app shows, and every line of arithmetic can be redone with a calculator from what is written on it. Try each step's question before you look at the answers at the end.",
+    "handout.inputs": "The inputs: x and the matrices W_Q, W_K and W_V",
+    "handout.derive.1": "Q of “{token}”, dimension by dimension (x times each column of W_Q):",
+    "handout.derive.2": "The score “{q}” → “{k}”, term by term:",
+    "handout.derive.3": "The row of “{token}”, before and after the division:",
+    "handout.derive.4": "The softmax of the row of “{token}”:",
+    "handout.derive.5": "The output of “{token}”, dimension by dimension:",
+    "handout.columns": "{title}, columns {first} to {last}",
+    "handout.question": "Question of step {part}",
+    "handout.your_answer": "Your answer:",
+    "handout.key": "Answers",
+    "handout.answer": "Step {part}: {answer}",
+}

@@ -1,0 +1,26 @@
+"""Textos en español rioplatense: la guía para imprimir (el recorrido paso a paso del escenario, en un archivo)."""
+
+STRINGS: dict[str, str] = {
+    "handout.download": "Guía para imprimir (HTML)",
+    "handout.download_help": "Los cinco pasos de este escenario con sus números, sus cuentas y una pregunta por paso; las respuestas van al final. Abrilo en el navegador e imprimilo (A4 o carta) o guardalo como PDF.",
+    "handout.file": "guia-autoatencion.html",
+    "handout.title": "Autoatención paso a paso: «{sentence}»",
+    "handout.meta.one": "{n} token · d_model = {d_model} · d_k = {d_k} · d_v = {d_v} · {division} · temperatura T = {temperature}.",
+    "handout.meta.other": "{n} tokens · d_model = {d_model} · d_k = {d_k} · d_v = {d_v} · {division} · temperatura T = {temperature}.",
+    "handout.division.sqrt": "los scores se dividen por √d_k",
+    "handout.division.dk": "los scores se dividen por d_k",
+    "handout.division.none": "los scores no se dividen",
+    "handout.causal": "Con máscara causal: cada token mira solo a los anteriores y a sí mismo.",
+    "handout.how": "Cada número está escrito con los decimales que muestra la app, y cada cuenta se puede rehacer con una calculadora a partir de lo que está escrito en su línea. Intentá responder la pregunta de cada paso antes de mirar las respuestas del final.",
+    "handout.inputs": "Las entradas: x y las matrices W_Q, W_K y W_V",
+    "handout.derive.1": "Q de «{token}», dimensión por dimensión (x por cada columna de W_Q):",
+    "handout.derive.2": "El score «{q}» → «{k}», término por término:",
+    "handout.derive.3": "La fila de «{token}», antes y después de dividir:",
+    "handout.derive.4": "El softmax de la fila de «{token}»:",
+    "handout.derive.5": "El output de «{token}», dimensión por dimensión:",
+    "handout.columns": "{title}, columnas {first} a {last}",
+    "handout.question": "Pregunta del paso {part}",
+    "handout.your_answer": "Tu respuesta:",
+    "handout.key": "Respuestas",
+    "handout.answer": "Paso {part}: {answer}",
+}
