@@ -13,6 +13,9 @@ from harness.server import ROOT
 
 STUDENTS = 3
 PARTS = 5  # the walkthrough's parts: each asks the class a question, which each student answers once
+# Seconds between the lecturer's steps: longer than a student's way to the projector (the next poll within 1 s, 1 to
+# 3 s of thought, the projector's next read within 1.5 s), so every answer is shown before the next part hides it.
+EVERY_S = 8
 
 
 def test_a_step_counts_from_its_send_to_each_students_first_sighting_after_it():
@@ -34,7 +37,7 @@ def test_an_answer_counts_until_the_projector_first_shows_a_count_that_includes_
 @pytest.mark.slow
 def test_the_benchmark_runs_a_tiny_class_through_every_part_without_errors():
     command = [sys.executable, str(ROOT / "benchmarks" / "bench_live.py"), "--setup", "single"]
-    command += ["--sessions", str(STUDENTS), "--every", "4"]
+    command += ["--sessions", str(STUDENTS), "--every", str(EVERY_S)]
     run = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=240)
     assert run.returncode == 0, run.stderr[-3000:]
     row = next(line for line in run.stdout.splitlines() if line.startswith("| single |"))
