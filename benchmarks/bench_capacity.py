@@ -118,12 +118,15 @@ def warm(url: str) -> None:
     time.sleep(WARM_PAUSE_S)
 
 
-def locust(url: str, user_class: str, users: int, seconds: float, results: Path, *, static: bool) -> float:
-    """Run Locust headless on CLIENT_CPUS; returns the CPU share (0-1) its process used."""
+def locust(
+    url: str, user_class: str, users: int, seconds: float, results: Path, *, static: bool, extra: tuple[str, ...] = ()
+) -> float:
+    """Run Locust headless on CLIENT_CPUS (with `extra` options for the locustfile); returns the CPU share (0-1) its
+    process used."""
     command = ["taskset", "-c", CLIENT_CPUS, sys.executable, "-m", "locust", "-f", str(ROOT / "loadtest/locustfile.py")]
     command += [user_class, "--headless", "--only-summary", "--host", url, "--users", str(users)]
     command += ["--spawn-rate", f"{users / JOIN_WINDOW_S:g}", "--run-time", f"{seconds:g}s", "--stop-timeout", "10"]
-    command += ["--results", str(results), "--loglevel", "ERROR"] + ([] if static else ["--no-static"])
+    command += ["--results", str(results), "--loglevel", "ERROR"] + ([] if static else ["--no-static"]) + list(extra)
     before, start = _children_cpu(), time.monotonic()
     process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     _, err = process.communicate(timeout=seconds + 120)

@@ -76,14 +76,15 @@ class Replica:
 @dataclass
 class Topology:
     """Replicas, and unless `balancer` is False haproxy in front of them, and if `redis` a redis-server whose URL
-    the replicas get as REDIS_URL. `cpus` pins the replicas (taskset -c), `balancer_cpus` haproxy. Stops all it
-    started on exit, however the block ends."""
+    the replicas get as REDIS_URL. `cpus` pins the replicas (taskset -c), `balancer_cpus` haproxy, `redis_cpus`
+    redis-server. Stops all it started on exit, however the block ends."""
 
     replicas: int = 1
     balancer: bool = True
     redis: bool = False
     cpus: str = ""
     balancer_cpus: str = ""
+    redis_cpus: str = ""
     env: dict[str, str] = field(default_factory=dict)
     log_dir: Path | None = None
     started: list[Replica] = field(default_factory=list, init=False)
@@ -137,6 +138,7 @@ class Topology:
                     "--appendonly",
                     "no",
                 ],
+                cpus=self.redis_cpus,
             )
             self.redis_url = f"redis://127.0.0.1:{port}/0"
             _wait_port("redis-server", port, process)

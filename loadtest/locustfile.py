@@ -11,7 +11,10 @@ The messages are a real browser's (loadtest/record.py), replayed with the widget
 Scenarios (the user class named on the command line):
 - ClassStudent, a class at work:   locust -f loadtest/locustfile.py ClassStudent -u 60 -r 6 -t 2m --headless -H URL
 - JoiningStudent, a join storm: N students open the link within 10 s and stay: -u 200 -r 20.
-- The live class's followers (issue 28) are not here yet: see README, "Hosting a class".
+- FollowingStudent, a live class (issue 28): N students join the class `--class-code` on the walkthrough and follow
+  the lecturer (benchmarks/bench_live.py drives the lecturer): as the browser's timer does, every second the page's
+  poll fragment runs again (the `auto_rerun` interval the server set); when the page shows a part it did not show
+  before, that is noted ("seen"); when it shows the class's question, the student thinks 1 to 3 s and answers.
 
 `--results FILE` writes every timing (ms) as JSON when the run ends, for benchmarks/bench_capacity.py.
 """
@@ -21,11 +24,13 @@ from __future__ import annotations
 import itertools
 import json
 import random
+import re
 import sys
 import time
 from argparse import ArgumentParser
 from pathlib import Path
 
+import gevent
 from gevent.pool import Pool
 from geventhttpclient import HTTPClient
 from locust import User, between, constant, events, task
@@ -33,21 +38,31 @@ from locust.env import Environment
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from loadtest.protocol import Connection, RunError
-from loadtest.recording import Recording, builder_step
+from streamlit.proto.BackMsg_pb2 import BackMsg
+
+from loadtest.protocol import Connection, Run, RunError
+from loadtest.recording import WALK_PART, Recording, builder_step
+from ui.i18n import LANGUAGES
 
 RECORDINGS = {page: Recording.load(page) for page in ("builder", "walkthrough")}
 BROWSER_CONNECTIONS = 6  # what Chromium opens to one host over HTTP/1.1
 BROWSER_HEADERS = {"Accept-Encoding": "gzip, deflate, br, zstd", "User-Agent": "loadtest (Locust)"}
-# Every timing as [when it ended (Unix time), milliseconds], by kind, for --results.
-TIMINGS: dict[str, list[list[float]]] = {"first page": [], "interaction": [], "failures": []}
+# Every timing as [when it ended (Unix time), milliseconds], by kind, for --results; a follower's "seen" is
+# [when its page showed the part (Unix time), part, student], "answered" [sent, stored, part, student], and
+# "errors" each failure's [when, what].
+KINDS = ("first page", "interaction", "failures", "seen", "answered", "errors")
+TIMINGS: dict[str, list[list]] = {kind: [] for kind in KINDS}
 _pages = itertools.cycle(RECORDINGS)
+_students = itertools.count()
+ANSWER = re.compile(r"-live_answer_walk_(\d+)_(\d+)_(choice|number)$")  # a class question's input: part, round
+SEND = LANGUAGES["es"]["live.quiz.send"]  # the answer form's button (a student reads the app in Spanish)
 
 
 @events.init_command_line_parser.add_listener
 def _arguments(parser: ArgumentParser) -> None:
     parser.add_argument("--results", default="", help="write every timing (ms) to this JSON file at the end")
     parser.add_argument("--no-static", action="store_true", help="join without fetching the browser's files")
+    parser.add_argument("--class-code", default="", help="FollowingStudent: the live class's room code")
 
 
 @events.quitting.add_listener
@@ -137,6 +152,8 @@ class Student(User):
     def report(self, name: str, start: float, length: int, exception: Exception | None = None) -> None:
         elapsed_ms = (time.perf_counter() - start) * 1000
         TIMINGS["failures" if exception else name].append([time.time(), elapsed_ms])
+        if exception is not None:
+            TIMINGS["errors"].append([time.time(), f"{name}: {exception}"[:300]])
         self.environment.events.request.fire(
             request_type=self.recording.page,
             name=name,
@@ -166,5 +183,145 @@ class JoiningStudent(Student):
     def read(self) -> None:
         if self.connection is None:
             self.join()
-        else:
+            return
+        try:
             self.connection.listen(5)
+        except RunError:  # the connection broke: the tab joins again
+            self.connection.close()
+            self.connection = None
+
+
+class FollowingStudent(User):
+    """A phone in a live class: joins by the class's link, follows the lecturer, answers each question once."""
+
+    wait_time = constant(0)
+
+    def on_start(self) -> None:
+        self.number = next(_students)
+        self.rng = random.Random(self.number)
+        self.query = f"class={self.environment.parsed_options.class_code}"
+        self.connection: Connection | None = None
+        self.shown = 0  # the part the page shows
+        self.answered: set[tuple[int, int]] = set()  # (part, round) answered
+        self.next_poll = 0.0
+        self.join()
+
+    def on_stop(self) -> None:
+        if self.connection is not None:
+            self.connection.close()
+
+    def join(self) -> None:
+        start = time.perf_counter()
+        opening = BackMsg()
+        opening.rerun_script.query_string = self.query
+        opening.rerun_script.page_name = "walkthrough"
+        try:
+            self.connection = Connection(self.host)
+            self.read(self.connection.run(opening, keep=True))
+            self.report("first page", start)
+        except (RunError, OSError) as exc:
+            self.connection = None
+            self.report("first page", start, exc)
+
+    @task
+    def follow(self) -> None:
+        """The poll fragment's next run, at the interval the server set, and an answer when a question shows."""
+        if self.connection is None:
+            gevent.sleep(1)
+            self.join()
+            return
+        timers = self.connection.page.timers
+        if not timers:
+            gevent.sleep(1)
+            return
+        fragment_id, every = next(iter(timers.items()))
+        gevent.sleep(max(0.0, self.next_poll - time.time()))
+        self.next_poll = time.time() + every
+        poll = self.message()
+        poll.rerun_script.fragment_id = fragment_id
+        poll.rerun_script.is_auto_rerun = True
+        start = time.perf_counter()
+        try:
+            self.read(self.connection.run(poll, keep=True))
+            self.report("follow poll", start)
+        except RunError as exc:
+            self.broken("follow poll", start, exc)
+
+    def read(self, run: Run) -> None:
+        """Note a part shown for the first time, and answer the class's question the page shows."""
+        page = self.connection.page if self.connection else None
+        inputs, submit, options = [], None, []
+        for msg in run.messages:
+            if msg.WhichOneof("type") != "delta" or msg.delta.WhichOneof("type") != "new_element":
+                continue
+            element = msg.delta.new_element
+            kind = element.WhichOneof("type")
+            widget_id = getattr(getattr(element, kind), "id", "") if kind else ""
+            if (part := WALK_PART.search(widget_id)) and int(part.group(1)) != self.shown:
+                self.shown = int(part.group(1))
+                TIMINGS["seen"].append([time.time(), self.shown, self.number])
+            if ANSWER.search(widget_id):
+                inputs.append((kind, widget_id))
+                options = list(element.radio.options) if kind == "radio" else []
+            if kind == "button" and element.button.label == SEND:
+                submit = widget_id
+        if page is None or submit is None or len(inputs) != 1:
+            return
+        kind, widget_id = inputs[0]
+        match = ANSWER.search(widget_id)
+        assert match is not None
+        asked = (int(match.group(1)), int(match.group(2)))
+        if asked in self.answered:
+            return
+        self.answered.add(asked)
+        gevent.sleep(self.rng.uniform(1, 3))  # reads the question, thinks
+        answer = self.message()
+        answer.rerun_script.fragment_id = page.widgets[submit]
+        states = answer.rerun_script.widget_states.widgets
+        value = states.add()
+        value.id = widget_id
+        if kind == "radio":
+            value.string_value = self.rng.choice(options)  # a radio's value is its option as shown
+        else:
+            value.string_value = self.rng.choice(["0,5", "1", "0,25", "2"])
+        pressed = states.add()
+        pressed.id = submit
+        pressed.trigger_value = True
+        sent, start = time.time(), time.perf_counter()
+        try:
+            self.connection.run(answer)
+            TIMINGS["answered"].append([sent, time.time(), asked[0], self.number])
+            self.report("answer", start)
+        except RunError as exc:
+            self.broken("answer", start, exc)
+
+    def message(self) -> BackMsg:
+        """A rerun as the browser asks for it: the address bar's query string, the page shown."""
+        message = BackMsg()
+        message.rerun_script.query_string = self.query
+        if self.connection is not None:
+            message.rerun_script.query_string = self.connection.page.query_string or self.query
+            message.rerun_script.page_script_hash = self.connection.page.page_script_hash
+        return message
+
+    def broken(self, name: str, start: float, exc: Exception) -> None:
+        if self.connection is not None:
+            self.connection.close()
+        self.connection = None
+        self.report(name, start, exc)
+
+    def report(self, name: str, start: float, exception: Exception | None = None) -> None:
+        elapsed_ms = (time.perf_counter() - start) * 1000
+        if exception is not None:
+            TIMINGS["failures"].append([time.time(), elapsed_ms])
+            TIMINGS["errors"].append([time.time(), f"{name}: {exception}"[:300]])
+        elif name == "first page":
+            TIMINGS["first page"].append([time.time(), elapsed_ms])
+        self.environment.events.request.fire(
+            request_type="live",
+            name=name,
+            response_time=elapsed_ms,
+            response_length=0,
+            exception=exception,
+            context={},
+        )

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -17,6 +18,7 @@ from streamlit.proto.BackMsg_pb2 import BackMsg
 from streamlit.proto.WidgetStates_pb2 import WidgetState
 
 RECORDED = Path(__file__).resolve().parent / "recorded"
+WALK_PART = re.compile(r"-walk_picker_(\d+)$")  # the walkthrough's part picker is keyed by the part it shows
 TEMPERATURES = [round(0.1 * k, 1) for k in range(1, 51)]  # the builder's slider: 0.1 … 5.0 (engine/limits.py)
 
 

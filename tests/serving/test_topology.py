@@ -10,17 +10,18 @@ from __future__ import annotations
 import os
 import random
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import pytest
 import requests
 
 from deploy.topology import COOKIE, Topology, missing_programs
-from loadtest.protocol import Connection
+from loadtest.protocol import Connection, Page
 from loadtest.recording import Recording, builder_step
 
 pytestmark = pytest.mark.slow
 BUILDER = Recording.load("builder")
+RUN_S = 30  # the longest a run may take (a step takes well under a second here): a run never ended fails then
 FAILOVER_S = 30  # the balancer marks a replica down after two failed checks 2 s apart; a reconnect retries until
 
 
@@ -47,6 +48,7 @@ class Student:
     url: str
     replica: str = ""  # the balancer's cookie value: r1, r2, ...
     session_id: str = ""
+    page: Page = field(default_factory=Page)  # what the browser shows: it keeps it when it reconnects
 
     def open_page(self) -> None:
         """GET the page as the browser's first request does; the balancer answers with its cookie."""
@@ -57,7 +59,8 @@ class Student:
 
     def connect(self) -> Connection:
         """The websocket with the cookie, resuming this student's session if the replica still has it."""
-        return Connection(self.url, cookies=f"{COOKIE}={self.replica}", session_id=self.session_id, timeout=30)
+        cookies = f"{COOKIE}={self.replica}"
+        return Connection(self.url, cookies=cookies, session_id=self.session_id, page=self.page, timeout=RUN_S)
 
     def step(self, connection: Connection, first: bool) -> None:
         message = BUILDER.opening() if first else builder_step(BUILDER, random.Random(0))

@@ -1,0 +1,82 @@
+"""The load client's page (loadtest/protocol.py, `Page`): a recorded message is sent in the terms of the page the
+server drew, because Streamlit silently drops a rerun of a fragment it does not have (and a recording outlives a
+change of layout above a fragment, which changes the fragment's id)."""
+
+from __future__ import annotations
+
+import pytest
+from streamlit.proto.BackMsg_pb2 import BackMsg
+from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+
+from loadtest.protocol import Page, RunError
+
+LIVE_FRAGMENT = "f" * 32
+RECORDED_FRAGMENT = "0" * 32
+
+
+def drawn(widget_id: str, fragment_id: str = "") -> ForwardMsg:
+    msg = ForwardMsg()
+    msg.delta.fragment_id = fragment_id
+    msg.delta.new_element.slider.id = widget_id
+    return msg
+
+
+def page_with(*widgets: tuple[str, str]) -> Page:
+    page = Page()
+    for widget_id, fragment_id in widgets:
+        page.read(drawn(widget_id, fragment_id))
+    return page
+
+
+def recorded(fragment_id: str, *states: tuple[str, bool]) -> BackMsg:
+    message = BackMsg()
+    message.rerun_script.fragment_id = fragment_id
+    for widget_id, trigger in states:
+        state = message.rerun_script.widget_states.widgets.add()
+        state.id = widget_id
+        if trigger:
+            state.trigger_value = True
+        else:
+            state.double_value = 0.5
+    return message
+
+
+def test_a_recorded_fragment_the_page_no_longer_has_becomes_the_one_that_holds_its_widgets():
+    page = page_with(("$$ID-new-lang_choice", ""), ("$$ID-aaaa-opt_temperature_0", LIVE_FRAGMENT))
+    message = recorded(RECORDED_FRAGMENT, ("$$ID-old-lang", False), ("$$ID-bbbb-opt_temperature_0", False))
+    adapted = page.adapt(message)
+    assert adapted.rerun_script.fragment_id == LIVE_FRAGMENT
+    ids = [s.id for s in adapted.rerun_script.widget_states.widgets]
+    assert ids == ["$$ID-old-lang", "$$ID-aaaa-opt_temperature_0"]  # found by its key; an unknown one left as is
+    assert message.rerun_script.fragment_id == RECORDED_FRAGMENT  # the recording itself is unchanged
+
+
+def test_a_message_in_the_pages_own_terms_is_sent_as_it_is():
+    page = page_with(("$$ID-aaaa-opt_temperature_0", LIVE_FRAGMENT))
+    message = recorded(LIVE_FRAGMENT, ("$$ID-aaaa-opt_temperature_0", False))
+    assert page.adapt(message) == message
+
+
+def test_a_press_of_a_button_the_page_does_not_have_is_an_error_not_a_wait():
+    page = page_with(("$$ID-aaaa-None", LIVE_FRAGMENT))
+    with pytest.raises(RunError, match="no widget"):
+        page.adapt(recorded(LIVE_FRAGMENT, ("$$ID-gone-None", True)))
+
+
+def test_a_fragment_that_cannot_be_found_is_an_error_not_a_wait():
+    page = page_with(("$$ID-aaaa-opt_temperature_0", ""))
+    with pytest.raises(RunError, match="no fragment"):
+        page.adapt(recorded(RECORDED_FRAGMENT, ("$$ID-aaaa-opt_temperature_0", False)))
+
+
+def test_the_page_keeps_the_timers_the_server_sets_and_stops():
+    page = Page()
+    start = ForwardMsg()
+    start.auto_rerun.fragment_id = LIVE_FRAGMENT
+    start.auto_rerun.interval = 1.0
+    page.read(start)
+    assert page.timers == {LIVE_FRAGMENT: 1.0} and LIVE_FRAGMENT in page.fragments
+    stop = ForwardMsg()
+    stop.stop_auto_rerun.fragment_ids.append(LIVE_FRAGMENT)
+    page.read(stop)
+    assert page.timers == {}
