@@ -200,6 +200,9 @@ class FollowingStudent(User):
         self.number = next(_students)
         self.rng = random.Random(self.number)
         self.query = f"class={self.environment.parsed_options.class_code}"
+        if not self.host:
+            raise ValueError("no app to load: run locust with --host http://HOST:PORT")
+        self.base: str = self.host
         self.connection: Connection | None = None
         self.shown = 0  # the part the page shows
         self.answered: set[tuple[int, int]] = set()  # (part, round) answered
@@ -216,7 +219,7 @@ class FollowingStudent(User):
         opening.rerun_script.query_string = self.query
         opening.rerun_script.page_name = "walkthrough"
         try:
-            self.connection = Connection(self.host)
+            self.connection = Connection(self.base)
             self.read(self.connection.run(opening, keep=True))
             self.report("first page", start)
         except (RunError, OSError) as exc:
@@ -288,6 +291,8 @@ class FollowingStudent(User):
         pressed.id = submit
         pressed.trigger_value = True
         sent, start = time.time(), time.perf_counter()
+        if self.connection is None:  # the first page never came: nothing to answer on
+            return
         try:
             self.connection.run(answer)
             TIMINGS["answered"].append([sent, time.time(), asked[0], self.number])
