@@ -187,6 +187,25 @@ def column_labels_height(widest: int, cell: int, font: float) -> int:
     return int(font * 1.5) if upright_columns(widest, cell, font) else label_room(widest, font)
 
 
+BAR_GAP = 0.2  # plotly's gap between groups of bars, as a share of a group's slot
+PANEL_BAR_GAP = 0.1  # between bars when each group has a panel of its own
+BAR_TEXT_PAD = 6  # px: a value over a bar keeps this much room to the next one
+DIGIT_WIDTH, POINT_WIDTH = 0.55, 0.3  # a digit's and a decimal separator's width, as a share of the font size
+
+
+def number_width(text: str, font: float) -> float:
+    """Pixels a number written as `text` takes at `font` px (digits and separators are narrower than letters:
+    the app's font draws «0,00» at 20 px 35 px wide; this says 39)."""
+    return font * sum(DIGIT_WIDTH if c.isdigit() else POINT_WIDTH if c in ".," else GLYPH_WIDTH for c in text)
+
+
+def bar_values_fit(texts: Sequence[str], bar: float, font: float) -> bool:
+    """Whether values written upright at `font` px fit over bars `bar` px wide. plotly shrinks a value that does
+    not fit its bar (to 15 px of presentation mode's 20), so a figure whose values do not fit is drawn another way
+    (`bars_figure`: one panel per group)."""
+    return max((number_width(text, font) for text in texts), default=0.0) + BAR_TEXT_PAD <= bar
+
+
 def heatmap_figure(spec: Heatmap, style: Style, lang: str, *, alt_name: str = "") -> go.Figure:
     """A heatmap at a fixed size: values in the cells where they fit, full labels and the value on hover."""
     values = np.asarray(spec.values, dtype=np.float64)
@@ -476,41 +495,79 @@ def bars_figure(
     texts: dict[str, Sequence[str]] | None = None,
 ) -> go.Figure:
     """Grouped bars: one colour per entry of `groups`, one group per label, each value written above its bar (as
-    `texts` writes it, when given: a share as a percentage)."""
+    `texts` writes it, when given: a share as a percentage) at the figure's font size. When the values do not fit
+    over bars side by side (24 bars of the √d_k page's row in presentation mode), each group gets a panel of its
+    own, one above the other, its bars as wide as a whole group's, its name over it, the labels under the last."""
     scale = 1.3 if style.font > 14 else 1.0
+    figure_width = min(int(width * scale), style.max_width)
+    left, right = int(style.font * 4.5), 10
+    slot = (figure_width - left - right) / max(1, len(labels)) * (1 - BAR_GAP)  # one group's bars, side by side
+    written = {
+        name: list(texts[name]) if texts else [numbers.fixed(float(v), decimals, lang=lang) for v in values]
+        for name, values in groups.items()
+    }
+    every_text = [text for column in written.values() for text in column]
+    panels = len(groups) > 1 and not bar_values_fit(every_text, slot / len(groups), style.cell_font)
+    top = max((max(float(v) for v in values) for values in groups.values() if len(values)), default=1.0)
+    low = min((min(float(v) for v in values) for values in groups.values() if len(values)), default=0.0)
+    span = y_range or (min(0.0, low * 1.25), max(top * 1.25, 0.1))
+    rows = len(groups) if panels else 1
+    row_height = int((100 if panels else 280) * scale)
+    row_gap = int(style.font * 2) if panels else 0  # room for the next panel's name
+    if panels:  # room over the tallest bar for its value, a line at the values' size
+        room = style.cell_font * 1.5 / row_height
+        span = (span[0], max(span[1], (top - room * span[0]) / (1 - room)))
     data = []
     for k, (name, values) in enumerate(groups.items()):
-        values = [float(v) for v in values]
         data.append(
             {
                 "type": "bar",
                 "name": plain_text(name),
                 "x": [plain_text(label) for label in labels],
-                "y": values,
+                "y": [float(v) for v in values],
+                "yaxis": f"y{k + 1}" if panels and k else "y",
                 "marker": {"color": SERIES_COLORS[k % len(SERIES_COLORS)]},
-                "text": list(texts[name]) if texts else [numbers.fixed(v, decimals, lang=lang) for v in values],
+                "text": written[name],
                 "textposition": "outside",
                 "cliponaxis": False,
                 "textfont": {"size": style.cell_font},
                 "hovertemplate": "%{x}: %{text}<extra>" + plain_text(name) + "</extra>",
             }
         )
-    top = max((max(float(v) for v in values) for values in groups.values() if len(values)), default=1.0)
-    low = min((min(float(v) for v in values) for values in groups.values() if len(values)), default=0.0)
-    span = y_range or (min(0.0, low * 1.25), max(top * 1.25, 0.1))
+    plot_height = rows * row_height + (rows - 1) * row_gap
     bottom = int(style.font * 2.6)
-    names = list(groups) if len(groups) > 1 else []
-    layout, top = _base_layout(style, lang, title, min(int(width * scale), style.max_width), int(280 * scale), names)
-    layout["height"] += bottom
+    names = list(groups) if len(groups) > 1 and not panels else []
+    layout, top_margin = _base_layout(style, lang, title, figure_width, plot_height, names)
+    top_margin += row_gap if panels else 0  # the first panel's name
+    layout["height"] += bottom + (row_gap if panels else 0)
     layout.update(
         {
-            "margin": {"l": int(style.font * 4.5), "r": 10, "t": top, "b": bottom},
+            "margin": {"l": left, "r": right, "t": top_margin, "b": bottom},
             "barmode": "group",
-            "showlegend": len(groups) > 1,
-            "xaxis": _axis("", style, fixedrange=True, type="category"),
-            "yaxis": _axis(y_title, style, range=list(span), fixedrange=True),
+            "bargap": PANEL_BAR_GAP if panels else BAR_GAP,
+            "showlegend": len(groups) > 1 and not panels,
+            "xaxis": _axis("", style, fixedrange=True, type="category", anchor=f"y{rows}" if rows > 1 else "y"),
         }
     )
+    for k in range(rows):
+        row_top = 1 - k * (row_height + row_gap) / plot_height
+        domain = [max(0.0, row_top - row_height / plot_height), row_top]
+        axis = _axis(y_title if k == rows // 2 else "", style, range=list(span), fixedrange=True, domain=domain)
+        layout["yaxis" if k == 0 else f"yaxis{k + 1}"] = {**axis, "anchor": "x"}
+        if panels:
+            layout.setdefault("annotations", []).append(
+                {
+                    "text": plain_text(list(groups)[k]),
+                    "xref": "paper",
+                    "yref": "paper",
+                    "x": 0,
+                    "y": row_top,
+                    "xanchor": "left",
+                    "yanchor": "bottom",
+                    "showarrow": False,
+                    "font": {"size": style.font, "color": SERIES_COLORS[k % len(SERIES_COLORS)]},
+                }
+            )
     return go.Figure({"data": data, "layout": layout}, skip_invalid=False, _validate=False)
 
 

@@ -14,8 +14,8 @@ from ui.share import link_errors_ui
 # Always:
 # - no focus frame around the page when it is clicked (the walkthrough's keys work from anywhere); a control
 #   reached with the keyboard keeps its own frame;
-# - the presenter keys' and the page language's components take no room; a part's top, brought into view, stops
-#   under the header;
+# - the presenter keys', the page language's and the reconnection's components take no room; a part's top,
+#   brought into view, stops under the header;
 # - the figures' labels (ticks, axis titles, titles, colour bars, legends, values over bars, names beside points) in
 #   the page's own text
 #   colour, light or dark (Streamlit's chart theme draws them grey: 3.7 : 1 on white); values on heatmap cells
@@ -37,7 +37,7 @@ _BASE_CSS = """
 <style>
 [data-testid="stMain"]:focus, [data-testid="stMain"] :focus:not(:focus-visible) { outline: none; }
 [data-testid="stMainBlockContainer"] { padding-top: 3.5rem; }
-.st-key-walk_keys, .st-key-page_lang { display: none; }
+.st-key-walk_keys, .st-key-page_lang, .st-key-reconnect_watch { display: none; }
 .st-key-walk_part { scroll-margin-top: 64px; }
 [data-testid="stMain"] [data-testid="stCode"] pre { max-width: 100%; }
 [data-testid="stMain"] [data-testid="stMarkdownContainer"]:has(> table) { overflow-x: auto; }
@@ -65,7 +65,9 @@ button[data-variant="segmented_control"][data-selected="true"] *, [data-testid="
 
 # Presentation mode, for a 1280×720 projector: every number and word a room must read at 20 px or more (text,
 # captions, tables, code, inputs, selects, slider values), the band above the title gone (the button that leaves
-# presentation mode sits in the header's bar, beside Streamlit's own menu), the slider's value above its track.
+# presentation mode sits in the header's bar, beside Streamlit's own menu, and never reaches the button at the
+# header's left that opens the sidebar: on a phone it stops 76 px from the left, its label at 16 px), the slider's
+# value above its track.
 # The header stays: its button reopens a collapsed sidebar.
 # The root font size is 23 px (16 px otherwise): Streamlit sizes a data editor's cells, drawn on a canvas, from it
 # (0.875 rem: 20.1 px instead of 14 px), and its own widgets and gaps, and the sidebar's text, grow with it. The
@@ -106,7 +108,9 @@ html { font-size: 23px; }
 [data-testid="stMain"] .katex-display { font-size: 22px; }
 .katex { font-size: 1.35em !important; }
 [data-testid="stDecoration"] { display: none; }
-.st-key-exit_presentation { position: fixed; top: 9px; right: 60px; z-index: 999991; width: auto; }
+.st-key-exit_presentation { position: fixed; top: 9px; right: 60px; z-index: 999991; width: auto;
+  max-width: calc(100vw - 136px); }
+@media (max-width: 640px) { .st-key-exit_presentation button p { font-size: 16px; line-height: 1.2; } }
 .st-key-exit_presentation button { background: var(--st-secondary-background-color, transparent); }
 </style>
 """

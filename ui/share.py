@@ -230,12 +230,11 @@ def share_ui(step: int | None = None, downloads: Callable[[], None] | None = Non
 
 
 def tally_downloads_ui(csv: str, json: str, *, file_name: str, key: str, help: str, label: str = "{kind}") -> None:
-    """A tally's two downloads side by side, CSV and JSON (`label` names each from its kind; keys "<key>_csv",
-    "<key>_json"): a student's own answers (ui.questions) or a class's (ui.live)."""
-    for column, (kind, data, mime) in zip(
-        st.columns(2), (("csv", csv, "text/csv"), ("json", json, "application/json")), strict=True
-    ):
-        column.download_button(
+    """A tally's two downloads, CSV and JSON (`label` names each from its kind; keys "<key>_csv", "<key>_json"): a
+    student's own answers (ui.questions) or a class's (ui.live). One under the other, the sidebar's width each: side
+    by side, presentation mode's type cut them to "C…" and "J…"."""
+    for kind, data, mime in (("csv", csv, "text/csv"), ("json", json, "application/json")):
+        st.download_button(
             label.format(kind=kind.upper()),
             data=data,
             file_name=f"{file_name}.{kind}",
@@ -244,4 +243,5 @@ def tally_downloads_ui(csv: str, json: str, *, file_name: str, key: str, help: s
             icon=":material/download:",
             key=f"{key}_{kind}",
             help=help,
+            width="stretch",
         )

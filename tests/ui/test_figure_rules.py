@@ -88,3 +88,49 @@ def test_a_fraction_outside_zero_to_one_takes_the_scales_end():
     assert ends.tolist() == [
         list(plotly.colors.unlabel_rgb(c)) for c in (plotly.colors.diverging.RdBu[0], plotly.colors.diverging.RdBu[-1])
     ]
+
+
+@pytest.mark.parametrize("style_name", STYLES)
+@pytest.mark.parametrize("bars", [3, 4, 8, 12, 16])
+def test_values_over_bars_fit_their_bars_at_the_figures_size_grouped_or_one_panel_per_group(style_name, bars):
+    """plotly shrinks a value wider than its bar (the √d_k page's 24 values to 15 px in presentation mode): the
+    values are written at the figure's size over bars they fit, three groups side by side while they do, else one
+    panel per group, one above the other."""
+    style = STYLES[style_name]
+    groups = {name: np.linspace(0.05, 1.0, bars) for name in ("sin dividir", "÷ √d_k = 8", "÷ d_k = 64")}
+    figure = figure_specs.bars_figure(groups, [f"#{j + 1}" for j in range(bars)], style, "es", decimals=2)
+    panels = len([key for key in figure.layout.to_plotly_json() if key.startswith("yaxis")])
+    assert panels in (1, 3)
+    margin = figure.layout.margin
+    # bars fill 80% of a group's slot side by side, 90% in panels; «0,05»: three digits of 0.55 × the font, a comma
+    # of 0.3
+    plot = figure.layout.width - margin.l - margin.r
+    needed = style.cell_font * (3 * 0.55 + 0.3) + 6
+    assert needed <= plot / bars * (0.8 / 3 if panels == 1 else 0.9), "each value fits its bar with 6 px to spare"
+    assert (panels == 3) == (needed > plot / bars * 0.8 / 3), "side by side while they fit"
+    assert all(trace.textfont.size == style.cell_font for trace in figure.data)
+    if panels == 3:  # each panel names its group, over it, and the values of the tallest bar fit under the next
+        assert [a.text for a in figure.layout.annotations] == list(groups)
+        assert not figure.layout.showlegend
+    else:
+        assert figure.layout.showlegend
+
+
+@pytest.mark.parametrize("style_name", STYLES)
+@pytest.mark.parametrize("bars", [2, 4, 5, 8])
+def test_values_given_as_texts_are_written_and_measured_as_given(style_name, bars):
+    """The live class's bars give their values as percentages («100 %»): those are written over the bars, and it is
+    their width that decides side by side or one panel per round."""
+    style = STYLES[style_name]
+    rounds = {"Ronda 1": np.linspace(0.0, 100.0, bars), "Ronda 2": np.linspace(100.0, 0.0, bars)}
+    texts = {name: [f"{round(v)}\u00a0%" for v in values] for name, values in rounds.items()}
+    figure = figure_specs.bars_figure(
+        rounds, [f"g{j}" for j in range(bars)], style, "es", y_range=(0.0, 115.0), texts=texts
+    )
+    assert [list(trace.text) for trace in figure.data] == list(texts.values())
+    panels = len([key for key in figure.layout.to_plotly_json() if key.startswith("yaxis")])
+    margin = figure.layout.margin
+    plot = figure.layout.width - margin.l - margin.r
+    needed = style.cell_font * (3 * 0.55 + 2 * 0.62) + 6  # «100 %»: three digits, a space and a sign of 0.62
+    assert (panels == 2) == (needed > plot / bars * 0.8 / 2), "side by side while the widest given text fits"
+    assert needed <= plot / bars * (0.8 / 2 if panels == 1 else 0.9)

@@ -151,6 +151,10 @@ function describe(chart) {
 // Draw the chart's latest figure. Only one Plotly.react at a time: figures that arrive meanwhile are not queued,
 // the last one is drawn next (a dragged slider leaves no queue of redraws behind).
 async function render(chart) {
+  // As st.plotly_chart, nothing is drawn where it cannot be seen (a tab not open, a folded expander: no width);
+  // the chart appears, drawn, when its place gets a width. A chart taken away is not drawn (nor put back).
+  if (chart.gone || (!chart.fullscreen && chart.parent.clientWidth === 0)) return;
+  if (!chart.box.isConnected) chart.parent.appendChild(chart.box);
   if (chart.drawing) { chart.again = true; return; }
   chart.drawing = true;
   try {
@@ -158,7 +162,8 @@ async function render(chart) {
       chart.again = false;
       const Plotly = await loadPlotly(chart.plotlySrc);
       if (chart.gone) return;
-      const figure = chart.data.figure || { data: [], layout: {} };
+      const drawing = chart.data;
+      const figure = drawing.figure || { data: [], layout: {} };
       const layout = figure.layout || {};
       const theme = themeTemplate(chart.parent);
       chart.background = theme.background;
@@ -177,6 +182,7 @@ async function render(chart) {
       if ("title" in layout) drawn.title = bold(layout.title);
       await Plotly.react(chart.graph, figure.data || [], drawn, modeBarConfig(chart));
       chart.drawnWidth = chart.parent.clientWidth;
+      chart.drawn = drawing;
     } while (chart.again && !chart.gone);
   } finally {
     chart.drawing = false;
@@ -201,14 +207,12 @@ export function draw(component, plotlySrc) {
     box.setAttribute("data-testid", "attentionFigure");
     const graph = document.createElement("div");
     box.appendChild(graph);
-    parentElement.appendChild(box);
     chart = { parent: parentElement, box, graph, generation: 0, plotlySrc };
     parentElement.__attentionFigure = chart;
     // a narrower or wider column (a phone turned, the sidebar opened): the figure follows, up to its own width
     chart.observer = new ResizeObserver(() => {
-      if (!chart.fullscreen && chart.drawnWidth !== undefined && chart.parent.clientWidth !== chart.drawnWidth) {
-        render(chart);
-      }
+      const stale = chart.parent.clientWidth !== chart.drawnWidth || chart.drawn !== chart.data;
+      if (!chart.fullscreen && chart.parent.clientWidth > 0 && stale) render(chart);
     });
     chart.observer.observe(parentElement);
   }
