@@ -23,6 +23,7 @@ import json
 import os
 import statistics
 import sys
+from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
 
@@ -56,7 +57,7 @@ new MutationObserver((records) => {{
 
 
 @contextmanager
-def server(env: dict[str, str]):
+def server(env: dict[str, str]) -> Iterator[str]:
     port = free_port()
     process = start_app(ROOT / "app.py", port, env)
     try:

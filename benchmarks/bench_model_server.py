@@ -16,12 +16,20 @@ directory, kept for the next run; about 480 MB).
 
 --root serves another checkout of the app (e.g. an older commit: `git archive <commit> | tar -x -C /tmp/before`);
 --compare PATH alternates rounds of --root and PATH, so that two versions are compared on the same machine in the
-same minutes.
+same minutes. --first-open-only ends each round once the first session has opened the page (no memory figures
+for three sessions then); --profile DIR records the server with py-spy during that first open (DIR/round-N.txt,
+summarized at the end of the round).
+
+The first open is timed three times: until the page's frame is there (its title drawn, the script still running:
+what a reader sees at once, the loading message among it), until the sentence's pieces (their table: the model
+loaded and the forward pass done), until the figure of every head is drawn, and until the page is complete (its
+script ended, every section drawn).
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import statistics
@@ -36,6 +44,7 @@ sys.path.insert(0, str(ROOT))
 
 from playwright.sync_api import Browser, sync_playwright  # noqa: E402
 
+from benchmarks import pyspy  # noqa: E402
 from harness.browser import UNTHROTTLED_FLAGS, find_chromium, launch, runs, wait_for_app, watch_runs  # noqa: E402
 from harness.server import free_port, start_app, stop_app, wait_healthy  # noqa: E402
 from harness.tiny_model import random_bert_tensors, xlmr_tokenizer_json  # noqa: E402
@@ -57,6 +66,7 @@ WORDS = tuple(TEXT.split())
 DEFAULT_MODEL_DIR = Path(tempfile.gettempdir()) / "attention-bench-multilingual-xlmr"
 SAMPLE_S = 0.05
 TIMEOUT_MS = 300_000
+FIGURE = ":is([data-testid=attentionFigure], [data-testid=stPlotlyChart]) .main-svg"  # a drawn heatmap, either kind
 
 
 def write_model_dir(directory: Path) -> None:
@@ -132,7 +142,14 @@ class Memory:
         return peak
 
 
-def one_round(browser: Browser, root: Path, model_dir: Path, sentences: list[str]) -> dict[str, float]:
+def one_round(
+    browser: Browser,
+    root: Path,
+    model_dir: Path,
+    sentences: list[str],
+    first_open_only: bool = False,
+    profile: Path | None = None,
+) -> dict[str, float]:
     port = free_port()
     url = f"http://127.0.0.1:{port}"
     env = {"ATTENTION_MODEL_DIR": str(model_dir), "HF_HUB_OFFLINE": "1"}
@@ -146,21 +163,39 @@ def one_round(browser: Browser, root: Path, model_dir: Path, sentences: list[str
         wait_healthy(url, process, timeout=120)
         figures["idle_mb"] = memory.field("VmRSS")
         pages = []
-        for index in range(3):
+        title = LANGUAGES["es"]["real.title"]
+        for index in range(1 if first_open_only else 3):
             context = browser.new_context(viewport={"width": 1400, "height": 900})
             contexts.append(context)
             page = watch_runs(context.new_page())
             page.set_default_timeout(TIMEOUT_MS)
-            began = time.monotonic()
-            page.goto(f"{url}/real_model?questions_on=false")
-            wait_for_app(page, timeout=TIMEOUT_MS)
-            page.locator("[data-testid=stMain] table").first.wait_for()
-            page.locator(":is([data-testid=attentionFigure], [data-testid=stPlotlyChart]) .main-svg").first.wait_for()
-            print(f"    session {index + 1} open after {time.monotonic() - began:.1f} s", flush=True)
+            spied = pyspy.sampled(process.pid, profile) if profile and index == 0 else contextlib.nullcontext()
+            with spied:
+                began = time.monotonic()
+                page.goto(f"{url}/real_model?questions_on=false")
+                page.get_by_role("heading", name=title).first.wait_for()
+                framed = time.monotonic() - began
+                page.locator("[data-testid=stMain] table").first.wait_for()
+                pieces = time.monotonic() - began
+                page.locator(FIGURE).first.wait_for()
+                viewed = time.monotonic() - began
+                wait_for_app(page, timeout=TIMEOUT_MS)
+                opened = time.monotonic() - began
+            print(
+                f"    session {index + 1}: frame after {framed:.1f} s, pieces {pieces:.1f} s, "
+                f"every head {viewed:.1f} s, "
+                f"complete {opened:.1f} s",
+                flush=True,
+            )
             if index == 0:
-                figures["first_open_s"] = time.monotonic() - began
+                figures["first_frame_s"] = framed
+                figures["first_pieces_s"] = pieces
+                figures["first_view_s"] = viewed
+                figures["first_open_s"] = opened
                 figures["after_first_open_mb"] = memory.field("VmRSS")
             pages.append(page)
+        if first_open_only:
+            return figures
         figures["three_sessions_open_mb"] = memory.field("VmRSS")
         for round_of_sentences in range(2):
             for index, page in enumerate(pages):
@@ -193,6 +228,8 @@ def main() -> None:
     parser.add_argument("--root", type=Path, default=ROOT, help="the checkout to serve")
     parser.add_argument("--compare", type=Path, metavar="PATH", help="alternate rounds of --root and this checkout")
     parser.add_argument("--rounds", type=int, default=1, help="rounds per checkout")
+    parser.add_argument("--first-open-only", action="store_true", help="end each round after the first open")
+    parser.add_argument("--profile", type=Path, metavar="DIR", help="py-spy the server during each first open")
     args = parser.parse_args()
     chromium = find_chromium()
     if chromium is None:
@@ -203,15 +240,23 @@ def main() -> None:
     print(f"{os.cpu_count()} CPUs; load average {' '.join(f'{x:.2f}' for x in os.getloadavg())} at the start")
     print(f"model: {args.model_dir} (multilingual geometry, random weights, the real XLM-R tokenizer.json)")
     results: dict[Path, list[dict]] = {root: [] for root in roots}
+    if args.profile:
+        args.profile.mkdir(parents=True, exist_ok=True)
+    done = 0
     with sync_playwright() as playwright:
         os.sched_setaffinity(0, {1})
         browser = launch(playwright, chromium, UNTHROTTLED_FLAGS)
         try:
             for _ in range(args.rounds):
                 for root in roots:
-                    figures = one_round(browser, root, args.model_dir, sentences)
+                    done += 1
+                    samples = args.profile / f"round-{done}.txt" if args.profile else None
+                    figures = one_round(browser, root, args.model_dir, sentences, args.first_open_only, samples)
                     results[root].append(figures)
-                    print(f"  {root}: " + ", ".join(f"{k} {v:.1f}" for k, v in figures.items()), flush=True)
+                    load = " ".join(f"{x:.2f}" for x in os.getloadavg())
+                    print(f"  {root}: " + ", ".join(f"{k} {v:.1f}" for k, v in figures.items()) + f" (load {load})")
+                    if samples:
+                        pyspy.summarize(samples)
         finally:
             browser.close()
     for root, rounds in results.items():

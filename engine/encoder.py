@@ -134,12 +134,18 @@ class EncoderWeights:
     layers: tuple[LayerWeights, ...]
 
 
-def with_bias_rows(w: np.ndarray, b: np.ndarray, n_heads: int) -> np.ndarray:
-    """W (d_model, d_model) and b (d_model,) as one [W_h; b_h] per head, so [x, 1]·[W_h; b_h] = x·W_h + b_h."""
+def with_bias_rows(w: np.ndarray, b: np.ndarray, n_heads: int, dtype: np.dtype | None = None) -> np.ndarray:
+    """W (d_model, d_model) and b (d_model,) as one [W_h; b_h] per head, so [x, 1]·[W_h; b_h] = x·W_h + b_h.
+
+    Written straight into the result (in `dtype`, by default W's and b's common one): W and b may be views of a
+    file, read once here."""
     d_model = w.shape[0]
-    stacked = np.vstack([w, b[None, :]])  # (d_model + 1, d_model)
+    dtype = np.result_type(w, b) if dtype is None else dtype
+    stacked = np.empty((n_heads, d_model + 1, w.shape[1] // n_heads), dtype=dtype)
     # Head h owns columns h·d_head ... (h+1)·d_head − 1, as in BERT's split of the projection.
-    return np.ascontiguousarray(stacked.reshape(d_model + 1, n_heads, -1).transpose(1, 0, 2))  # (h, d_model+1, d_head)
+    stacked[:, :d_model, :] = w.reshape(d_model, n_heads, -1).transpose(1, 0, 2)  # (h, d_model, d_head)
+    stacked[:, d_model, :] = b.reshape(n_heads, -1)  # (h, d_head)
+    return stacked  # (h, d_model + 1, d_head)
 
 
 # --- the forward pass ---

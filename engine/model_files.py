@@ -4,8 +4,9 @@ All file and network IO of the real-model page lives here, so `engine.encoder` s
 `huggingface_hub` are imported inside the functions that use them: importing this module costs the app nothing.
 
 Memory: the layers are read once into float32 arrays shaped for the forward pass (about 7 MB a layer at
-d_model = 384; the arithmetic is float64). The word-embedding table, most of a multilingual model's file (250k
-rows), stays in the file: a sentence reads only its own rows (see WordTable). The tokenizer is engine.tokenizer's.
+d_model = 384; the arithmetic is float64), each copied once from a memory map of its tensor in the file (see
+read_weights). The word-embedding table, most of a multilingual model's file (250k rows), stays in the file: a
+sentence reads only its own rows (see WordTable). The tokenizer is engine.tokenizer's, read while the weights are.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import os
 import shutil
 import struct
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -69,9 +71,14 @@ def load_model(directory: str | Path) -> Model:
             "model_missing_files", f"{directory} lacks {', '.join(missing)}", missing=", ".join(missing)
         )
     config = read_config(directory / "config.json")
-    weights = read_weights(directory / "model.safetensors", config)
-    tokenizer = read_tokenizer(directory / "tokenizer.json", config)
-    return Model(directory=directory, config=config, weights=weights, tokenizer=tokenizer)
+    # The weights are read in a thread of their own while this one reads the tokenizer: their copies leave the
+    # interpreter's lock to the tokenizer's JSON (and wait for the disk when the file is not cached). Not the other
+    # way round: the JSON's objects, freed once the tokenizer is built, would leave a thread's own heap unused
+    # (6-10 MB more resident) where this thread's forward passes reuse them.
+    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="model-weights") as pool:
+        weights = pool.submit(read_weights, directory / "model.safetensors", config)
+        tokenizer = read_tokenizer(directory / "tokenizer.json", config)
+        return Model(directory=directory, config=config, weights=weights.result(), tokenizer=tokenizer)
 
 
 def missing_files(directory: Path) -> list[str]:
@@ -175,19 +182,6 @@ def safetensors_index(path: Path) -> dict[str, TensorEntry]:
         ) from None
 
 
-def read_tensor(path: Path, name: str, entry: TensorEntry) -> np.ndarray:
-    """One tensor read from the file into memory, in the file's own dtype."""
-    dtype = checked_dtype(name, entry)
-    count = math.prod(entry.shape)
-    try:
-        array = np.fromfile(path, dtype=dtype, count=count, offset=entry.start)
-    except (OSError, ValueError) as error:
-        raise EngineInputError("model_bad_weights", f"{name} cannot be read: {error}", name=name) from None
-    if array.size != count:
-        raise EngineInputError("model_bad_weights", f"{name} is cut short in the file", name=name)
-    return array.reshape(entry.shape)
-
-
 def checked_dtype(name: str, entry: TensorEntry) -> str:
     """The numpy dtype of a tensor's numbers, or EngineInputError when numpy cannot read them or sizes disagree."""
     dtype = _DTYPES.get(entry.dtype)
@@ -237,9 +231,23 @@ class WordTable:
         return np.frombuffer(data, dtype=self.dtype).reshape(ids.size, self.shape[1])
 
 
+def mapped_tensor(path: Path, name: str, entry: TensorEntry) -> np.ndarray:
+    """One tensor as a read-only view of the file (a memory map of its bytes alone, in the file's dtype): nothing is
+    read until it is used, and its pages leave the process with the last view of it."""
+    dtype = checked_dtype(name, entry)
+    try:
+        return np.memmap(path, dtype=dtype, mode="r", offset=entry.start, shape=entry.shape)
+    except (OSError, ValueError) as error:
+        raise EngineInputError("model_bad_weights", f"{name} cannot be read: {error}", name=name) from None
+
+
 def read_weights(path: Path, config: EncoderConfig) -> EncoderWeights:
     """The encoder's weights from a safetensors file of a BertModel or XLMRobertaModel (names with or without the
-    "bert." or "roberta." prefix a model with a head on top saves them under)."""
+    "bert." or "roberta." prefix a model with a head on top saves them under).
+
+    Each tensor is a view of its bytes in the file (mapped_tensor), copied once into the array the forward pass
+    reads (bert_weights): no whole-file read, no intermediate copies, and the views are let go as soon as they are
+    copied, so what the file's pages weigh is never added to the process's peak."""
     index = safetensors_index(path)
     prefix = next((p for p in ("bert.", "roberta.") if f"{p}embeddings.word_embeddings.weight" in index), "")
 
@@ -256,7 +264,7 @@ def read_weights(path: Path, config: EncoderConfig) -> EncoderWeights:
             )
         if on_disk:
             return WordTable(path, entry.start, (entry.shape[0], entry.shape[1]), checked_dtype(prefix + name, entry))
-        return read_tensor(path, prefix + name, entry)
+        return mapped_tensor(path, prefix + name, entry)
 
     return bert_weights(tensor, config)
 
@@ -271,46 +279,49 @@ def bert_weights(tensor: Callable[..., Any], config: EncoderConfig) -> EncoderWe
     model: 85 MB instead of 170); the forward pass computes in float64 all the same (engine.encoder)."""
     d, d_ff, h = config.d_model, config.d_ff, config.n_heads
 
-    def stored(array: np.ndarray) -> np.ndarray:
-        return np.array(array, dtype=np.result_type(array.dtype, np.float32))
+    def stored(array: np.ndarray) -> np.ndarray:  # one copy of a (view of a) tensor, in the dtype it is kept in
+        return read_only(np.array(array, dtype=np.result_type(array.dtype, np.float32), order="C"))
 
     def vector(name: str, size: int = d) -> np.ndarray:
-        return read_only(stored(tensor(name, (size,))))
+        return stored(tensor(name, (size,)))
 
     def linear(name: str, d_in: int, d_out: int) -> tuple[np.ndarray, np.ndarray]:
-        w = stored(tensor(f"{name}.weight", (d_out, d_in))).T  # (d_in, d_out)
-        return read_only(np.ascontiguousarray(w)), vector(f"{name}.bias", d_out)
+        """The weight as (d_in, d_out) and the bias, both still views of the file."""
+        return tensor(f"{name}.weight", (d_out, d_in)).T, tensor(f"{name}.bias", (d_out,))
+
+    def heads(name: str) -> np.ndarray:
+        w, b = linear(name, d, d)
+        return read_only(with_bias_rows(w, b, h, dtype=np.result_type(w.dtype, np.float32)))
 
     def norm(name: str) -> Norm:
         return Norm(scale=vector(f"{name}.weight"), shift=vector(f"{name}.bias"))
 
     def layer(i: int) -> LayerWeights:
         at = f"encoder.layer.{i}."
-        w_q, w_k, w_v = (linear(f"{at}attention.self.{part}", d, d) for part in ("query", "key", "value"))
         w_o, b_o = linear(f"{at}attention.output.dense", d, d)
         w_in, b_in = linear(f"{at}intermediate.dense", d, d_ff)
         w_out, b_out = linear(f"{at}output.dense", d_ff, d)
         return LayerWeights(
-            w_q=read_only(with_bias_rows(*w_q, h)),
-            w_k=read_only(with_bias_rows(*w_k, h)),
-            w_v=read_only(with_bias_rows(*w_v, h)),
-            w_o=w_o,
-            b_o=b_o,
+            w_q=heads(f"{at}attention.self.query"),
+            w_k=heads(f"{at}attention.self.key"),
+            w_v=heads(f"{at}attention.self.value"),
+            w_o=stored(w_o),
+            b_o=stored(b_o),
             attention_norm=norm(f"{at}attention.output.LayerNorm"),
-            w_in=w_in,
-            b_in=b_in,
-            w_out=w_out,
-            b_out=b_out,
+            w_in=stored(w_in),
+            b_in=stored(b_in),
+            w_out=stored(w_out),
+            b_out=stored(b_out),
             output_norm=norm(f"{at}output.LayerNorm"),
         )
 
     token_types = tensor("embeddings.token_type_embeddings.weight", (None, d))  # (type_vocab, d): row 0 is used
-    positions = read_only(stored(tensor("embeddings.position_embeddings.weight", (config.max_positions, d))))
+    positions = stored(tensor("embeddings.position_embeddings.weight", (config.max_positions, d)))
     check_position_numbering(positions, config)
     return EncoderWeights(
         word_embeddings=tensor("embeddings.word_embeddings.weight", (config.vocab_size, d), on_disk=True),
         position_embeddings=positions,
-        token_type_embedding=read_only(stored(token_types[0])),
+        token_type_embedding=stored(token_types[0]),
         embedding_norm=norm("embeddings.LayerNorm"),
         layers=tuple(layer(i) for i in range(config.n_layers)),
     )

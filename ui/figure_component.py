@@ -53,7 +53,19 @@ export default async function (component) {{
 }}
 """
 
+_PRELOADER = f"""
+function served(path) {{
+  const index = document.querySelector('script[type=module][src*="/static/js/index"]');
+  return new URL(path, index ? new URL("../../", index.src) : new URL("./", location.href)).href;
+}}
+export default async function () {{
+  const figure = await import(served("component/{SCRIPTS}/figure.js"));
+  figure.preload(served("component/{PLOTLY}/plotly.min.js"));
+}}
+"""
+
 _figure = st.components.v2.component(COMPONENT_NAME, js=_LOADER, isolate_styles=False)
+_preload = st.components.v2.component(f"{COMPONENT_NAME}_preload", js=_PRELOADER, isolate_styles=False)
 _served_by: list[object] = []  # the runtime the two folders were declared to (one per server process)
 
 
@@ -82,6 +94,16 @@ def figure_spec(figure: Figure) -> dict:
     spec = json.loads(plotly.io.to_json(figure, validate=False))
     spec.get("layout", {}).pop("template", None)
     return spec
+
+
+def preload_ui() -> None:
+    """Have the browser fetch and run plotly.js now, before any figure of this run is drawn (an element that
+    draws nothing): on a page whose first figure waits for the server, e.g. for a model to load, the browser's
+    share of that figure is done meanwhile. Nothing when figures are drawn by st.plotly_chart."""
+    if not component_on():
+        return
+    _serve_files()
+    _preload(key=KEY_PREFIX + "plotly_preload")
 
 
 def figure_ui(spec: dict, *, config: dict, alt: str, labels: dict[str, str], key: str | None) -> None:

@@ -32,7 +32,7 @@ from engine.encoder import EncoderResult, HeadMeasures, Tokens, encode, head_mea
 from engine.errors import EngineInputError
 from engine.limits import HUB_TIMEOUT_SECONDS
 from engine.model_files import MODEL_DIR_VARIABLE, MODEL_FILES, MODEL_REPO, Model
-from ui import numbers
+from ui import figure_component, numbers
 from ui.i18n import has, t, tm
 from ui.text import md_literal
 
@@ -351,6 +351,7 @@ def missing_model_ui(status: DownloadStatus) -> None:
 
 def load_or_stop(source: Source) -> LoadedModel:
     """The model in `source`, or the reason it cannot be read and the end of the page."""
+    figure_component.preload_ui()  # the browser loads plotly.js while the server loads the model
     try:
         with st.spinner(t("real.source.loading")):
             model = loaded_model(str(source.directory))

@@ -847,3 +847,20 @@ def test_every_key_the_page_uses_exists_in_both_languages():
     assert len(keys) > 60
     for strings in LANGUAGES.values():
         assert keys <= set(strings), keys - set(strings)
+
+
+def test_the_browser_is_asked_for_plotly_before_the_model_is_loaded(local_model, monkeypatch):
+    from ui import figure_component
+
+    if not figure_component.component_on():
+        pytest.skip("figures are drawn by st.plotly_chart (ATTENTION_CHARTS=plotly_chart): no plotly.js to preload")
+    events = []
+    preload, load = figure_component.preload_ui, model_files.load_model
+    monkeypatch.setattr(figure_component, "preload_ui", lambda: (events.append("preload"), preload())[1])
+    monkeypatch.setattr(model_files, "load_model", lambda directory: (events.append("load"), load(directory))[1])
+    at = open_page(PAGE, "es")
+    assert not at.exception
+    assert events[:2] == ["preload", "load"] and events.count("load") == 1  # (open_page may run the page twice)
+    names = [element.proto.component_name for element in at.get("bidi_component")]
+    assert names[0] == f"{figure_component.COMPONENT_NAME}_preload"  # in the page before any figure
+    assert names.count(names[0]) == 1 and figure_component.COMPONENT_NAME in names

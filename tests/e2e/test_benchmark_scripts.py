@@ -62,6 +62,12 @@ def test_bench_join_prints_the_cpu_of_a_join_direct_and_through_the_balancer():
     assert lines_matching(rf"^  balancer / direct: {NUMBER}$", out), out
 
 
+def test_bench_drag_prints_the_component_against_st_plotly_chart():
+    require()
+    out = run_benchmark("bench_drag.py", "--repeats", "1", "--drag-ms", "400", "--steps", "5", timeout=600)
+    assert lines_matching(rf"^component ÷ st.plotly_chart: follow median {NUMBER}, p95 {NUMBER}; ", out), out
+
+
 def test_bench_model_server_prints_memory_and_the_first_open(tmp_path, xlmr_tokenizer):
     require()
     # the tiny model with the 12 layers the script picks and the real XLM-R pieces its sentences are made of

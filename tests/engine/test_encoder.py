@@ -360,6 +360,38 @@ def test_a_float32_files_layers_are_kept_as_float32_and_computed_exactly_as_from
                 np.testing.assert_array_equal(getattr(head, name), getattr(other, name))
 
 
+def test_the_loaded_layers_hold_the_files_numbers_in_the_forward_passes_layout(tiny):
+    model, tensors = tiny  # tensors: what the file was written from, as PyTorch keeps them: weight (out, in)
+    d, h = TINY_CONFIG["hidden_size"], TINY_CONFIG["num_attention_heads"]
+    d_head = d // h
+    for i, layer in enumerate(model.weights.layers):
+        at = f"encoder.layer.{i}."
+        for stacked, part in ((layer.w_q, "query"), (layer.w_k, "key"), (layer.w_v, "value")):
+            w, b = tensors[f"{at}attention.self.{part}.weight"], tensors[f"{at}attention.self.{part}.bias"]
+            assert stacked.shape == (h, d + 1, d_head) and stacked.dtype == np.float32
+            for head in range(h):
+                for column in range(d_head):
+                    out = head * d_head + column
+                    assert [stacked[head, row, column] for row in range(d)] == [w[out, row] for row in range(d)]
+                    assert stacked[head, d, column] == b[out]
+        for ours, name in ((layer.w_o, "attention.output.dense"), (layer.w_in, "intermediate.dense")):
+            np.testing.assert_array_equal(ours, tensors[f"{at}{name}.weight"].T)
+        np.testing.assert_array_equal(layer.w_out, tensors[f"{at}output.dense.weight"].T)
+        np.testing.assert_array_equal(layer.b_in, tensors[f"{at}intermediate.dense.bias"])
+
+
+@pytest.mark.skipif(not Path("/proc/self/maps").exists(), reason="reads Linux's /proc/self/maps")
+def test_no_view_of_the_weights_file_is_kept_after_loading(tmp_path):
+    directory = write_model(tmp_path, tensors=random_bert_tensors(TINY_CONFIG, seed=4))
+    model = load_model(directory)
+    weights_file = str((directory / "model.safetensors").resolve())
+    assert not [line for line in Path("/proc/self/maps").read_text().splitlines() if line.endswith(weights_file)]
+    arrays = [getattr(layer, f.name) for layer in model.weights.layers for f in dataclasses.fields(layer)]
+    arrays = [a for a in arrays if isinstance(a, np.ndarray)]
+    assert len(arrays) == 9 * TINY_CONFIG["num_hidden_layers"]
+    assert all(type(a) is np.ndarray and a.base is None and not a.flags.writeable for a in arrays)
+
+
 def test_the_header_reader_agrees_with_the_safetensors_library(tiny):
     from safetensors import safe_open
 
@@ -373,7 +405,7 @@ def test_the_header_reader_agrees_with_the_safetensors_library(tiny):
             assert index[name].shape == tuple(f.get_slice(name).get_shape())
             assert index[name].dtype == f.get_slice(name).get_dtype()
             if index[name].dtype == "F32":
-                np.testing.assert_array_equal(model_files.read_tensor(path, name, index[name]), f.get_tensor(name))
+                np.testing.assert_array_equal(model_files.mapped_tensor(path, name, index[name]), f.get_tensor(name))
 
 
 # --- tokens ---

@@ -198,6 +198,12 @@ function purge(chart) {
   window.Plotly.purge(chart.graph);
 }
 
+// plotly.js fetched and run ahead of any figure (figure_component.preload_ui): the browser does it while the
+// server is still busy, e.g. loading a model, instead of after the page's first figure has arrived.
+export function preload(plotlySrc) {
+  return loadPlotly(plotlySrc).catch(() => undefined); // a figure drawn later says if it does not load
+}
+
 export function draw(component, plotlySrc) {
   const { data, parentElement } = component;
   let chart = parentElement.__attentionFigure;
