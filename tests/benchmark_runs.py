@@ -1,4 +1,4 @@
-"""Running a benchmark script once, as its user would, for the smoke tests (tests/test_benchmark_scripts.py and
+"""Running a benchmark script once, as its user would, for the smoke tests (tests/test_benchmark_smoke.py and
 its browser and serving siblings): each script runs at its smallest setting and must print its figures."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """The benchmark scripts that drive Chromium run once at their smallest setting and print their figures (the
-scripts that need neither are in tests/test_benchmark_scripts.py). Without Chromium, or haproxy where a script's
+scripts that need neither are in tests/test_benchmark_smoke.py). Without Chromium, or haproxy where a script's
 topology needs it, they skip with the reason; under CI=true that is a failure. Each starts its own servers."""
 
 from __future__ import annotations
