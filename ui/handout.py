@@ -23,7 +23,7 @@ import numpy as np
 
 from engine import AttentionResult, Scenario
 from engine.questions.core import Kind, Question
-from ui import charts, numbers
+from ui import charts, numbers, state
 from ui.derivation import Row, block
 from ui.figure_specs import (
     MASKED,
@@ -302,49 +302,51 @@ def handout_html(
     key: str,
     asked: dict[int, Question | None],
 ) -> str:
-    """The handout as one HTML document: the inputs, the five parts, the answers."""
-    result = scenario.run()
-    sentence = " ".join(scenario.tokens)
-    title = translate(lang, "handout.title", sentence=sentence)
-    n, d_model = scenario.x.shape
-    meta = translate(
-        lang,
-        "handout.meta." + ("one" if n == 1 else "other"),
-        n=numbers.count(n, lang=lang),
-        d_model=numbers.count(d_model, lang=lang),
-        d_k=numbers.count(scenario.d_k, lang=lang),
-        d_v=numbers.count(scenario.w_v.shape[1], lang=lang),
-        division=translate(lang, f"handout.division.{scenario.scale}"),
-        temperature=numbers.short(scenario.temperature, 2, lang=lang),
-    )
-    if scenario.causal:
-        meta += " " + translate(lang, "handout.causal")
-    inputs = [charts.token_map(scenario.x, scenario.tokens, translate(lang, "matrix.x"))]
-    inputs += charts.weight_specs(scenario.w_q, scenario.w_k, scenario.w_v)
-    body = [
-        f"<h1>{escape(title)}</h1>",
-        f'<p class="meta">{escape(meta)}</p>',
-        f"<p>{escape(translate(lang, 'handout.how'))}</p>",
-        f"<h2>{escape(translate(lang, 'handout.inputs'))}</h2>",
-        '<div class="figures">' + "".join(figure_html(spec, lang) for spec in inputs) + "</div>",
-    ]
-    handout_parts = parts(scenario, result, lang, query, key, asked)
-    for part in handout_parts:
-        heading = translate(lang, "walk.progress", part=part.number, total=len(PARTS), name=part.name)
-        body.append(f'<section class="part"><h2>{escape(heading)}</h2>')
-        body.append('<div class="figures">' + "".join(figure_html(s, lang) for s in part.figures) + "</div>")
-        body.append(f"<h3>{escape(part.derivation_title)}</h3>")
-        body.append(f"<pre>{escape(block(part.derivation, DERIVATION_COLUMNS))}</pre>")
-        if part.question is not None:
-            body.append(question_html(part.number, part.question, lang))
-        body.append("</section>")
-    answered = [part for part in handout_parts if part.question is not None]
-    if answered:
-        body.append(f'<section class="key"><h2>{escape(translate(lang, "handout.key"))}</h2><ul>')
-        body += [answer_html(part.number, part.question, lang) for part in answered if part.question is not None]
-        body.append("</ul></section>")
-    return (
-        f'<!doctype html><html lang="{escape(lang)}"><head><meta charset="utf-8">'
-        f'<meta name="viewport" content="width=device-width, initial-scale=1">'
-        f"<title>{escape(title)}</title><style>{STYLE}</style></head><body>{''.join(body)}</body></html>"
-    )
+    """The handout as one HTML document: the inputs, the five parts, the answers, all in `lang` whatever the
+    session reads (the figures' titles come from code that asks the session's language)."""
+    with state.written_in(lang):
+        result = scenario.run()
+        sentence = " ".join(scenario.tokens)
+        title = translate(lang, "handout.title", sentence=sentence)
+        n, d_model = scenario.x.shape
+        meta = translate(
+            lang,
+            "handout.meta." + ("one" if n == 1 else "other"),
+            n=numbers.count(n, lang=lang),
+            d_model=numbers.count(d_model, lang=lang),
+            d_k=numbers.count(scenario.d_k, lang=lang),
+            d_v=numbers.count(scenario.w_v.shape[1], lang=lang),
+            division=translate(lang, f"handout.division.{scenario.scale}"),
+            temperature=numbers.short(scenario.temperature, 2, lang=lang),
+        )
+        if scenario.causal:
+            meta += " " + translate(lang, "handout.causal")
+        inputs = [charts.token_map(scenario.x, scenario.tokens, translate(lang, "matrix.x"))]
+        inputs += charts.weight_specs(scenario.w_q, scenario.w_k, scenario.w_v)
+        body = [
+            f"<h1>{escape(title)}</h1>",
+            f'<p class="meta">{escape(meta)}</p>',
+            f"<p>{escape(translate(lang, 'handout.how'))}</p>",
+            f"<h2>{escape(translate(lang, 'handout.inputs'))}</h2>",
+            '<div class="figures">' + "".join(figure_html(spec, lang) for spec in inputs) + "</div>",
+        ]
+        handout_parts = parts(scenario, result, lang, query, key, asked)
+        for part in handout_parts:
+            heading = translate(lang, "walk.progress", part=part.number, total=len(PARTS), name=part.name)
+            body.append(f'<section class="part"><h2>{escape(heading)}</h2>')
+            body.append('<div class="figures">' + "".join(figure_html(s, lang) for s in part.figures) + "</div>")
+            body.append(f"<h3>{escape(part.derivation_title)}</h3>")
+            body.append(f"<pre>{escape(block(part.derivation, DERIVATION_COLUMNS))}</pre>")
+            if part.question is not None:
+                body.append(question_html(part.number, part.question, lang))
+            body.append("</section>")
+        answered = [part for part in handout_parts if part.question is not None]
+        if answered:
+            body.append(f'<section class="key"><h2>{escape(translate(lang, "handout.key"))}</h2><ul>')
+            body += [answer_html(part.number, part.question, lang) for part in answered if part.question is not None]
+            body.append("</ul></section>")
+        return (
+            f'<!doctype html><html lang="{escape(lang)}"><head><meta charset="utf-8">'
+            f'<meta name="viewport" content="width=device-width, initial-scale=1">'
+            f"<title>{escape(title)}</title><style>{STYLE}</style></head><body>{''.join(body)}</body></html>"
+        )

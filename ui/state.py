@@ -91,7 +91,9 @@ Two kinds of keys:
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import replace
 from typing import Any, Generic, TypeVar
 
@@ -125,10 +127,26 @@ T = TypeVar("T")
 # --- shell ---
 
 
+# A document written in a language other than the page's (the handout) says so here, for the code it calls.
+_WRITING_IN: ContextVar[str | None] = ContextVar("writing_in", default=None)
+
+
 def current_language() -> str:
-    """The language the app is shown in, the default one until a valid one is chosen."""
-    lang = st.session_state.get(LANG, DEFAULT_LANGUAGE)
+    """The language the app is shown in, the default one until a valid one is chosen; inside `written_in(lang)`,
+    that language."""
+    lang = _WRITING_IN.get() or st.session_state.get(LANG, DEFAULT_LANGUAGE)
     return lang if lang in LANGUAGE_NAMES else DEFAULT_LANGUAGE
+
+
+@contextmanager
+def written_in(lang: str) -> Iterator[None]:
+    """Everything inside reads `current_language()` as `lang`: a document written in another language than the
+    session's (the handout asked for in English while the page reads Spanish)."""
+    token = _WRITING_IN.set(lang)
+    try:
+        yield
+    finally:
+        _WRITING_IN.reset(token)
 
 
 def set_language(lang: str) -> None:

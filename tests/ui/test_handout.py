@@ -249,3 +249,16 @@ def test_the_scenario_is_described_in_the_readers_language(reader):
     assert (
         "Part 3 of 5: Without dividing" in document or "Part 3 of 5: " + LANGUAGES["en"]["walk.name.3.none"] in document
     )
+
+
+@pytest.mark.parametrize(("reader", "asked_for"), [("es", "en"), ("en", "es")], indirect=["reader"])
+def test_the_handout_is_written_in_the_language_asked_whatever_the_session_reads(reader, asked_for):
+    scenario = lesson_scenario()
+    parsed = read(handout.handout_html(scenario, asked_for, query="perro", key="come", asked={}))
+    wanted, other = LANGUAGES[asked_for], LANGUAGES[reader]
+    for key in ("matrix.weights", "matrix.output"):  # titles the two languages write differently
+        assert wanted[key] != other[key]
+        assert wanted[key] in parsed.figures, (key, sorted(parsed.figures))
+        assert other[key] not in parsed.figures, key
+    # and the session still reads its own language afterwards
+    assert state.current_language() == reader
