@@ -75,7 +75,33 @@ class HTTPError(OSError):
     """A static file or the page answered with an error."""
 
 
-class Student(User):
+class AppUser(User):
+    """What every simulated tab shares: the app's address, closing its connection, reporting a timing to Locust."""
+
+    abstract = True
+    connection: Connection | None = None
+
+    def app_address(self) -> str:
+        if not self.host:
+            raise ValueError("no app to load: run locust with --host http://HOST:PORT")
+        return self.host
+
+    def on_stop(self) -> None:
+        if self.connection is not None:
+            self.connection.close()
+
+    def fire(self, request_type: str, name: str, elapsed_ms: float, length: int, exception: Exception | None) -> None:
+        self.environment.events.request.fire(
+            request_type=request_type,
+            name=name,
+            response_time=elapsed_ms,
+            response_length=length,
+            exception=exception,
+            context={},
+        )
+
+
+class Student(AppUser):
     """One browser tab: a session on one page of the app."""
 
     abstract = True
@@ -83,17 +109,11 @@ class Student(User):
     def on_start(self) -> None:
         self.recording = RECORDINGS[next(_pages)]
         self.rng = random.Random()
-        if not self.host:
-            raise ValueError("no app to load: run locust with --host http://HOST:PORT")
-        self.base: str = self.host
+        self.base = self.app_address()
         self.http = HTTPClient.from_url(self.base, concurrency=BROWSER_CONNECTIONS, network_timeout=120)
         self.cookies: dict[str, str] = {}  # what the page's responses set (the balancer's sticky cookie)
-        self.connection: Connection | None = None
+        self.connection = None
         self.join()
-
-    def on_stop(self) -> None:
-        if self.connection is not None:
-            self.connection.close()
 
     def join(self) -> None:
         """Open the page as a browser does; reported as "first page"."""
@@ -154,14 +174,7 @@ class Student(User):
         TIMINGS["failures" if exception else name].append([time.time(), elapsed_ms])
         if exception is not None:
             TIMINGS["errors"].append([time.time(), f"{name}: {exception}"[:300]])
-        self.environment.events.request.fire(
-            request_type=self.recording.page,
-            name=name,
-            response_time=elapsed_ms,
-            response_length=length,
-            exception=exception,
-            context={},
-        )
+        self.fire(self.recording.page, name, elapsed_ms, length, exception)
 
 
 class ClassStudent(Student):
@@ -191,7 +204,7 @@ class JoiningStudent(Student):
             self.connection = None
 
 
-class FollowingStudent(User):
+class FollowingStudent(AppUser):
     """A phone in a live class: joins by the class's link, follows the lecturer, answers each question once."""
 
     wait_time = constant(0)
@@ -200,18 +213,12 @@ class FollowingStudent(User):
         self.number = next(_students)
         self.rng = random.Random(self.number)
         self.query = f"class={self.environment.parsed_options.class_code}"
-        if not self.host:
-            raise ValueError("no app to load: run locust with --host http://HOST:PORT")
-        self.base: str = self.host
-        self.connection: Connection | None = None
+        self.base = self.app_address()
+        self.connection = None
         self.shown = 0  # the part the page shows
         self.answered: set[tuple[int, int]] = set()  # (part, round) answered
         self.next_poll = 0.0
         self.join()
-
-    def on_stop(self) -> None:
-        if self.connection is not None:
-            self.connection.close()
 
     def join(self) -> None:
         start = time.perf_counter()
@@ -322,11 +329,4 @@ class FollowingStudent(User):
             TIMINGS["errors"].append([time.time(), f"{name}: {exception}"[:300]])
         elif name == "first page":
             TIMINGS["first page"].append([time.time(), elapsed_ms])
-        self.environment.events.request.fire(
-            request_type="live",
-            name=name,
-            response_time=elapsed_ms,
-            response_length=0,
-            exception=exception,
-            context={},
-        )
+        self.fire("live", name, elapsed_ms, 0, exception)
