@@ -31,6 +31,8 @@ from harness.browser import TIMEOUT_MS
 from tests.e2e.shared import FIGURES_DRAWN, open_app, watched_page
 from ui.pages import PAGE_BY_KEY, PAGES, page_url
 
+pytestmark = pytest.mark.e2e
+
 TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22a", "wcag22aa", "best-practice"]
 EXCLUDED_RULES: dict[str, str] = {}
 FAILING_IMPACTS = ("serious", "critical")

@@ -10,6 +10,8 @@ from tests.e2e.shared import act, choose_language, open_app, watched_page
 from ui.i18n import LANGUAGES
 from ui.pages import PAGE_BY_KEY, PAGES, page_url
 
+pytestmark = pytest.mark.e2e
+
 HTML = "html"
 
 

@@ -4,6 +4,7 @@ the copy buttons give the matrix as LaTeX and as CSV."""
 
 from __future__ import annotations
 
+import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import expect
 
@@ -11,6 +12,8 @@ from tests.app.lesson import PERRO, W_Q, X, number
 from tests.e2e.shared import open_app, watched_page
 from ui.i18n import LANGUAGES
 from ui.pages import PAGE_BY_KEY, page_url
+
+pytestmark = pytest.mark.e2e
 
 Q = X @ W_Q  # the lesson's Q, computed here
 MAX_TABS = 400
