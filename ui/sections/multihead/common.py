@@ -129,7 +129,8 @@ def distinct_text(reading: model.DistinctReading, one_name: str, many_name: str)
     parts = [t(f"mh.distinct.{reading.distinct}", **words), t("mh.distinct.peaks", **words)]
     if reading.distinct != "same" and reading.peaked != "same":
         parts.append(t("mh.distinct.agree" if reading.distinct == reading.peaked else "mh.distinct.disagree"))
-    parts.append(t("mh.distinct.heads_add"))
+    # where the heads separate more, "did not" would contradict the sentence before; that they need not, still holds
+    parts.append(t("mh.distinct.heads_add.many" if reading.distinct == "many" else "mh.distinct.heads_add"))
     return " ".join(parts)
 
 
