@@ -11,7 +11,7 @@ import pytest
 
 from engine import sentence_vectors
 from engine.presets import LESSON_W_K, LESSON_W_Q, LESSON_W_V
-from tests.app.helpers import open_page, page_text
+from tests.app.helpers import open_page, page_text, shown
 from ui.i18n import translate
 
 PAGE = "pages/pipeline.py"
@@ -85,3 +85,23 @@ def test_a_word_missing_from_a_sentence_gets_a_message():
     at = open_page(PAGE, "en", timeout=120, pipeline_ctx_word="bank", pipeline_ctx_b="the dog ate")
     assert not at.exception
     assert any(translate("en", "pctx.not_found", word="bank", sentence="the dog ate") in w.value for w in at.warning)
+
+
+def test_outputs_that_differ_by_less_than_the_digits_shown_get_the_digits_that_tell_them_apart():
+    """Issue 30, item 10: the same word before «río» and before «silla» comes out with a cosine of 0.99972: the
+    page said "comes out different (cosine between the two outputs: 1,000)". The reading writes as many digits as
+    it takes for the cosine not to read as 1, each of them right."""
+    first, second = "el banco de la plaza del pueblo río", "el banco de la plaza del pueblo silla"
+    at = open_page(PAGE, "es", timeout=120, pipeline_ctx_word="banco", pipeline_ctx_a=first, pipeline_ctx_b=second)
+    assert not at.exception, [e.value for e in at.exception]
+    (x1, out1), (x2, out2) = by_hand_output(first, 1), by_hand_output(second, 1)
+    out_cos = cos(out1, out2)
+    assert np.array_equal(x1, x2) and 0.9995 <= out_cos < 1 - 1e-12  # different, yet 1,000 at three decimals
+    reading = next(shown(str(box.value)) for box in at.info if "banco" in str(box.value))
+    before = translate("es", "pctx.reading.same_x", word="banco", x_cos="1,000", out_cos="@").split("@")[0]
+    parts = reading.split(before)
+    assert len(parts) == 2, reading  # the "same x, different output" reading
+    digits = parts[1].split(")")[0]
+    assert digits != "1,000" and not digits.startswith("1"), reading
+    decimals = len(digits.split(",")[1])
+    assert digits == f"{out_cos:.{decimals}f}".replace(".", ","), (digits, out_cos)
