@@ -556,3 +556,24 @@ def test_where_the_heads_leave_the_rows_more_distinct_the_page_does_not_say_they
     assert not SAYS_HEADS_DID_NOT_SEPARATE[lang].search(reading), reading
     compare = page_text(open_with(lang, part="compare"))  # one big head separates more: 0.851 against 0.887
     assert SAYS_HEADS_DID_NOT_SEPARATE[lang].search(compare), compare
+
+
+@pytest.mark.parametrize("lang", sorted(LANGUAGES))
+def test_the_cosine_part_recalls_the_walkthroughs_warning_only_when_the_walkthrough_gave_it(lang):
+    """Issue 30: the residual part opened "the step by step ended with a warning: with one head and nearly even
+    weights, the tokens' outputs were almost the same vector" whatever the shared scenario. With the lesson's W_Q
+    and W_K made 20 times larger the walkthrough's outputs are apart (its part 5 says so, no warning): the part
+    does not recall a warning then; with the lesson it does, with the lowest cosine rounded down as part 5 writes."""
+    for scale, collapsed in ((1, True), (20, False)):
+        scenario = replace(lesson_scenario(), w_q=lesson_scenario().w_q * scale, w_k=lesson_scenario().w_k * scale)
+        output = reference_weights(scenario.x, scenario.w_q, scenario.w_k) @ (scenario.x @ scenario.w_v)
+        lowest = mean_and_lowest_cosine(output)[1]
+        assert (lowest >= 0.99) == collapsed  # the walkthrough's rule for "almost the same vector"
+        text = page_text(open_with(lang, scenario=scenario, part="residual"))
+        recalled = translate(lang, "mh.cos.body.collapsed", cosine="@").split("@")[0]
+        assert (recalled in text) == collapsed, text
+        if collapsed:
+            at_least = f"{math.floor(lowest * 1000) / 1000:.3f}".replace(".", "," if lang == "es" else ".")
+            assert translate(lang, "mh.cos.body.collapsed", cosine=at_least) in text
+        else:
+            assert translate(lang, "mh.cos.body.plain") in text

@@ -187,10 +187,14 @@ STRINGS: dict[str, str] = {
     ),
     "mh.ln.figure": "LayerNorm(x + MultiHead(x)) {shape}",
     "mh.cos.title": "How different do the tokens end up?",
-    "mh.cos.body": (
-        "The step by step ended with a warning: with one head and nearly even weights, the tokens' outputs "
-        "were almost the same vector. The cosine between two rows measures it: 1 = same direction, "
-        "0 = nothing in common."
+    "mh.cos.body.collapsed": (
+        "The step by step ended with a warning: with one head, the tokens' outputs were almost the same vector "
+        "(the cosine between any two is at least {cosine}). The cosine between two rows measures it: "
+        "1 = same direction, 0 = nothing in common."
+    ),
+    "mh.cos.body.plain": (
+        "How alike are the tokens' rows at each stage? The cosine between two rows measures it: "
+        "1 = same direction, 0 = nothing in common."
     ),
     "mh.cos.one_token": "With a single token there are no pairs to compare.",
     "mh.cos.figure": "Cosine between the tokens' rows",

@@ -189,10 +189,14 @@ STRINGS: dict[str, str] = {
     ),
     "mh.ln.figure": "LayerNorm(x + MultiHead(x)) {shape}",
     "mh.cos.title": "¿Qué tan distintos quedan los tokens?",
-    "mh.cos.body": (
-        "El paso a paso terminó con una advertencia: con una sola cabeza y los pesos casi parejos, las salidas "
-        "de los tokens eran casi el mismo vector. El coseno entre dos filas lo mide: 1 = misma dirección, "
-        "0 = nada en común."
+    "mh.cos.body.collapsed": (
+        "El paso a paso terminó con una advertencia: con una sola cabeza, las salidas de los tokens eran casi el "
+        "mismo vector (el coseno entre cualquier par es por lo menos {cosine}). El coseno entre dos filas lo mide: "
+        "1 = misma dirección, 0 = nada en común."
+    ),
+    "mh.cos.body.plain": (
+        "¿Cuánto se parecen entre sí las filas de los tokens en cada etapa? Lo mide el coseno entre dos filas: "
+        "1 = misma dirección, 0 = nada en común."
     ),
     "mh.cos.one_token": "Con un solo token no hay pares que comparar.",
     "mh.cos.figure": "Coseno entre las filas de cada token",
