@@ -577,3 +577,25 @@ def test_the_cosine_part_recalls_the_walkthroughs_warning_only_when_the_walkthro
             assert translate(lang, "mh.cos.body.collapsed", cosine=at_least) in text
         else:
             assert translate(lang, "mh.cos.body.plain") in text
+
+
+@pytest.mark.parametrize("lang", sorted(LANGUAGES))
+def test_under_the_causal_mask_the_first_tokens_self_look_is_not_said_to_be_the_heads_job(lang):
+    """Issue 30, item 5: under the causal mask head 1 still reads "each token looks at the one before (the first at
+    itself)", as without it; but the mask leaves «el» only itself (weight 1 by force), so that part is the mask's.
+    The job says so; without the mask (where «el» could look elsewhere and picks itself) it stays as it was."""
+    scenario = replace(lesson_scenario(), causal=True)
+    built = designed_heads(scenario.x, scenario.tokens, 2)
+    weights = reference_weights(scenario.x, built.heads[0][0], built.heads[0][1], causal=True)
+    assert weights[0, 0] == 1.0 and np.count_nonzero(weights[0]) == 1  # «el» has only itself to look at
+    assert (weights[1:].argmax(axis=1) == [0, 1]).all()  # the others look at the one before
+    column = translate(lang, "mh.measured.col.does")
+    does = table_with(open_with(lang, scenario=scenario), column)[column]
+    assert does[0] == translate(lang, "mh.job.previous.masked")
+    assert table_with(open_with(lang), column)[column][0] == translate(lang, "mh.job.previous")
+    # the sentence's designed heads (h = 4: previous, subject, self, first) under the same mask
+    sentence = table_with(open_with(lang, source="sentence", scenario=scenario), column)[column]
+    assert (sentence[0], sentence[2]) == (
+        translate(lang, "mh.job.previous.masked"),
+        translate(lang, "mh.job.self.masked"),
+    )

@@ -112,6 +112,8 @@ STRINGS: dict[str, str] = {
     ),
     "mh.job.previous": "each token looks at the one before (the first at itself)",
     "mh.job.self": "each token looks at itself",
+    "mh.job.previous.masked": "each token looks at the one before; the first has none, and the mask leaves it only itself",
+    "mh.job.self.masked": "each token looks at itself; for the first the mask imposes it, leaving it only itself",
     "mh.job.one_token": "all look at “{token}”",
     "mh.job.spread": "no row focuses: every row spreads its weight",
     "mh.job.look": "“{q}” → “{k}” ({weight})",

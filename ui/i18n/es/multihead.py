@@ -113,6 +113,8 @@ STRINGS: dict[str, str] = {
     ),
     "mh.job.previous": "cada token mira al anterior (el primero, a sí mismo)",
     "mh.job.self": "cada token se mira a sí mismo",
+    "mh.job.previous.masked": "cada token mira al anterior; el primero no tiene anterior y la máscara lo deja solo consigo",
+    "mh.job.self.masked": "cada token se mira a sí mismo; al primero se lo impone la máscara, que lo deja solo consigo",
     "mh.job.one_token": "todos miran a «{token}»",
     "mh.job.spread": "ninguna fila se concentra: todas reparten su peso",
     "mh.job.look": "«{q}» → «{k}» ({weight})",

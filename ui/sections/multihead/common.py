@@ -105,6 +105,8 @@ def job_text(b: HeadBehaviour, tokens: Sequence[str], *, markdown: bool = False)
     say = tm if markdown else t
     if b.job == "one_token":
         return say("mh.job.one_token", token=tokens[b.target])
+    if b.job in ("previous", "self") and b.forced.any():  # the first row's self-look is the mask's, not the head's
+        return t(f"mh.job.{b.job}.masked")
     if b.job != "mixed":
         return t(f"mh.job.{b.job}")
     looks = "; ".join(
