@@ -5,6 +5,7 @@ Expected numbers come from the lesson's matrices and the page's own x (tests/app
 from __future__ import annotations
 
 import math
+import re
 
 import numpy as np
 import pytest
@@ -105,3 +106,41 @@ def test_outputs_that_differ_by_less_than_the_digits_shown_get_the_digits_that_t
     assert digits != "1,000" and not digits.startswith("1"), reading
     decimals = len(digits.split(",")[1])
     assert digits == f"{out_cos:.{decimals}f}".replace(".", ","), (digits, out_cos)
+
+
+# The section's opening, read as a promise that the word always comes out different (es, en)
+PROMISES_ANOTHER_OUTPUT = {
+    "es": re.compile(r"y sale con otro output, porque"),
+    "en": re.compile(r"and comes out with another output, because"),
+}
+
+
+def by_hand_causal_output(sentence: str, position: int) -> np.ndarray:
+    """The token's attention output with the lesson's W, ÷√4 and the causal mask (no token looks ahead)."""
+    x = sentence_vectors(sentence).x
+    q, k, v = x @ LESSON_W_Q, x @ LESSON_W_K, x @ LESSON_W_V
+    scores = np.where(np.tril(np.ones((len(x), len(x)), bool)), q @ k.T / 2.0, -np.inf)
+    return (softmax_rows(scores) @ v)[position]
+
+
+@pytest.mark.parametrize(
+    ("lang", "word", "first", "second"),
+    [
+        ("es", "banco", "el banco de la plaza", "el banco me dio un préstamo"),
+        ("en", "bank", "the bank of the river", "the bank gave me a loan"),
+    ],
+)
+def test_under_the_causal_mask_the_same_word_after_the_same_words_comes_out_the_same_and_the_page_says_why(
+    lang, word, first, second
+):
+    """Issue 30: with the page's causal toggle on, «banco» at position 1 sees only «el banco» in both default
+    sentences and comes out with exactly the same output; the section opened by promising "another output,
+    because its neighbours are others" and then read "both sentences give it the same neighbours". It now says that
+    only the tokens up to the word count under the mask, and that those are the same."""
+    out1, out2 = by_hand_causal_output(first, 1), by_hand_causal_output(second, 1)
+    np.testing.assert_allclose(out1, out2, atol=1e-15)  # the same tokens before it: the same output
+    at = open_page(PAGE, lang, timeout=120, pipeline_causal=True)
+    assert not at.exception, [e.value for e in at.exception]
+    text = page_text(at)
+    assert not PROMISES_ANOTHER_OUTPUT[lang].search(text), text
+    assert translate(lang, "pctx.reading.identical_causal", word=word, out_cos=written(1.0, lang)) in text
