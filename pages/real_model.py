@@ -18,7 +18,7 @@ if questions.gate_ui("real_model.head", real_model.question_view(reading, layer,
     real_model.head_ui(reading, layer, head)
     real_model.measures_ui(reading)
     if question is not None:
-        real_model.question_ui(question)
+        real_model.question_ui(question, sentence)
     real_model.cell_ui(reading, layer, head, question)
 real_model_context.context_ui(loaded)
 real_model.provenance_ui(loaded)

@@ -97,6 +97,22 @@ def fixed(value: float | Decimal, decimals: int = 3, *, sign: bool = False, lang
     return ("+" if sign else "") + body
 
 
+MOST_DECIMALS = 12  # the most decimals `apart` writes
+SAME_NOISE = 1e-13  # two values this close are one value up to a double's rounding (a cosine of 0.9999999999999998)
+
+
+def apart(value: float, other: float, decimals: int = 3, *, lang: str | None = None) -> str:
+    """`value` with `decimals` decimals, or with as many more as it takes not to read as `other` (a cosine of
+    0.99972 beside 1: 0,9997, not 1,000); up to MOST_DECIMALS, and as `fixed` when the two are one value."""
+    v = float(value)
+    if math.isfinite(v) and abs(v - other) > SAME_NOISE:
+        more = next(
+            (d for d in range(decimals, MOST_DECIMALS + 1) if round_half_up(v, d) != round_half_up(other, d)), decimals
+        )
+        return fixed(v, more, lang=lang)
+    return fixed(v, decimals, lang=lang)
+
+
 def bound(value: float, decimals: int = 3, *, below: bool, lang: str | None = None) -> str:
     """`value` rounded toward a bound that stays true at the digits shown: down for "at least" (a cosine of
     0.99889 is at least 0.998, not 0.999), up for "at most" (below=False)."""

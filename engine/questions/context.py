@@ -13,8 +13,6 @@ from engine.context import WordPair
 from engine.questions.core import KeyDraft, Templates
 from engine.questions.picking import SHOWN_GAP
 
-SAME = 1e-12  # two vectors whose cosine is this close to 1 are the same vector (rounding aside)
-
 
 @dataclass(frozen=True)
 class WordPairView:
@@ -33,7 +31,7 @@ class WordPairView:
 
 ask = Templates(WordPairView)
 PICKS = {
-    "word_mixes_context": "same_neighbours",  # wrong only when both sentences give the word the same neighbours
+    "word_mixes_context": "same_neighbours",  # never wrong as asked: the question is put only where the two differ
     "word_same_vector": "one_vector_per_word",
     "word_meaning_lookup": "meaning_lookup",
     "word_position_only": "only_position_counts",
@@ -41,12 +39,14 @@ PICKS = {
 
 
 def _same_word(view: WordPairView, rng: np.random.Generator) -> Iterator[KeyDraft]:
-    """Different after attention unless the two contexts are the same; not asked when they differ by less than the
-    digits shown can tell (the reveal would say 1.000 for "different")."""
+    """Different after attention, from the other words; not asked when they differ by less than the digits shown
+    can tell (the reveal would say 1.000 for "different"), nor when the two come out the same (identical
+    sentences, or a causal mask that hides what differs): the only "yes" among the options gives the wrong
+    reason, one vector per word, and the mistake of "no" would claim the same neighbours in the same order."""
     gap = 1.0 - view.final_cosine
-    if not np.isfinite(gap) or SAME < gap <= SHOWN_GAP / 2:
+    if not np.isfinite(gap) or gap <= SHOWN_GAP / 2:
         return
-    yield KeyDraft(dict(word=view.word), "word_mixes_context" if gap > SAME else "word_same_vector")
+    yield KeyDraft(dict(word=view.word), "word_mixes_context")
 
 
 ask.keyed("real_model.same_word", section="real_model.context", params=("word",), picks=PICKS)(_same_word)

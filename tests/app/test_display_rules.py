@@ -105,3 +105,13 @@ def test_the_walkthroughs_title_follows_the_scenarios_tokens(lang):
     at = open_link({"s": encode_scenario(scenario), "lang": lang, "questions_on": "false"}, "pages/walkthrough.py")
     assert [h.value for h in at.title] == [translate(lang, "walk.title", sentence="la gata duerme")]
     assert "perro" not in at.title[0].value and "dog" not in " ".join(m.value for m in at.markdown[:2])
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_residual_reading_never_puts_two_parentheses_back_to_back(lang):
+    """The reading once said "...than with one head (the step-by-step's) (mean cosine 0.887 against 0.999)": a name
+    that ends in a parenthesis is followed by its numbers after a colon, not by a second parenthesis."""
+    from tests.app.test_multihead_page import open_with
+
+    readings = [str(box.value) for box in open_with(lang, part="residual").info]
+    assert readings and not [text for text in readings if ") (" in text], readings

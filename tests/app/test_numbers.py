@@ -1,9 +1,13 @@
 """Numbers as the reader reads them: vectors whose entries carry a thousands separator stay readable."""
 
+from decimal import Decimal
+
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from tests.app.helpers import open_page, page_text
-from ui.numbers import short_vector, vector
+from ui.numbers import MOST_DECIMALS, apart, short_vector, vector
 
 
 @pytest.mark.parametrize(
@@ -32,3 +36,16 @@ def test_the_softmax_pages_huge_scores_read_as_two_numbers(lang, huge):
     assert huge in page_text(at) + " ".join(str(o) for box in at.selectbox for o in box.options) + " ".join(
         str(o) for group in at.button_group for o in group.options
     )
+
+
+@given(st.floats(min_value=-1.0, max_value=1.0))
+def test_a_value_apart_from_another_is_never_written_as_it_and_each_digit_is_its_rounding(value):
+    written = apart(value, 1.0, lang="en")
+    decimals = len(written.split(".")[1])
+    number = Decimal(written.replace("−", "-"))
+    assert decimals >= 3
+    assert number == Decimal(repr(value)).quantize(Decimal(1).scaleb(-decimals), "ROUND_HALF_UP")
+    if 1.0 - value >= 10.0**-MOST_DECIMALS:  # far enough from 1 for the digits to tell: they do
+        assert number != 1
+    if decimals > 3:  # the extra digits are only the ones it takes
+        assert Decimal(repr(value)).quantize(Decimal(1).scaleb(1 - decimals), "ROUND_HALF_UP") == 1

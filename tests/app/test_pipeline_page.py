@@ -205,3 +205,29 @@ def test_the_wave_plot_shades_the_sentence_once_however_often_the_page_reruns():
         at.run()
     shapes = chart(at, "pipe_waves").layout["shapes"]
     assert [(shape["type"], shape["x0"], shape["x1"]) for shape in shapes] == [("rect", -0.5, 2.5)]
+
+
+def perro_wins(d_model: int, seed: int) -> bool:
+    """Whether «tiene» gives «perro» more weight than «carne» and «hambre», with seeded random matrices."""
+    result = pipeline(AMBIGUOUS, d_model=d_model, weights="random", seed=seed)
+    row = result.attention.weights[result.tokens.index("tiene")]
+    return max(("perro", "carne", "hambre"), key=lambda word: row[result.tokens.index(word)]) == "perro"
+
+
+PROMISES_A_CHANGE = {"es": re.compile(r"vas a ver cómo cambia"), "en": re.compile(r"watch the winner change")}
+
+
+@pytest.mark.parametrize("lang", ["es", "en"])
+def test_a_lucky_perro_says_other_seeds_may_or_may_not_keep_it_not_that_they_change_it(lang):
+    """Issue 30: where «perro» wins by luck the page said "change the seed or d_model and watch the winner change";
+    at d_model 4, seeds 11, 12 and 13 all let «perro» win, so the next seed need not change it. What the numbers
+    show is that over seeds «perro» wins some of the time and not the rest."""
+    for d_model in range(2, 9):  # at every d_model the page offers, some seeds let «perro» win and some do not
+        assert len({perro_wins(d_model, seed) for seed in range(20)}) == 2, d_model
+    wins = [perro_wins(4, seed) for seed in range(20)]
+    assert wins[11] and wins[12]  # the next seed after a lucky one can be lucky too
+    at = open_page(PAGE, lang, pipeline_sentence=AMBIGUOUS, pipeline_weights="random", pipeline_seed=11)
+    assert not at.exception, [e.value for e in at.exception]
+    text = " ".join(shown(str(m.value)) for m in at.markdown)
+    assert translate(lang, "pipeline.ambiguity.lucky") in text
+    assert not PROMISES_A_CHANGE[lang].search(text), text

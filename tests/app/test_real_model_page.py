@@ -254,7 +254,7 @@ def question_script(margins: list[float]) -> None:
     from ui.sections.real_model import Asked, Question, question_ui
 
     ranked = tuple(HeadPreference(1, h, 0.25 + m, 0.25) for h, m in enumerate(margins))
-    question_ui(Asked(Question("tiene", "perro", "carne"), 5, 1, 3, ranked))
+    question_ui(Asked(Question("tiene", "perro", "carne"), 5, 1, 3, ranked), "el perro come carne porque tiene hambre")
 
 
 @pytest.mark.parametrize(
@@ -864,3 +864,21 @@ def test_the_browser_is_asked_for_plotly_before_the_model_is_loaded(local_model,
     names = [element.proto.component_name for element in at.get("bidi_component")]
     assert names[0] == f"{figure_component.COMPONENT_NAME}_preload"  # in the page before any figure
     assert names.count(names[0]) == 1 and figure_component.COMPONENT_NAME in names
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_question_says_whom_tiene_refers_to_only_in_the_example(local_model, lang):
+    """Issue 30: any sentence with «tiene», «perro» and «carne» was told "in your sentence «tiene» refers to «perro»,
+    not to «carne»"; in "la carne tiene sal y el perro la come" it refers to «carne». Which word a verb refers to is
+    no number the page computes: it is said of the example, and an edited sentence is asked the same question with
+    the reader left to judge."""
+    words = {"asker": "tiene", "first": "perro", "second": "carne"}
+    at = open_page(PAGE, lang)
+    assert not at.exception
+    assert at.text_input(key="real_sentence").value == "el perro come carne porque tiene hambre"
+    assert translate(lang, "real.question.body", **words) in [shown(str(m.value)) for m in at.markdown]
+    at.text_input(key="real_sentence").input("la carne tiene sal y el perro la come").run()
+    assert not at.exception
+    said = [shown(str(m.value)) for m in at.markdown]
+    assert translate(lang, "real.question.body", **words) not in said
+    assert translate(lang, "real.question.body.edited", **words) in said

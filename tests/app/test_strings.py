@@ -131,6 +131,7 @@ def new_pages_dynamic_keys() -> set[str]:
     keys |= {f"ctx.reading.{verdict}" for verdict in ("lower", "close", "higher")}
     keys |= {f"mh.cost.{row}" for row in COST_ROWS} | {f"mh.part.{name}" for name in MH_PARTS}
     keys |= {f"mh.job.{job}" for job in ("previous", "self", "one_token", "spread", "look", "mixed", "mixed_rest")}
+    keys |= {f"mh.job.{job}.masked" for job in ("previous", "self")}
     keys |= {f"mh.built.{job}" for job in ("previous", "subject", "self", "first")}
     keys |= live_dynamic_keys()
     return keys

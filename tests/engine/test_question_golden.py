@@ -75,7 +75,7 @@ def contexts() -> dict[type, list[tuple[str, object]]]:
         ],
         WordPairView: [
             ("apart", WordPairView("banco", True, 0.772)),  # the English bank pair's last-layer cosine, rounded
-            ("same", WordPairView("banco", True, 1.0)),  # two identical sentences
+            ("same", WordPairView("banco", True, 1.0)),  # two identical sentences: not asked (no option says why)
             ("unseen", WordPairView("banco", False, 0.9998)),  # a change the three decimals cannot show: not asked
         ],
         RealModelView: [

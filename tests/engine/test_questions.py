@@ -717,3 +717,25 @@ def test_questions_for_a_section_skip_the_templates_that_cannot_ask():
     assert [question.template_id for question in q.questions_for("walk.3", lesson_scenario(), 0)] == [
         t.id for t in q.templates_for("walk.3")
     ]
+
+
+@pytest.mark.parametrize("template_id", ["pipeline.same_word", "real_model.same_word"])
+def test_the_same_word_question_is_not_asked_where_its_only_yes_gives_a_wrong_reason(template_id):
+    """Issue 30: with the pipeline's causal mask on, «banco» at position 1 sees only «el banco» in both default
+    sentences: the same output. The question then took "yes: it is the same word, so it has one vector" as right
+    (the misconception its own feedback corrects) and told "no: attention mixes in the other words" that both
+    sentences give it the same neighbours in the same order, which they do not. With no option that says why the
+    two are the same, the question is not asked; where they differ it still is."""
+    first, second = (
+        attend(sentence_vectors(s), causal=True) for s in ("el banco de la plaza", "el banco me dio un préstamo")
+    )
+    i = first.tokens.index("banco")
+    out = [first.attention.output[i], second.attention.output[second.tokens.index("banco")]]
+    np.testing.assert_array_equal(out[0], out[1])  # the mask hides what differs: the same output
+    same = WordPairView("banco", True, float(row_cosines(out[0][None], out[1][None])[0]))
+    for seed in range(6):
+        with pytest.raises(EngineInputError) as refused:
+            generate(template_id, same, seed)
+        assert refused.value.code == "question_not_applicable"
+        asked = generate(template_id, lesson_word_pair_view(), seed)  # without the mask: different, asked
+        assert asked.options[asked.correct_option] == "word_mixes_context"

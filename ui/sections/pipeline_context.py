@@ -77,9 +77,10 @@ def context_ui(d_model: int, weights: str, seed: int, causal: bool) -> None:
         key="pipe_ctx_vectors",
     )
     table_ui(neighbours_frame(results, where, sentences))
-    words = {"word": word, "x_cos": numbers.fixed(x_cos), "out_cos": numbers.fixed(out_cos)}
+    # a cosine that differs from 1 is never written 1,000 beside "comes out different"
+    words = {"word": word, "x_cos": numbers.apart(x_cos, 1.0), "out_cos": numbers.apart(out_cos, 1.0)}
     if 1 - out_cos <= SAME_X:
-        key = "pctx.reading.identical"
+        key = "pctx.reading.identical_causal" if causal else "pctx.reading.identical"
     else:
         key = "pctx.reading.same_x" if 1 - x_cos <= SAME_X else "pctx.reading.other_x"
     st.info(tm(key, **words))

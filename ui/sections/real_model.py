@@ -325,8 +325,9 @@ def preferences_frame(ranked: tuple[HeadPreference, ...], question: Question) ->
     return pd.DataFrame(rows)
 
 
-def question_ui(found: Asked) -> None:
-    """The question, the rule from pieces to words, the best head (or the honest lack of one), the top five."""
+def question_ui(found: Asked, sentence: str) -> None:
+    """The question, the rule from pieces to words, the best head (or the honest lack of one), the top five. Whom
+    the asker refers to is said of the examples only: in an edited sentence it is the reader's to judge."""
     question, ranked = found.question, found.ranked
     words = {"asker": question.asker, "first": question.first, "second": question.second}
     best = ranked[0]
@@ -334,7 +335,8 @@ def question_ui(found: Asked) -> None:
     where = {"layer": numbers.count(best.layer + 1), "head": numbers.count(best.head + 1)}
     shares = {"to_first": numbers.fixed(best.to_first), "to_second": numbers.fixed(best.to_second)}
     st.header(t(f"real.question.title.{question.asker}"))
-    st.markdown(tm("real.question.body", **words))
+    example = sentence.strip() in EXAMPLES.values()
+    st.markdown(tm("real.question.body" if example else "real.question.body.edited", **words))
     st.markdown(tm("real.question.rule", **words))
     if best.margin <= 0:
         st.warning(tm("real.question.never", **words))

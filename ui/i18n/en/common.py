@@ -37,7 +37,7 @@ STRINGS: dict[str, str] = {
     "peak.one.flat": "flat",
     "collapse.flat": "Its rows of weights are flat (mean largest weight {peak}, {effective} effective tokens of {n}): with weights that hardly pick, the weighted sum averages the values and erases their differences.",
     "collapse.picks": "Its rows of weights are {word} (mean largest weight {peak}), but they pick almost the same: the blends come out alike.",
-    "collapse.remedies": "What separates the outputs is each row of weights picking in its own way, and that is what W_Q and W_K learn. Transformers also add the output back to x (the residual connection), so each token keeps its own. Several heads look at several things at once, but by themselves they do not separate the rows (the multi-head page measures it).",
+    "collapse.remedies": "What separates the outputs is each row of weights picking in its own way, and that is what W_Q and W_K learn. Transformers also add the output back to x (the residual connection), so each token keeps its own. Several heads look at several things at once, but being several does not guarantee more distinct rows (the multi-head page compares the same numbers in one head and in several: depending on the input, either can win).",
     "scenario.query_token": "Token asking",
     "scenario.key_token": "Token looked at",
     "matrix.x": "x",

@@ -75,7 +75,8 @@ STRINGS: dict[str, str] = {
     "pctx.body": (
         "What attention does, with this same mechanism: a token's output is a blend of its sentence's V's. Put the "
         "same word at the same position of two sentences: it goes in with the same x (same embedding, same "
-        "position) and comes out with another output, because its neighbours are others."
+        "position), and if its neighbours are others, it comes out with another output. With the causal mask only "
+        "the neighbours before it count."
     ),
     "pctx.word": "The word",
     "pctx.a": "Sentence 1",
@@ -94,6 +95,7 @@ STRINGS: dict[str, str] = {
         "the two x: {x_cos}, from the positional encoding); it comes out with a cosine of {out_cos}. To see the "
         "neighbours' effect alone, put it at the same position."
     ),
+    "pctx.reading.identical_causal": "With the causal mask, “{word}” only looks at the tokens up to its position, and in both sentences they are the same: it comes out with the same output (cosine {out_cos}). What comes after does not reach it.",
     "pctx.reading.identical": "Both sentences give “{word}” the same neighbours: it comes out with the same output (cosine {out_cos}).",
     "pctx.honest": (
         "Careful: with made-up matrices this is **mixing, not meaning**. The output changes because it averages "

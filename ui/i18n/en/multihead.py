@@ -112,6 +112,8 @@ STRINGS: dict[str, str] = {
     ),
     "mh.job.previous": "each token looks at the one before (the first at itself)",
     "mh.job.self": "each token looks at itself",
+    "mh.job.previous.masked": "each token looks at the one before; the first has none, and the mask leaves it only itself",
+    "mh.job.self.masked": "each token looks at itself; for the first the mask imposes it, leaving it only itself",
     "mh.job.one_token": "all look at “{token}”",
     "mh.job.spread": "no row focuses: every row spreads its weight",
     "mh.job.look": "“{q}” → “{k}” ({weight})",
@@ -187,10 +189,14 @@ STRINGS: dict[str, str] = {
     ),
     "mh.ln.figure": "LayerNorm(x + MultiHead(x)) {shape}",
     "mh.cos.title": "How different do the tokens end up?",
-    "mh.cos.body": (
-        "The step by step ended with a warning: with one head and nearly even weights, the tokens' outputs "
-        "were almost the same vector. The cosine between two rows measures it: 1 = same direction, "
-        "0 = nothing in common."
+    "mh.cos.body.collapsed": (
+        "The step by step ended with a warning: with one head, the tokens' outputs were almost the same vector "
+        "(the cosine between any two is at least {cosine}). The cosine between two rows measures it: "
+        "1 = same direction, 0 = nothing in common."
+    ),
+    "mh.cos.body.plain": (
+        "How alike are the tokens' rows at each stage? The cosine between two rows measures it: "
+        "1 = same direction, 0 = nothing in common."
     ),
     "mh.cos.one_token": "With a single token there are no pairs to compare.",
     "mh.cos.figure": "Cosine between the tokens' rows",
@@ -215,13 +221,14 @@ STRINGS: dict[str, str] = {
     ),
     "mh.cos.many_name.one": "the only head",
     "mh.cos.many_name.other": "the {n} heads",
-    "mh.distinct.many": "With {many_name} the rows end up more distinct than with {one_name} (mean cosine {many} against {one}).",
-    "mh.distinct.one": "With {one_name} the rows end up more distinct than with {many_name} (mean cosine {one} against {many}).",
-    "mh.distinct.same": "With {one_name} and with {many_name} the rows end up equally alike (mean cosine {one}).",
+    "mh.distinct.many": "With {many_name} the rows end up more distinct than with {one_name}: mean cosine {many} against {one}.",
+    "mh.distinct.one": "With {one_name} the rows end up more distinct than with {many_name}: mean cosine {one} against {many}.",
+    "mh.distinct.same": "With {one_name} and with {many_name} the rows end up equally alike: mean cosine {one}.",
     "mh.distinct.peaks": "What separates the rows is weights that pick: mean largest weight {one_peak} ({one_word}) with {one_name}, {many_peak} ({many_word}) with {many_name}.",
     "mh.distinct.agree": "Here the one that picks more is also the one that leaves the rows more distinct.",
     "mh.distinct.disagree": "Here they do not agree: the one that picks more is not the one that leaves the rows more distinct, because how far they separate also depends on which values each row mixes.",
-    "mh.distinct.heads_add": "What several heads add is something else: several patterns at once, each head looking somewhere else; by themselves they do not make the rows more distinct.",
+    "mh.distinct.heads_add": "What several heads add is something else: several patterns at once, each head looking somewhere else; here, being several did not leave the rows more distinct.",
+    "mh.distinct.heads_add.many": "What several heads add is something else: several patterns at once, each head looking somewhere else. Being several does not guarantee more distinct rows: what counts is how much their weights pick and which values they mix.",
     "mh.rows.body": "Row by row: what does x + MultiHead(x) resemble more, x or the attention's output? The sum's cosine with each measures it; the length (‖·‖) of each explains it.",
     "mh.rows.col.to_x": "cos(sum, x)",
     "mh.rows.col.to_output": "cos(sum, MultiHead(x))",

@@ -55,7 +55,7 @@ STRINGS: dict[str, str] = {
     "pipeline.ambiguity.metric": "tiene → {word}",
     "pipeline.ambiguity.score": "score q·k: {score}",
     "pipeline.ambiguity.favourite": "The token “tiene” looks at most is “{token}” ({weight}).",
-    "pipeline.ambiguity.lucky": "Here “perro” comes out on top among the candidates, but let's be honest: it is luck. The matrices are made up and the embeddings mean nothing, so the model does not “know” that “tiene” refers to “perro”. Change the seed or d_model and watch the winner change.",
+    "pipeline.ambiguity.lucky": "Here “perro” comes out on top among the candidates, but let's be honest: it is luck. The matrices are made up and the embeddings mean nothing, so the model does not “know” that “tiene” refers to “perro”. Change the seed or d_model and see who wins: with other made-up matrices, “perro” wins some of the time and not the rest.",
     "pipeline.ambiguity.unlucky": "And “perro” does not even win among the candidates. That is not a mistake in the arithmetic: with made-up matrices and meaningless embeddings, the model has no way to “know” that “tiene” refers to “perro”. The mechanics work; what is missing is learning.",
     "pipeline.ambiguity.learning_title": "What the model would have to learn",
     "pipeline.ambiguity.learning": "For “tiene” to look at “perro”, that score must be the highest in its row, and that score is the dot product of the query of “tiene” with the key of “perro”. Training means adjusting W_Q and W_K (and the embeddings) until, in sentences like this one, a verb's query points the same way as its subject's key:",

@@ -94,6 +94,7 @@ STRINGS: dict[str, str] = {
     "real.question.title.tiene": "4. Who is hungry? (¿quién tiene hambre?)",
     "real.question.title.it": "4. Who was hungry?",
     "real.question.body": "In your sentence, “{asker}” refers to “{first}”, not to “{second}”. Does any head connect “{asker}” with “{first}”?",
+    "real.question.body.edited": "In the example, “{asker}” refers to “{first}”, not to “{second}”; in your sentence, check for yourself whether it does, since no number on this page computes that. Does any head connect “{asker}” with “{first}” more than with “{second}”?",
     "real.question.rule": "The rule from pieces to words: what “{asker}” gives a word is the sum of its weights to that word's pieces, averaged over the pieces of “{asker}” (each piece asks once). Heads are ranked by the difference: weight to “{first}” minus weight to “{second}”.",
     "real.question.best": "The head that resolves it best is **layer {layer}, head {head}**: there “{asker}” gives {to_first} to “{first}” and {to_second} to “{second}”.",
     "real.question.weak": "No head resolves it clearly. The closest one, layer {layer}, head {head}, gives {to_first} to “{first}” and {to_second} to “{second}”: only {margin} more.",

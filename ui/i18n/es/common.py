@@ -37,7 +37,7 @@ STRINGS: dict[str, str] = {
     "peak.one.flat": "plana",
     "collapse.flat": "Sus filas de pesos son planas (peso máximo medio {peak}, {effective} tokens efectivos de {n}): con pesos que casi no eligen, la suma ponderada promedia los values y borra sus diferencias.",
     "collapse.picks": "Sus filas de pesos son {word} (peso máximo medio {peak}), pero eligen casi lo mismo: las mezclas salen parecidas.",
-    "collapse.remedies": "Lo que separa las salidas es que cada fila de pesos elija a su manera, y eso es lo que aprenden W_Q y W_K. Los Transformers además suman el output a x (la conexión residual), así cada token conserva lo suyo. Varias cabezas miran varias cosas a la vez, pero por sí solas no separan las filas (lo mide la página de varias cabezas).",
+    "collapse.remedies": "Lo que separa las salidas es que cada fila de pesos elija a su manera, y eso es lo que aprenden W_Q y W_K. Los Transformers además suman el output a x (la conexión residual), así cada token conserva lo suyo. Varias cabezas miran varias cosas a la vez, pero ser varias no garantiza filas más distintas (la página de varias cabezas compara los mismos números en una cabeza y en varias: según la entrada, gana una u otra).",
     "scenario.query_token": "Token que pregunta",
     "scenario.key_token": "Token al que mira",
     "matrix.x": "x",

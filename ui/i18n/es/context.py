@@ -76,7 +76,8 @@ STRINGS: dict[str, str] = {
     "pctx.body": (
         "Lo que hace la atención, con esta misma mecánica: el output de un token es una mezcla de los V de su "
         "frase. Poné la misma palabra en la misma posición de dos frases: entra con el mismo x (mismo embedding, "
-        "misma posición) y sale con otro output, porque sus vecinos son otros."
+        "misma posición), y si sus vecinos son otros, sale con otro output. Con la máscara causal solo cuentan los "
+        "vecinos de antes."
     ),
     "pctx.word": "La palabra",
     "pctx.a": "Frase 1",
@@ -95,6 +96,7 @@ STRINGS: dict[str, str] = {
         "dos x: {x_cos}, por la codificación posicional); sale con un coseno de {out_cos}. Para ver solo el efecto "
         "de los vecinos, ponela en la misma posición."
     ),
+    "pctx.reading.identical_causal": "Con la máscara causal, «{word}» solo mira a los tokens hasta su posición, y en las dos frases son los mismos: sale con el mismo output (coseno {out_cos}). Lo que viene después no le llega.",
     "pctx.reading.identical": "Las dos frases le dan a «{word}» los mismos vecinos: sale con el mismo output (coseno {out_cos}).",
     "pctx.honest": (
         "Ojo: con matrices inventadas esto es **mezcla, no significado**. El output cambia porque promedia otros "

@@ -113,6 +113,8 @@ STRINGS: dict[str, str] = {
     ),
     "mh.job.previous": "cada token mira al anterior (el primero, a sí mismo)",
     "mh.job.self": "cada token se mira a sí mismo",
+    "mh.job.previous.masked": "cada token mira al anterior; el primero no tiene anterior y la máscara lo deja solo consigo",
+    "mh.job.self.masked": "cada token se mira a sí mismo; al primero se lo impone la máscara, que lo deja solo consigo",
     "mh.job.one_token": "todos miran a «{token}»",
     "mh.job.spread": "ninguna fila se concentra: todas reparten su peso",
     "mh.job.look": "«{q}» → «{k}» ({weight})",
@@ -189,10 +191,14 @@ STRINGS: dict[str, str] = {
     ),
     "mh.ln.figure": "LayerNorm(x + MultiHead(x)) {shape}",
     "mh.cos.title": "¿Qué tan distintos quedan los tokens?",
-    "mh.cos.body": (
-        "El paso a paso terminó con una advertencia: con una sola cabeza y los pesos casi parejos, las salidas "
-        "de los tokens eran casi el mismo vector. El coseno entre dos filas lo mide: 1 = misma dirección, "
-        "0 = nada en común."
+    "mh.cos.body.collapsed": (
+        "El paso a paso terminó con una advertencia: con una sola cabeza, las salidas de los tokens eran casi el "
+        "mismo vector (el coseno entre cualquier par es por lo menos {cosine}). El coseno entre dos filas lo mide: "
+        "1 = misma dirección, 0 = nada en común."
+    ),
+    "mh.cos.body.plain": (
+        "¿Cuánto se parecen entre sí las filas de los tokens en cada etapa? Lo mide el coseno entre dos filas: "
+        "1 = misma dirección, 0 = nada en común."
     ),
     "mh.cos.one_token": "Con un solo token no hay pares que comparar.",
     "mh.cos.figure": "Coseno entre las filas de cada token",
@@ -217,13 +223,14 @@ STRINGS: dict[str, str] = {
     ),
     "mh.cos.many_name.one": "la única cabeza",
     "mh.cos.many_name.other": "las {n} cabezas",
-    "mh.distinct.many": "Con {many_name} las filas quedan más distintas que con {one_name} (coseno medio {many} contra {one}).",
-    "mh.distinct.one": "Con {one_name} las filas quedan más distintas que con {many_name} (coseno medio {one} contra {many}).",
-    "mh.distinct.same": "Con {one_name} y con {many_name} las filas quedan igual de parecidas (coseno medio {one}).",
+    "mh.distinct.many": "Con {many_name} las filas quedan más distintas que con {one_name}: coseno medio {many} contra {one}.",
+    "mh.distinct.one": "Con {one_name} las filas quedan más distintas que con {many_name}: coseno medio {one} contra {many}.",
+    "mh.distinct.same": "Con {one_name} y con {many_name} las filas quedan igual de parecidas: coseno medio {one}.",
     "mh.distinct.peaks": "Lo que separa las filas es que los pesos elijan: peso máximo medio {one_peak} ({one_word}) con {one_name}, {many_peak} ({many_word}) con {many_name}.",
     "mh.distinct.agree": "Acá la que elige más es también la que deja las filas más distintas.",
     "mh.distinct.disagree": "Acá no coinciden: la que elige más no es la que deja las filas más distintas, porque cuánto se separan también depende de qué values mezcla cada fila.",
-    "mh.distinct.heads_add": "Lo que agregan varias cabezas es otra cosa: varios patrones a la vez, cada cabeza mirando a otro lado; por sí solas no dejan las filas más distintas.",
+    "mh.distinct.heads_add": "Lo que agregan varias cabezas es otra cosa: varios patrones a la vez, cada cabeza mirando a otro lado; acá, ser varias no dejó las filas más distintas.",
+    "mh.distinct.heads_add.many": "Lo que agregan varias cabezas es otra cosa: varios patrones a la vez, cada cabeza mirando a otro lado. Ser varias no garantiza filas más distintas: lo que cuenta es cuánto eligen sus pesos y qué values mezclan.",
     "mh.rows.body": "Fila por fila: ¿a qué se parece más x + MultiHead(x), a x o a la salida de la atención? Lo mide el coseno de la suma con cada una; lo explica el largo (‖·‖) de cada una.",
     "mh.rows.col.to_x": "cos(suma, x)",
     "mh.rows.col.to_output": "cos(suma, MultiHead(x))",

@@ -55,7 +55,7 @@ STRINGS: dict[str, str] = {
     "pipeline.ambiguity.metric": "tiene → {word}",
     "pipeline.ambiguity.score": "score q·k: {score}",
     "pipeline.ambiguity.favourite": "El token al que «tiene» más mira es «{token}» ({weight}).",
-    "pipeline.ambiguity.lucky": "Acá «perro» sale ganando entre los candidatos, pero seamos honestos: es casualidad. Las matrices son inventadas y los embeddings no significan nada, así que el modelo no «sabe» que «tiene» se refiere a «perro». Cambiá la semilla o el d_model y vas a ver cómo cambia el ganador.",
+    "pipeline.ambiguity.lucky": "Acá «perro» sale ganando entre los candidatos, pero seamos honestos: es casualidad. Las matrices son inventadas y los embeddings no significan nada, así que el modelo no «sabe» que «tiene» se refiere a «perro». Cambiá la semilla o el d_model y mirá quién gana: con otras matrices inventadas, «perro» gana unas veces y otras no.",
     "pipeline.ambiguity.unlucky": "Y «perro» ni siquiera gana entre los candidatos. No es un error de la cuenta: con matrices inventadas y embeddings sin significado, el modelo no tiene cómo «saber» que «tiene» se refiere a «perro». La mecánica funciona; lo que falta es aprender.",
     "pipeline.ambiguity.learning_title": "Qué tendría que aprender el modelo",
     "pipeline.ambiguity.learning": "Para que «tiene» mire a «perro», ese score tiene que ser el más alto de su fila, y ese score es el producto punto entre la query de «tiene» y la key de «perro». Entrenar es ajustar W_Q y W_K (y los embeddings) hasta que, en oraciones como esta, la query de un verbo apunte para el mismo lado que la key de su sujeto:",

@@ -94,6 +94,7 @@ STRINGS: dict[str, str] = {
     "real.question.title.tiene": "4. ¿Quién tiene hambre?",
     "real.question.title.it": "4. ¿Quién tenía hambre?",
     "real.question.body": "En tu oración, «{asker}» se refiere a «{first}», no a «{second}». ¿Alguna de las cabezas conecta «{asker}» con «{first}»?",
+    "real.question.body.edited": "En el ejemplo, «{asker}» se refiere a «{first}», no a «{second}»; en tu oración fijate vos si es así, porque eso no lo calcula ningún número de esta página. ¿Alguna de las cabezas conecta «{asker}» con «{first}» más que con «{second}»?",
     "real.question.rule": "La regla para pasar de piezas a palabras: lo que «{asker}» le da a una palabra es la suma de sus pesos hacia las piezas de esa palabra, promediada sobre las piezas de «{asker}» (cada pieza pregunta una vez). Las cabezas se ordenan por la diferencia: peso a «{first}» menos peso a «{second}».",
     "real.question.best": "La cabeza que mejor lo resuelve es la **capa {layer}, cabeza {head}**: ahí «{asker}» le da {to_first} a «{first}» y {to_second} a «{second}».",
     "real.question.weak": "Ninguna cabeza lo resuelve con claridad. La que más se acerca, la capa {layer}, cabeza {head}, le da {to_first} a «{first}» y {to_second} a «{second}»: apenas {margin} más.",

@@ -105,6 +105,8 @@ def job_text(b: HeadBehaviour, tokens: Sequence[str], *, markdown: bool = False)
     say = tm if markdown else t
     if b.job == "one_token":
         return say("mh.job.one_token", token=tokens[b.target])
+    if b.job in ("previous", "self") and b.forced.any():  # the first row's self-look is the mask's, not the head's
+        return t(f"mh.job.{b.job}.masked")
     if b.job != "mixed":
         return t(f"mh.job.{b.job}")
     looks = "; ".join(
@@ -129,7 +131,8 @@ def distinct_text(reading: model.DistinctReading, one_name: str, many_name: str)
     parts = [t(f"mh.distinct.{reading.distinct}", **words), t("mh.distinct.peaks", **words)]
     if reading.distinct != "same" and reading.peaked != "same":
         parts.append(t("mh.distinct.agree" if reading.distinct == reading.peaked else "mh.distinct.disagree"))
-    parts.append(t("mh.distinct.heads_add"))
+    # where the heads separate more, "did not" would contradict the sentence before; that they need not, still holds
+    parts.append(t("mh.distinct.heads_add.many" if reading.distinct == "many" else "mh.distinct.heads_add"))
     return " ".join(parts)
 
 

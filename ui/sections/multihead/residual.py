@@ -19,6 +19,7 @@ from ui.tables import table_ui
 from ui.text import md_literal
 from ui.view_models import multihead as model
 from ui.view_models.multihead import Heads, Source
+from ui.view_models.walkthrough import collapse_reading
 
 
 def single_head(source: Source, heads: Heads) -> tuple[str, AttentionResult]:
@@ -85,13 +86,21 @@ def cosine_stages(
     return stages
 
 
+def walkthrough_warning_text() -> str:
+    """The part's opening: the walkthrough's warning recalled only when the shared scenario's outputs collapsed."""
+    walk = collapse_reading(state.get_scenario().run())
+    if walk is not None and walk.collapsed:
+        return t("mh.cos.body.collapsed", cosine=numbers.bound(walk.lowest, 3, below=True))
+    return t("mh.cos.body.plain")
+
+
 def cosine_ui(source: Source, result: MultiHeadResult, single: tuple[str, AttentionResult], layer_norm: bool) -> None:
     """How alike the tokens' rows are at each stage: every pair's cosine, and a table of the mean and the lowest."""
     st.subheader(t("mh.cos.title"))
     if source.n < 2:
         st.caption(t("mh.cos.one_token"))
         return
-    st.markdown(t("mh.cos.body"))
+    st.markdown(walkthrough_warning_text())
     stages = cosine_stages(result, single, layer_norm)
     tokens = list(source.tokens)
     charts.show_grid(
