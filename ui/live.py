@@ -47,6 +47,7 @@ from ui.view_models.live import (
     Group,
     LecturerSeat,
     StudentSeat,
+    answer_shown,
     app_base,
     distribution,
     follow_plan,
@@ -502,7 +503,7 @@ def _projector_fragment_ui(gate: str, question: Question) -> None:
     rounds = [distribution(question, rnd) for rnd in current.rounds]
     if not rounds:
         return
-    marked = revealed(current.rounds)
+    marked = answer_shown(current.rounds)
     now = rounds[-1]
     st.markdown(
         t(

@@ -10,7 +10,7 @@ from streamlit.testing.v1 import AppTest
 from classroom.api import ClassError
 from engine import lesson_scenario
 from engine.questions import Kind
-from tests.app.helpers import APP, figure_elements, page_text
+from tests.app.helpers import APP, charts, figure_elements, page_text
 from tests.live.fake_store import FakeStore
 from ui import live_store
 from ui.i18n import translate
@@ -160,6 +160,38 @@ def test_a_question_round_tallied_revealed_and_voted_again(store):
     lec.run()
     assert translate("es", "live.answered", round="2", answered="1", joined="2") in page_text(lec)
     assert translate("es", "live.round", n="1") in page_text(lec) or figure_elements(lec)
+
+
+def projector_labels(at: AppTest) -> list[str]:
+    """The projector's bar labels (the x axis of its chart of the class's answers)."""
+    (bars,) = [c for c in charts(at) if (c.key or "").startswith("live_bars_")]
+    return [str(label) for label in bars.trace["x"]]
+
+
+def test_vote_again_after_the_reveal_opens_round_2_unrevealed_until_its_own_reveal(store):
+    lec, code = lecturer()
+    question = same_question(store.state(code).view.question, lesson_scenario())
+    alice = session(**{"class": code})
+    right, wrong = right_and_wrong(question)
+    answer(alice, question, wrong)
+    reveal_label = translate("es", "quiz.lecture.reveal", shortcut="S")
+    right_said = translate("es", "live.right", answer="").split(":")[0]
+    click(lec, reveal_label)
+    assert right_said in page_text(lec) and any("✔" in label for label in projector_labels(lec))
+    click(lec, translate("es", "live.vote_again"))
+    rounds = store.state(code).rounds
+    assert [(r.number, r.revealed) for r in rounds] == [(1, True), (2, False)]
+    # round 2 is open: the projector, like the lecturer's gate, shows no right answer until round 2's reveal
+    assert reveal_label in [b.label for b in lec.button]
+    assert right_said not in page_text(lec)
+    assert not any("✔" in label for label in projector_labels(lec)), projector_labels(lec)
+    alice.run()
+    answer(alice, question, right)
+    click(lec, reveal_label)
+    rounds = store.state(code).rounds
+    assert [(r.number, r.revealed) for r in rounds] == [(1, True), (2, True)]
+    assert right_said in page_text(lec) and any("✔" in label for label in projector_labels(lec))
+    assert store.state(code).view.question is not None, "the question stays asked after its second reveal"
 
 
 def test_a_students_forged_lecturer_link_changes_nothing(store):

@@ -13,6 +13,7 @@ from engine import EngineInputError, lesson_scenario
 from engine.questions import Kind, generate
 from ui.view_models.live import (
     OTHER,
+    answer_shown,
     app_base,
     distribution,
     follow_plan,
@@ -182,3 +183,11 @@ def test_a_students_own_answer_comes_back_from_the_class_after_a_reload():
     assert own_answer(typed, ref, 1, SCORE, ",") == "1,2820"  # as this session typed it
     other = QuestionRef("walk.2", "walk.2.score", 8)
     assert own_answer(fresh, other, 1, SCORE, ",") is None  # another question's round says nothing
+
+
+def test_the_projector_marks_the_answer_only_while_the_current_round_is_revealed():
+    assert not answer_shown(())
+    assert not answer_shown((Round(1),))
+    assert answer_shown((Round(1, revealed=True),))
+    assert not answer_shown((Round(1, revealed=True), Round(2))), "round 2 is a vote like the first"
+    assert answer_shown((Round(1), Round(2, revealed=True)))

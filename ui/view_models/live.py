@@ -264,5 +264,11 @@ def shown_groups(distributions: Sequence[Distribution]) -> list[Group]:
 
 
 def revealed(rounds: Sequence[Round]) -> bool:
-    """Whether the lecturer revealed the answer in any round (the projector marks the right one from then on)."""
+    """Whether the lecturer revealed the answer in any round (the tally's downloads say which answer is right)."""
     return any(round_.revealed for round_ in rounds)
+
+
+def answer_shown(rounds: Sequence[Round]) -> bool:
+    """Whether the projector marks the right answer: the current round is revealed. Round 2 opened after round 1's
+    reveal is a vote like the first, so nothing is marked until its own reveal (as the lecturer's gate hides it)."""
+    return bool(rounds) and rounds[-1].revealed
