@@ -56,6 +56,7 @@ from ui.view_models.live import (
     new_student_id,
     normalised_code,
     own_answer,
+    projector_rounds,
     question_ref,
     revealed,
     same_question,
@@ -500,10 +501,10 @@ def _projector_fragment_ui(gate: str, question: Question) -> None:
     if ref != question_ref(gate, question):
         return
     _LECTURER.set(replace(seat, asked={**seat.asked, ref: (question, current.rounds)}))
-    rounds = [distribution(question, rnd) for rnd in current.rounds]
+    marked = answer_shown(current.rounds)
+    rounds = projector_rounds(question, current.rounds, marked)
     if not rounds:
         return
-    marked = answer_shown(current.rounds)
     now = rounds[-1]
     st.markdown(
         t(

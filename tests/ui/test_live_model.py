@@ -12,6 +12,7 @@ from classroom.tally import received_response
 from engine import EngineInputError, lesson_scenario
 from engine.questions import Kind, generate
 from ui.view_models.live import (
+    MAX_VALUES_SHOWN,
     OTHER,
     answer_shown,
     app_base,
@@ -23,6 +24,7 @@ from ui.view_models.live import (
     lecturer_link,
     new_student_id,
     normalised_code,
+    projector_rounds,
     question_ref,
     same_question,
     sent_answer,
@@ -191,3 +193,30 @@ def test_the_projector_marks_the_answer_only_while_the_current_round_is_revealed
     assert answer_shown((Round(1, revealed=True),))
     assert not answer_shown((Round(1, revealed=True), Round(2))), "round 2 is a vote like the first"
     assert answer_shown((Round(1), Round(2, revealed=True)))
+
+
+def test_before_the_reveal_a_numeric_chart_shows_only_the_values_the_class_gave():
+    near_right = 1.282238 + 0.9 * SCORE.tolerance  # right, within the tolerance, but not the right value's digits
+    answers = {"a": "2.978", "b": "2.9781", "c": repr(near_right), "d": "abc", "e": "2.978"}
+    (before,) = projector_rounds(SCORE, [Round(1, answers)], marked=False)
+    shown = {group.value: count for group, count in before.counts if not group.other}
+    assert shown == {round(near_right, SCORE.decimals): 1, 2.978: 3}, "each value as given, at the shown digits"
+    assert list(shown) == sorted(shown)
+    assert not any(group.right or group.misconception for group, _ in before.counts), "nothing says which is right"
+    for hidden in (1.282238, 5.9857, 0.641119):  # the right value and the mistakes nobody made: no bar
+        assert hidden not in shown
+    assert dict(before.counts)[OTHER] == 1 and before.answered == 5
+    after = projector_rounds(SCORE, [Round(1, answers, revealed=True)], marked=True)
+    assert after == [distribution(SCORE, Round(1, answers, revealed=True))], "the reveal shows the bins"
+
+
+def test_before_the_reveal_the_values_of_both_rounds_share_the_bars_and_few_bars_are_drawn():
+    first, second = Round(1, {"a": "1", "b": "2"}), Round(2, {"a": "2", "b": "3"})
+    one, two = projector_rounds(SCORE, [first, second], marked=False)
+    assert [g.value for g, _ in one.counts] == [g.value for g, _ in two.counts] == [1.0, 2.0, 3.0, None]
+    many = Round(1, {f"s{k}": str(k) for k in range(MAX_VALUES_SHOWN + 5)})
+    (counted,) = projector_rounds(SCORE, [many], marked=False)
+    assert len(counted.counts) == MAX_VALUES_SHOWN + 1 and dict(counted.counts)[OTHER] == 5
+    assert CHOICE.kind == Kind.CHOICE
+    choice = Round(1, {"a": "0"})
+    assert projector_rounds(CHOICE, [choice], marked=False) == [distribution(CHOICE, choice)]

@@ -16,6 +16,7 @@ from __future__ import annotations
 import math
 import re
 import secrets
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple
@@ -252,6 +253,36 @@ def distribution(question: Question, round_: Round) -> Distribution:
     for group in tally.counted_groups(question, list(round_.answers.values())):
         counted[shown_group(question, group)] += group.count
     return Distribution(round_.number, len(round_.answers), tuple(counted.items()), round_.revealed)
+
+
+MAX_VALUES_SHOWN = 12  # bars of values before the reveal; the values fewest gave beyond these are drawn as `other`
+
+
+def given_value(question: Question, text: str) -> float | None:
+    """A numeric answer as the projector draws it before the reveal: the number given, at the question's shown
+    digits (None: no number)."""
+    response = received_response(question, text)
+    return None if response is None else round(float(response), question.decimals)
+
+
+def projector_rounds(question: Question, rounds: Sequence[Round], marked: bool) -> list[Distribution]:
+    """Each round's answers as the projector draws them. A choice, or a number after the reveal: the tally's groups
+    (`distribution`). A number before the reveal: only the values the class gave, smallest first, the same bars
+    for every round; no bar for the right value or a mistake nobody made, and no value moved to the right one's
+    digits (the bins of the tally would give the answer away); at most MAX_VALUES_SHOWN, the rest `other`."""
+    if marked or question.kind == Kind.CHOICE:
+        return [distribution(question, round_) for round_ in rounds]
+    given = [[given_value(question, text) for text in round_.answers.values()] for round_ in rounds]
+    popular = Counter(value for values in given for value in values if value is not None).most_common()
+    bars = [Group(value=value) for value in sorted(value for value, _ in popular[:MAX_VALUES_SHOWN])]
+    shown = {group.value for group in bars}
+    out = []
+    for round_, values in zip(rounds, given, strict=True):
+        counted = dict.fromkeys([*bars, OTHER], 0)
+        for value in values:
+            counted[Group(value=value) if value in shown else OTHER] += 1
+        out.append(Distribution(round_.number, len(round_.answers), tuple(counted.items()), round_.revealed))
+    return out
 
 
 def shown_groups(distributions: Sequence[Distribution]) -> list[Group]:
