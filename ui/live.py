@@ -70,6 +70,7 @@ from ui.view_models.live import (
 # 1.20 s at 0.5 s: the page's rerun, not the poll, is most of it, so the poll stays at half the CPU.
 FOLLOW_EVERY = 1.0
 PROJECTOR_EVERY = 1.5  # seconds between the projector's reads of the answers and the count of students
+TOGGLE = "live_toggle"  # the sidebar switch that opens a class
 UI_ERRORS = ("bad_code", "pick_one", "unreadable")  # said as live.error.<code> too, beside classroom's ERROR_CODES
 EXPORT_COLUMNS = ("question", "template", "round", "answer", "right", "misconception", "count", "answered", "share")
 QR_DIALOG_WIDTH = 440  # px: fits the dialog on a 1280×720 projector with its title
@@ -238,14 +239,19 @@ def sidebar_ui() -> None:
     elif student() is not None:
         student_sidebar_ui()
     else:
-        st.toggle(t("live.toggle"), value=False, key="live_toggle", help=t("live.toggle_help"), on_change=_open_class)
+        st.toggle(t("live.toggle"), value=False, key=TOGGLE, help=t("live.toggle_help"), on_change=_open_class)
 
 
 def _open_class() -> None:
+    """The switch's callback: turned on, a class opens; refused, the switch goes back off (so that turning it "off"
+    later is no second try); turned off, nothing happens."""
+    if not state.widget_value(TOGGLE, False):
+        return
     view = View(_PAGE.get(), state.step(), encode_scenario(state.get_scenario()))
     try:
         code, token = live_store.store().open_class(view)
     except ClassError as error:
+        state.set_widget(TOGGLE, False)
         _refused(error)
         return
     _STUDENT.set(None)

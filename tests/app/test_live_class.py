@@ -194,6 +194,24 @@ def test_vote_again_after_the_reveal_opens_round_2_unrevealed_until_its_own_reve
     assert store.state(code).view.question is not None, "the question stays asked after its second reveal"
 
 
+def test_a_refused_open_class_turns_the_switch_off_and_turning_it_off_opens_no_class(store, monkeypatch):
+    opens = store.open_class
+
+    def down(view):
+        raise ClassError("store_unavailable")
+
+    at = session()
+    monkeypatch.setattr(store, "open_class", down)
+    at.toggle(key="live_toggle").set_value(True).run()
+    assert translate("es", "live.error.store_unavailable") in page_text(at)
+    assert at.toggle(key="live_toggle").value is False, "the switch says no class is open"
+    monkeypatch.setattr(store, "open_class", opens)  # the store is back
+    at.toggle(key="live_toggle").set_value(False).run()
+    for key in ("live_lecturer", "class"):
+        assert key not in at.session_state or at.session_state[key] is None, f"off opens nothing: {key}"
+    assert translate("es", "live.title") not in page_text(at)
+
+
 def test_a_students_forged_lecturer_link_changes_nothing(store):
     _, code = lecturer()
     before = store.state(code)
