@@ -14,7 +14,8 @@ Keys (one class is five keys with the same idle TTL, refreshed by every write, s
 
 Every write is one Lua script (atomic: Redis runs a script alone) that checks the class and the input, changes it,
 INCRs the version only when something changed, and refreshes the TTLs. A read is one MULTI/EXEC of the class's keys
-(a consistent snapshot, one round trip). Redis unreachable: ClassError("store_unavailable").
+(a consistent snapshot, one round trip). Redis unreachable: ClassError("store_unavailable"); a REDIS_URL that is
+no Redis URL: the same, with reason="bad_url" (the UI says the setting is wrong).
 
 The lecturer token is checked on its SHA-256 digest: the script compares digests (a timing difference in that
 comparison says nothing about the token), is_lecturer compares them with hmac.compare_digest, and a copy of Redis's
@@ -26,6 +27,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import logging
 import time
 from collections.abc import Callable
 from typing import Any
@@ -36,6 +38,7 @@ from classroom.api import ROUNDS, Bounds, ClassError, ClassState, QuestionRef, R
 from classroom.codes import is_code, new_code, new_token
 from classroom.serial import check_answer, check_round, check_student, question_json, view_from_json, view_json
 
+_LOG = logging.getLogger(__name__)
 PREFIX = "live:"
 OPEN_KEY = PREFIX + "open"
 ENDED_KEY = PREFIX + "ended"
@@ -195,9 +198,14 @@ class RedisStore:
     def __init__(self, url: str, bounds: Bounds | None = None, clock: Callable[[], float] = time.time) -> None:
         self.bounds = bounds or Bounds()
         self._clock = clock
-        self.client = redis.Redis.from_url(
-            url, decode_responses=True, socket_timeout=TIMEOUT_S, socket_connect_timeout=TIMEOUT_S
-        )
+        try:
+            self.client = redis.Redis.from_url(
+                url, decode_responses=True, socket_timeout=TIMEOUT_S, socket_connect_timeout=TIMEOUT_S
+            )
+        except ValueError as error:  # no redis://, rediss:// or unix:// scheme, a port that is no port...
+            # what redis-py says goes to the server's log, never the URL (it may hold a password)
+            _LOG.warning("REDIS_URL is not a Redis URL: %s", error)
+            raise ClassError("store_unavailable", reason="bad_url") from None
         self._scripts = {
             name: self.client.register_script(_PRELUDE + body)
             for name, body in [

@@ -71,7 +71,8 @@ from ui.view_models.live import (
 FOLLOW_EVERY = 1.0
 PROJECTOR_EVERY = 1.5  # seconds between the projector's reads of the answers and the count of students
 TOGGLE = "live_toggle"  # the sidebar switch that opens a class
-UI_ERRORS = ("bad_code", "pick_one", "unreadable")  # said as live.error.<code> too, beside classroom's ERROR_CODES
+# said as live.error.<code> too, beside classroom's ERROR_CODES (store_bad_url: store_unavailable for a wrong REDIS_URL)
+UI_ERRORS = ("bad_code", "pick_one", "unreadable", "store_bad_url")
 EXPORT_COLUMNS = ("question", "template", "round", "answer", "right", "misconception", "count", "answered", "share")
 QR_DIALOG_WIDTH = 440  # px: fits the dialog on a 1280×720 projector with its title
 QR_SCALE = 10  # pixels per QR module: a 33-module code is 410 px wide, scannable from the back of a room
@@ -110,6 +111,8 @@ def error_text(code: str, params: dict | None = None) -> str:
     """A refused class operation in the reader's language."""
     params = params or {}
     limit = params.get("limit", 0)
+    if code == "store_unavailable" and params.get("reason") == "bad_url":
+        code = "store_bad_url"  # a wrong setting, not a Redis that is down: trying again does not help
     return t(
         f"live.error.{code}",
         limit=numbers.count(limit if isinstance(limit, int) else 0),
@@ -332,7 +335,7 @@ def students_ui(code: str) -> None:
     try:
         joined = live_store.store().state(code).students
     except ClassError as error:
-        st.warning(error_text(error.code))
+        st.warning(error_text(error.code, dict(error.params)))
         return
     st.metric(t("live.joined"), numbers.count(joined))
 

@@ -212,6 +212,19 @@ def test_a_refused_open_class_turns_the_switch_off_and_turning_it_off_opens_no_c
     assert translate("es", "live.title") not in page_text(at)
 
 
+@pytest.mark.parametrize("lang", ["es", "en"])
+def test_a_bad_redis_url_is_said_in_the_readers_language_and_the_app_goes_on(monkeypatch, lang):
+    monkeypatch.setenv("REDIS_URL", "http://cache:6379")  # no redis:// scheme: redis-py refuses it
+    at = session(lang)
+    at.toggle(key="live_toggle").set_value(True).run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert translate(lang, "live.error.store_bad_url") in page_text(at)
+    assert at.toggle(key="live_toggle").value is False
+    student = session(lang, **{"class": "ABC234"})
+    assert translate(lang, "live.error.store_bad_url") in page_text(student)
+    assert student.title, "the page itself is drawn"
+
+
 def test_a_students_forged_lecturer_link_changes_nothing(store):
     _, code = lecturer()
     before = store.state(code)

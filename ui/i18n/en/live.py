@@ -68,6 +68,7 @@ STRINGS: dict[str, str] = {
     "live.error.answer_too_long": "The answer is too long: up to {limit} characters.",
     "live.error.view_too_large": "What you show is too large to share with the class (the scenario holds too much data): the class keeps seeing the previous view.",
     "live.error.store_unavailable": "The class could not be reached (the shared store does not answer). Try again in a few seconds.",
+    "live.error.store_bad_url": "The class could not be reached: the shared store's address (REDIS_URL) is not a Redis address (it starts with redis://, rediss:// or unix://). Whoever runs the server needs to fix it; trying again will not help.",
     "live.error.bad_code": "That code is not valid: it is 6 letters or digits, like ABC234.",
     "live.error.pick_one": "Pick an option before sending.",
     "live.error.unreadable": "“{value}” is not a number. Write, for example, 0.954 or 0,954.",

@@ -68,6 +68,7 @@ STRINGS: dict[str, str] = {
     "live.error.answer_too_long": "La respuesta es demasiado larga: hasta {limit} caracteres.",
     "live.error.view_too_large": "Lo que mostrás es demasiado grande para compartirlo con la clase (el escenario tiene demasiados datos): la clase sigue viendo lo anterior.",
     "live.error.store_unavailable": "No se pudo llegar a la clase (el almacén compartido no responde). Probá de nuevo en unos segundos.",
+    "live.error.store_bad_url": "No se pudo llegar a la clase: la dirección del almacén compartido (REDIS_URL) no es una dirección de Redis (empieza con redis://, rediss:// o unix://). Quien administra el servidor tiene que corregirla; probar de nuevo no alcanza.",
     "live.error.bad_code": "Ese código no es válido: son 6 letras o cifras, como ABC234.",
     "live.error.pick_one": "Elegí una opción antes de enviar.",
     "live.error.unreadable": "«{value}» no es un número. Escribí, por ejemplo, 0,954 o 0.954.",
