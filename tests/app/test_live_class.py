@@ -267,6 +267,7 @@ def test_the_private_link_gives_control_back_and_leaves_the_address_bar(store):
     assert "teach" not in again.query_params, "the token is never left in the address bar a projector shows"
     assert again.query_params["class"] == [code] or again.query_params["class"] == code
     click(again, translate("es", "live.end"))
+    click(again, translate("es", "live.end_yes"))
     with pytest.raises(ClassError) as ended:
         store.state(code)
     assert ended.value.code == "class_ended"
@@ -310,12 +311,18 @@ def test_a_full_class_says_so_and_the_app_goes_on(monkeypatch):
     assert small.state(code).students == 1
 
 
-def test_the_tally_downloads_hold_counts_and_no_student_ids(store, downloads):
+def csv_rows(text: str) -> list[list[str]]:
     import csv
     import io
+
+    return list(csv.reader(io.StringIO(text)))
+
+
+def test_the_tally_downloads_hold_counts_and_no_student_ids(store, downloads):
     import json
 
-    from tests.app.helpers import downloaded
+    from classroom.tally import CSV_HEADER
+    from tests.app.helpers import built_at_click, downloaded
 
     lec, code = lecturer()
     question = same_question(store.state(code).view.question, lesson_scenario())
@@ -325,16 +332,72 @@ def test_the_tally_downloads_hold_counts_and_no_student_ids(store, downloads):
     answer(bob, question, wrong)
     click(lec, translate("es", "quiz.lecture.reveal", shortcut="S"))
     lec.run()
-    text, name = downloaded(lec, downloads, translate("es", "live.export.button", kind="CSV"))
+    label = translate("es", "live.export.button", kind="CSV")
+    assert built_at_click(lec, label), "the file is built when clicked, not on every run of the sidebar"
+    text, name = downloaded(lec, downloads, label)
     assert name == f"{translate('es', 'live.export.file')}.csv"
-    rows = list(csv.reader(io.StringIO(text)))
-    assert rows[0][0] == translate("es", "live.export.col.question")
-    counted = [row for row in rows[1:] if row[6] == "1"]
-    assert len(counted) == 2 and {row[4] for row in counted} == {"sí", "no"}
+    rows = csv_rows(text)
+    assert rows[0] == [translate("es", f"live.export.col.{column}") for column in CSV_HEADER]
+    count, right_column = CSV_HEADER.index("count"), CSV_HEADER.index("right")
+    counted = [row for row in rows[1:] if row[count] == "1"]
+    assert len(counted) == 2 and {row[right_column] for row in counted} == {"sí", "no"}
+    assert {row[CSV_HEADER.index("template")] for row in rows[1:]} == {question.template_id}
     document, _ = downloaded(lec, downloads, translate("es", "live.export.button", kind="JSON"))
     for ident in (alice.session_state["me"], bob.session_state["me"]):
         assert ident not in text and ident not in document
-    assert sum(row["count"] for row in json.loads(document)["rows"]) == 2
+    (asked,) = json.loads(document)["questions"]
+    assert sum(group["count"] for group in asked["rounds"][0]["groups"]) == 2
+
+
+def test_end_class_asks_first_and_the_last_tally_stays_downloadable(store, downloads):
+    from classroom.tally import CSV_HEADER
+    from tests.app.helpers import downloaded
+
+    lec, code = lecturer()
+    question = same_question(store.state(code).view.question, lesson_scenario())
+    alice = session(**{"class": code})
+    _, wrong = right_and_wrong(question)
+    answer(alice, question, wrong)
+    click(lec, translate("es", "live.end"))
+    assert store.state(code).students == 1, "one click does not end the class"
+    assert translate("es", "live.end_confirm") in page_text(lec)
+    click(lec, translate("es", "live.end_cancel"))
+    assert translate("es", "live.end_confirm") not in page_text(lec) and store.state(code).students == 1
+    click(lec, translate("es", "live.end"))
+    click(lec, translate("es", "live.end_yes"))
+    with pytest.raises(ClassError) as ended:
+        store.state(code)
+    assert ended.value.code == "class_ended"
+    assert translate("es", "live.export.after_end") in page_text(lec)
+    text, _ = downloaded(lec, downloads, translate("es", "live.export.button", kind="CSV"))
+    count = CSV_HEADER.index("count")
+    assert sum(int(row[count]) for row in csv_rows(text)[1:]) == 1, "the answer sent before the end is in it"
+    lec.run()
+    assert translate("es", "live.export.button", kind="CSV") in [b.label for b in lec.get("download_button")]
+
+
+def test_a_question_asked_twice_is_two_entries_of_the_tally(store, downloads):
+    from classroom.tally import CSV_HEADER
+    from tests.app.helpers import downloaded
+
+    lec, code = lecturer()
+    first = store.state(code).view.question
+    question = same_question(first, lesson_scenario())
+    alice = session(**{"class": code})
+    _, wrong = right_and_wrong(question)
+    answer(alice, question, wrong)
+    lec.run()
+    click(lec, translate("es", "walk.next"))  # part 2 asks its own question...
+    click(lec, translate("es", "walk.prev"))  # ...and back: part 1's question again, its round 1 afresh
+    assert store.state(code).view.question == first and store.state(code).rounds[0].answers == {}
+    alice.run()
+    answer(alice, question, wrong)
+    lec.run()
+    text, _ = downloaded(lec, downloads, translate("es", "live.export.button", kind="CSV"))
+    rows = csv_rows(text)[1:]
+    template, count = CSV_HEADER.index("template"), CSV_HEADER.index("count")
+    asked_first = [row for row in rows if row[template] == first.template_id]
+    assert sum(int(row[count]) for row in asked_first) == 2, "both askings of part 1's question are kept"
 
 
 @pytest.mark.parametrize(("lang", "shown"), [("es", "1000"), ("en", "1,000")])

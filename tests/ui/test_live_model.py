@@ -220,3 +220,22 @@ def test_before_the_reveal_the_values_of_both_rounds_share_the_bars_and_few_bars
     assert CHOICE.kind == Kind.CHOICE
     choice = Round(1, {"a": "0"})
     assert projector_rounds(CHOICE, [choice], marked=False) == [distribution(CHOICE, choice)]
+
+
+def test_the_log_keeps_each_asking_of_a_question_apart_and_counts_it_with_classroom_tally():
+    from classroom.api import ClassState
+    from ui.view_models.live import asked_again, class_tallies, with_rounds
+
+    ref = question_ref("walk.2", SCORE)
+    view = View("walkthrough", 2, None, ref)
+    log = asked_again({}, 3, ref, SCORE)
+    log = with_rounds(log, ClassState("ABC234", 5, view, 2, (Round(1, {"a": "1.282", "b": "0"}),)))
+    log = asked_again(log, 9, ref, SCORE)  # asked again later: its round 1 starts afresh in the store
+    log = with_rounds(log, ClassState("ABC234", 11, view, 2, (Round(1, {"a": "2.978"}),)))
+    assert sorted(log) == [3, 9]
+    assert [len(asking.rounds[0].answers) for _, asking in sorted(log.items())] == [2, 1]
+    stale = with_rounds(log, ClassState("ABC234", 8, view, 2, (Round(1),)))
+    assert stale == log, "a read older than the latest asking changes nothing"
+    first, again = class_tallies(log)
+    assert (first.rounds[0].answered, again.rounds[0].answered) == (2, 1)
+    assert asked_again({}, 1, ref, SCORE) and class_tallies(asked_again({}, 1, ref, SCORE)) == [], "no round read yet"

@@ -18,7 +18,7 @@ import re
 import secrets
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import NamedTuple
 from urllib.parse import urlencode, urlsplit, urlunsplit
 
@@ -83,14 +83,62 @@ class StudentSeat:
 
 
 @dataclass(frozen=True)
+class Asking:
+    """One asking of a question in the class: the question, and its rounds and the students joined as last read."""
+
+    ref: QuestionRef
+    question: Question
+    rounds: tuple[Round, ...] = ()
+    joined: int = 0
+
+
+# The questions asked in a class, each asking under the class's version when it was published: a question asked
+# again later (the store starts its round 1 afresh) is a new entry, not the first one overwritten.
+AskedLog = Mapping[int, Asking]
+
+
+@dataclass(frozen=True)
 class LecturerSeat:
     """The lecturer of a class: the code, the token (only here and in the private link), the view last published,
-    and each question asked in this class with its rounds as last read (the tally's download)."""
+    and the log of the questions asked in this class (the tally's download)."""
 
     code: str
     token: str
     published: View | None = None
-    asked: Mapping[QuestionRef, tuple[Question, tuple[Round, ...]]] = field(default_factory=dict)
+    asked: AskedLog = field(default_factory=dict)
+
+
+def asked_again(log: AskedLog, version: int, ref: QuestionRef, question: Question) -> AskedLog:
+    """The log once the lecturer published the question `ref` (the view's version `version`): a new asking."""
+    return {**log, version: Asking(ref, question)}
+
+
+def with_rounds(log: AskedLog, current: ClassState) -> AskedLog:
+    """The log with the class's current question's rounds as read now (into its latest asking)."""
+    ref = current.view.question
+    latest = max((version for version, asking in log.items() if asking.ref == ref), default=None)
+    if latest is None or latest > current.version:
+        return log
+    return {**log, latest: replace(log[latest], rounds=current.rounds, joined=current.students)}
+
+
+def class_tallies(log: AskedLog) -> list[tally.QuestionTally]:
+    """The class's tally: each asking that had a round, in the order asked, counted by classroom.tally."""
+    return [
+        tally.question_tally(asking.ref, asking.question, asking.rounds, asking.joined)
+        for _, asking in sorted(log.items())
+        if asking.rounds
+    ]
+
+
+def tally_csv(log: AskedLog, header: Sequence[str], yes_no: tuple[str, str]) -> str:
+    """The class's tally as CSV, its header and yes/no as given (in the reader's language): built at click time."""
+    return tally.tally_csv(class_tallies(log), header, yes_no)
+
+
+def tally_json(log: AskedLog) -> str:
+    """The class's tally as JSON: built at click time."""
+    return tally.tally_json(class_tallies(log))
 
 
 def app_base(page_url: str | None, page_path: str) -> str:
@@ -292,11 +340,6 @@ def shown_groups(distributions: Sequence[Distribution]) -> list[Group]:
     every = [group for group, _ in distributions[0].counts]
     other_count = sum(count for d in distributions for group, count in d.counts if group.other)
     return [group for group in every if not group.other or other_count]
-
-
-def revealed(rounds: Sequence[Round]) -> bool:
-    """Whether the lecturer revealed the answer in any round (the tally's downloads say which answer is right)."""
-    return any(round_.revealed for round_ in rounds)
 
 
 def answer_shown(rounds: Sequence[Round]) -> bool:
