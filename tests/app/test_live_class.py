@@ -225,6 +225,33 @@ def test_a_bad_redis_url_is_said_in_the_readers_language_and_the_app_goes_on(mon
     assert student.title, "the page itself is drawn"
 
 
+def test_a_new_scenario_asks_a_new_question_and_drops_the_old_ones_answers(store):
+    from engine import random_scenario
+
+    lec, code = lecturer()
+    before = store.state(code).view.question
+    old_question = same_question(before, lesson_scenario())
+    alice = session(**{"class": code})
+    _, wrong = right_and_wrong(old_question)
+    answer(alice, old_question, wrong)
+    assert len(store.state(code).rounds[0].answers) == 1
+    edited = random_scenario(7, ("a", "b", "c", "d", "e"), d_model=6, d_k=3)  # other tokens, other matrices
+    lec.session_state["scenario"] = edited
+    lec.run()
+    after = store.state(code)
+    assert after.view.question is not None and (after.view.question.template_id, after.view.question.seed) == (
+        before.template_id,
+        before.seed,
+    ), "the same template and draw"
+    new_question = same_question(after.view.question, edited)
+    assert new_question != old_question, "about the new scenario, the same draw is another question"
+    assert after.view.question != before, "so the class is asked another question"
+    assert [r.answers for r in after.rounds] == [{}], "the old scenario's answers are not graded against the new one"
+    alice.run()
+    assert translate("es", "live.quiz.received", answer="X").split(":")[0] not in page_text(alice)
+    assert same_question(before, edited) is None, "the old reference asks nothing about the new scenario"
+
+
 def test_a_students_forged_lecturer_link_changes_nothing(store):
     _, code = lecturer()
     before = store.state(code)

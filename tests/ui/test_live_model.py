@@ -98,7 +98,7 @@ def test_a_follower_changes_only_what_differs():
 
 def test_the_lecturers_question_is_the_same_draw_for_the_class():
     ref = question_ref("walk.2", SCORE)
-    assert ref == QuestionRef("walk.2", "walk.2.score", 7)
+    assert (ref.gate, ref.template_id, ref.seed) == ("walk.2", "walk.2.score", 7) and len(ref.digest) == 16
     assert same_question(ref, SCENARIO) == SCORE
     assert same_question(QuestionRef("walk.2", "no.such.template", 7), SCENARIO) is None
     assert same_question(QuestionRef("walk.2", "walk.2.score", -5), SCENARIO) is None
@@ -239,3 +239,18 @@ def test_the_log_keeps_each_asking_of_a_question_apart_and_counts_it_with_classr
     first, again = class_tallies(log)
     assert (first.rounds[0].answered, again.rounds[0].answered) == (2, 1)
     assert asked_again({}, 1, ref, SCORE) and class_tallies(asked_again({}, 1, ref, SCORE)) == [], "no round read yet"
+
+
+def test_a_question_is_tied_to_its_scenario_by_its_digest():
+    from dataclasses import replace
+
+    from engine import random_scenario
+    from ui.view_models.live import question_digest
+
+    ref = question_ref("walk.2", SCORE)
+    edited = random_scenario(7, ("a", "b", "c", "d", "e"), d_model=6, d_k=3)
+    other = generate("walk.2.score", edited, 7)
+    assert question_digest(other) != ref.digest and question_digest(SCORE) == ref.digest
+    assert same_question(ref, SCENARIO) == SCORE
+    assert same_question(ref, edited) is None, "the lecturer's question is not asked about another scenario"
+    assert same_question(replace(ref, digest=""), SCENARIO) is None, "a reference without its digest asks nothing"

@@ -13,6 +13,7 @@ calls these, and says the result in the reader's language.
 
 from __future__ import annotations
 
+import hashlib
 import math
 import re
 import secrets
@@ -186,18 +187,30 @@ def follow_plan(view: View, page: str, step: int | None, scenario_code: str) -> 
     )
 
 
+DIGEST_CHARS = 16  # hex digits of SHA-256 kept: 64 bits, two questions of one gate never share one
+
+
+def question_digest(question: Question) -> str:
+    """A question as drawn, in a few characters: its wording's params, options or answer and mistakes (repr of
+    plain numbers, text and tuples: the same on every replica). Another scenario's draw has another digest."""
+    return hashlib.sha256(repr(question).encode()).hexdigest()[:DIGEST_CHARS]
+
+
 def question_ref(gate: str, question: Question) -> QuestionRef:
     """What the lecturer publishes of the question a gate asks: the follower generates the same one from it."""
-    return QuestionRef(gate, question.template_id, question.seed)
+    return QuestionRef(gate, question.template_id, question.seed, question_digest(question))
 
 
 def same_question(ref: QuestionRef, context: object) -> Question | None:
     """The lecturer's question generated on this session's context (the lecturer's scenario, when following), or
-    None when it cannot be asked about it (an unknown template, a forged seed, another kind of context)."""
+    None when it cannot be asked about it (an unknown template, a forged seed, another kind of context) or it is
+    not the question the lecturer asks (another scenario: the follower's has not caught up, or the lecturer's
+    changed and the class is asked the new one)."""
     try:
-        return engine_questions.generate(ref.template_id, context, ref.seed)
+        question = engine_questions.generate(ref.template_id, context, ref.seed)
     except EngineInputError:
         return None
+    return question if question_digest(question) == ref.digest else None
 
 
 def sent_answer(question: Question, response: int | str, lang: str) -> str:
