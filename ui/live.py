@@ -191,6 +191,15 @@ def _take_lecturer_link() -> None:
         return
     _STUDENT.set(None)
     _LECTURER.set(LecturerSeat(code, token))
+    _not_in_the_address_bar()
+
+
+def _not_in_the_address_bar() -> None:
+    """The lecturer's session keeps its class in its seat, not in ?class= (nor ?me=): a reload of the lecturer's
+    page would otherwise join their own class as a student. The private link gives control back."""
+    state.set_class_code(None)
+    state.set_student_id(None)
+    url.keep_in_url(state.CLASS, state.ME)
 
 
 def _follow(view: View) -> None:
@@ -270,7 +279,7 @@ def _open_class() -> None:
     _STUDENT.set(None)
     _LECTURER.set(LecturerSeat(code, token, published=view))
     _ENDED_LOG.set({})
-    state.set_class_code(code)
+    state.set_class_code(None)
     state.set_student_id(None)
 
 

@@ -43,7 +43,7 @@ def lecturer(lang: str = "es", questions: bool = True) -> tuple[AppTest, str]:
     at = session(lang)
     at.session_state["questions_on"] = questions
     at.toggle(key="live_toggle").set_value(True).run()
-    code = at.session_state["class"]
+    code = at.session_state["live_lecturer"].code
     at.switch_page(WALK).run()
     at.run()
     assert not at.exception, [e.value for e in at.exception]
@@ -292,7 +292,7 @@ def test_the_private_link_gives_control_back_and_leaves_the_address_bar(store):
     again = session(**{"class": code, "teach": token})  # a reload, or another device
     assert again.session_state["live_lecturer"].code == code
     assert "teach" not in again.query_params, "the token is never left in the address bar a projector shows"
-    assert again.query_params["class"] == [code] or again.query_params["class"] == code
+    assert "class" not in again.query_params, "nor the class: a reload would join it as a student"
     click(again, translate("es", "live.end"))
     click(again, translate("es", "live.end_yes"))
     with pytest.raises(ClassError) as ended:
@@ -300,6 +300,20 @@ def test_the_private_link_gives_control_back_and_leaves_the_address_bar(store):
     assert ended.value.code == "class_ended"
     lec.run()
     assert translate("es", "live.error.class_ended") in page_text(lec)
+
+
+def test_the_lecturers_reload_does_not_join_the_class_as_a_student(store):
+    lec, code = lecturer()
+    address = {key: value[0] if isinstance(value, list) else value for key, value in lec.query_params.items()}
+    assert "class" not in address and "teach" not in address, address
+    reloaded = session(**address)  # a reload: a new session with the address bar's query
+    assert "live_student" not in reloaded.session_state or reloaded.session_state["live_student"] is None
+    assert store.state(code).students == 0, "the lecturer is not counted as a student of their own class"
+    assert translate("es", "live.student.in_class", code=code) not in page_text(reloaded)
+    token = lec.session_state["live_lecturer"].token
+    again = session(**{**address, "class": code, "teach": token})  # the private link gives control back
+    assert again.session_state["live_lecturer"].code == code
+    assert store.state(code).students == 0
 
 
 def test_a_student_with_questions_off_still_gets_the_class_question(store):
