@@ -7,11 +7,11 @@ from __future__ import annotations
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from classroom.api import ClassError
+from classroom.api import Bounds, ClassError
+from classroom.memory import MemoryStore
 from engine import lesson_scenario
 from engine.questions import Kind
 from tests.app.helpers import APP, charts, figure_elements, page_text
-from tests.live.fake_store import FakeStore
 from ui import live_store
 from ui.i18n import translate
 from ui.question_wording import number_text
@@ -21,9 +21,14 @@ WALK = "pages/walkthrough.py"
 
 
 @pytest.fixture
-def store(monkeypatch) -> FakeStore:
-    """One class store for every session of the test, as one server has."""
-    shared = FakeStore()
+def store(monkeypatch) -> MemoryStore:
+    """One class store for every session of the test, as one server has: classroom's in-process store, the app's
+    default."""
+    return serve(monkeypatch, MemoryStore())
+
+
+def serve(monkeypatch, shared: MemoryStore) -> MemoryStore:
+    """`shared` as the server's class store for the test."""
     monkeypatch.setattr(live_store, "store", lambda: shared)
     return shared
 
@@ -342,8 +347,7 @@ def test_an_answer_sent_after_the_reveal_is_refused_with_a_message(store):
 
 
 def test_a_full_class_says_so_and_the_app_goes_on(monkeypatch):
-    small = FakeStore(max_students=1)
-    monkeypatch.setattr(live_store, "store", lambda: small)
+    small = serve(monkeypatch, MemoryStore(Bounds(students=1)))
     _, code = lecturer(questions=False)
     session(**{"class": code})
     late = session(**{"class": code})
@@ -443,8 +447,7 @@ def test_a_question_asked_twice_is_two_entries_of_the_tally(store, downloads):
 
 @pytest.mark.parametrize(("lang", "shown"), [("es", "1000"), ("en", "1,000")])
 def test_a_thousand_students_counted_in_the_readers_language(monkeypatch, lang, shown):
-    store = FakeStore(max_students=1000)
-    monkeypatch.setattr(live_store, "store", lambda: store)
+    store = serve(monkeypatch, MemoryStore(Bounds(students=1000)))
     lec, code = lecturer(lang, questions=False)
     for n in range(1000):
         store.join(code, f"student{n:011d}")
@@ -461,7 +464,7 @@ def test_a_view_too_large_for_the_class_is_said_and_the_class_keeps_the_last_one
 
     lec, code = lecturer(questions=False)
     before = store.state(code).view
-    monkeypatch.setattr("tests.live.fake_store.MAX_VIEW_CHARS", 10)
+    monkeypatch.setattr(store, "bounds", Bounds(view_chars=10))
     assert api.MAX_VIEW_CHARS > 10
     click(lec, translate("es", "walk.next"))
     assert translate("es", "live.error.view_too_large") in page_text(lec)

@@ -48,3 +48,18 @@ def test_a_url_that_is_no_redis_url_says_store_unavailable_and_why(url):
         assert "secret" not in str(refused.value) and "secret" not in repr(refused.value.params)
     with pytest.raises(ClassError):
         RedisStore(url)
+
+
+def test_the_app_serves_classroom_store_and_nothing_from_the_tests():
+    import ast
+
+    from ui import live_store
+
+    root = Path(__file__).parents[2]
+    for folder in ("ui", "classroom", "engine", "pages"):
+        for source in (root / folder).rglob("*.py"):
+            for node in ast.walk(ast.parse(source.read_text(encoding="utf-8"))):
+                names = [node.module or ""] if isinstance(node, ast.ImportFrom) else []
+                names += [alias.name for alias in node.names] if isinstance(node, ast.Import) else []
+                assert not any(name == "tests" or name.startswith("tests.") for name in names), source
+    assert live_store.store() is classroom.store(None), "the in-process store is classroom's MemoryStore"
