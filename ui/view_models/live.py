@@ -15,16 +15,14 @@ from __future__ import annotations
 
 import hashlib
 import math
-import re
-import secrets
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import NamedTuple
 from urllib.parse import urlencode, urlsplit, urlunsplit
 
-from classroom import tally
-from classroom.api import CODE_ALPHABET, CODE_LENGTH, ClassState, QuestionRef, Round, View
+from classroom import codes, tally
+from classroom.api import ClassError, ClassState, QuestionRef, Round, View
 from classroom.tally import GroupKind, received_response
 from engine import EngineInputError
 from engine import questions as engine_questions
@@ -34,39 +32,33 @@ from ui.question_book import typed_number
 CODE_PARAM = "class"  # ?class=CODE: the class a student follows (ui.url keeps it)
 STUDENT_PARAM = "me"  # ?me=ID: the student's anonymous id, so that a reload keeps their answers
 LECTURER_PARAM = "teach"  # ?teach=TOKEN: the private lecturer link; read once, then removed from the address bar
-STUDENT_ID_CHARS = 16  # secrets.token_urlsafe(12): 96 random bits, URL-safe
-_STUDENT_ID = re.compile(rf"[A-Za-z0-9_-]{{{STUDENT_ID_CHARS}}}", re.ASCII)
-_TOKEN = re.compile(r"[A-Za-z0-9_-]{16,64}", re.ASCII)
-_TYPED_CODE_NOISE = re.compile(r"[\s\-]")  # spaces and dashes a student may type between the code's characters
 
 
-# --- who this session is ---
+# --- who this session is: read by classroom/codes.py's one rule for codes, ids and tokens ---
 
 
 def normalised_code(text: object) -> str | None:
-    """A room code as typed or linked ("abc 23x", "ABC-23X") in its canonical form, or None when it is none:
-    CODE_LENGTH characters of CODE_ALPHABET, case and spaces or dashes aside."""
-    if not isinstance(text, str) or len(text) > 4 * CODE_LENGTH:
+    """A room code as typed or linked ("abc 23x", "ABC–23X") in its canonical form, or None when it is none
+    (classroom.codes.normal_code: case, spaces and dashes aside, CODE_LENGTH characters of CODE_ALPHABET)."""
+    try:
+        return codes.normal_code(text)
+    except ClassError:
         return None
-    code = _TYPED_CODE_NOISE.sub("", text).upper()
-    if len(code) != CODE_LENGTH or any(char not in CODE_ALPHABET for char in code):
-        return None
-    return code
 
 
 def valid_student_id(text: object) -> str | None:
-    """A student id from the URL, or None when it is not one this app makes."""
-    return text if isinstance(text, str) and _STUDENT_ID.fullmatch(text) else None
+    """A student id from the URL, or None when it is not one this app makes (classroom.codes.is_student_id)."""
+    return text if isinstance(text, str) and codes.is_student_id(text) else None
 
 
 def valid_token(text: object) -> str | None:
     """A lecturer token from the URL as far as its form goes (the store decides whether it is this class's)."""
-    return text if isinstance(text, str) and _TOKEN.fullmatch(text) else None
+    return text if isinstance(text, str) and codes.is_token(text) else None
 
 
 def new_student_id() -> str:
     """A fresh anonymous student id (no name asked, nothing about the student in it)."""
-    return secrets.token_urlsafe(12)
+    return codes.new_student_id()
 
 
 @dataclass(frozen=True)
