@@ -8,6 +8,7 @@ environment or in Streamlit's secrets. There is no other store: a Redis that can
 from __future__ import annotations
 
 import os
+from functools import cache
 
 import classroom
 from classroom.api import ClassStore
@@ -17,8 +18,13 @@ REDIS_VARIABLE = "REDIS_URL"
 
 def redis_url() -> str | None:
     """REDIS_URL from the environment, else from Streamlit's secrets, else None (the in-process store)."""
-    if os.environ.get(REDIS_VARIABLE):
-        return os.environ[REDIS_VARIABLE]
+    return os.environ.get(REDIS_VARIABLE) or secret_redis_url()
+
+
+@cache
+def secret_redis_url() -> str | None:
+    """REDIS_URL in Streamlit's secrets, read once per process (every page run asks for the store; the secrets
+    file is read when the server starts, and a change to it takes a restart, as the store it picks does)."""
     try:
         import streamlit as st
 
