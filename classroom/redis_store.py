@@ -12,6 +12,9 @@ Keys (one class is five keys with the same idle TTL, refreshed by every write, s
     live:open          ZSET   open class codes -> the time of their last write (bounds.classes; swept by score)
     live:ended         ZSET   ended class codes -> when they ended (at most bounds.classes remembered)
 
+One Redis server (or a primary and its replicas), not Redis Cluster: every script touches a class's keys and the two
+server-wide sets, which hash to other slots (see class_keys).
+
 Every write is one Lua script (atomic: Redis runs a script alone) that checks the class and the input, changes it,
 INCRs the version only when something changed, and refreshes the TTLs. A read is one MULTI/EXEC of the class's keys
 (a consistent snapshot, one round trip). Redis unreachable: ClassError("store_unavailable"); a REDIS_URL that is
@@ -179,7 +182,10 @@ return 'ok'
 
 def class_keys(code: str) -> list[str]:
     """The keys of class `code`, in the scripts' order (then the two server-wide sets)."""
-    base = f"{PREFIX}{{{code}}}:"  # the hash tag {CODE}: a class's keys share one Redis Cluster slot
+    # {CODE} is a hash tag: a class's five keys hash alike. That does not make the store Cluster-ready: every script
+    # is also given live:open and live:ended (other slots) and _END deletes old classes' keys it names itself, so a
+    # script spans slots, which Redis Cluster refuses (CROSSSLOT). The store needs one Redis (with replicas at most).
+    base = f"{PREFIX}{{{code}}}:"
     return [base + "meta", base + "v", base + "s", base + "a1", base + "a2", OPEN_KEY, ENDED_KEY]
 
 
