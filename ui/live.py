@@ -38,6 +38,7 @@ from ui.question_wording import (
     lettered_option,
     mistake_text,
     number_text,
+    option_letter,
     question_text,
 )
 from ui.text import md_literal
@@ -530,7 +531,7 @@ def _vote_again() -> None:
 def group_label(question: Question, group: Group, marked: bool) -> str:
     """A group as the projector labels it: the option's letter or the value; ✔ on the right one after the reveal."""
     if group.option is not None:
-        label = lettered_option(question, group.option, markdown=False).split(".")[0]
+        label = option_letter(group.option)
     elif group.value is not None:
         label = number_text(group.value, question.decimals)
     else:

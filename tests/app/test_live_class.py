@@ -518,3 +518,16 @@ def test_a_store_that_does_not_answer_is_said_and_the_page_still_draws(store, mo
         student = session(**query)
         assert translate("es", "live.error.store_unavailable") in page_text(student)
         assert student.title, "the page itself is drawn"
+
+
+def test_a_choice_bar_is_labelled_by_its_options_letter_and_marked_after_the_reveal():
+    from engine.questions import generate
+    from ui.live import group_label
+    from ui.view_models.live import Group
+
+    question = generate("walk.1.which_column", lesson_scenario(), 7)
+    right = question.correct_option
+    wrong = next(i for i in range(len(question.options)) if i != right)
+    assert group_label(question, Group(option=wrong), marked=True) == "ABCDEFGH"[wrong]
+    assert group_label(question, Group(option=right, right=True), marked=False) == "ABCDEFGH"[right]
+    assert group_label(question, Group(option=right, right=True), marked=True) == f"{'ABCDEFGH'[right]} ✔"
