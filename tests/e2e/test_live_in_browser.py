@@ -29,7 +29,8 @@ PROJECTOR = {"width": 1280, "height": 720}
 PHONE = {"width": 390, "height": 844}
 SIDEBAR = "[data-testid=stSidebar]"
 CLASS_QUESTION = "[class*='st-key-live_quiz_walk_1']"
-BARS = "[class*='st-key-live_bars_'] :is([data-testid=attentionFigure], [data-testid=stPlotlyChart])"
+# the projector's chart, keyed live_bars_<gate>: the figure component's element is keyed figure_live_bars_<gate>
+BARS = "[class*='live_bars_'] :is([data-testid=attentionFigure], [data-testid=stPlotlyChart])"
 NUMBERS = ("1", "2", "3")  # typed to a numeric question: before the reveal the projector draws only these
 FOLLOW_WITHIN = 10_000  # ms: a follower polls every second; the margin is for a busy 2-core machine
 
