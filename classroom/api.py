@@ -56,13 +56,15 @@ class ClassError(Exception):
 
 @dataclass(frozen=True)
 class QuestionRef:
-    """The question the lecturer asks: the gate it stands at, its template and seed. Students following the
-    lecturer have the same scenario, so engine.questions.generate(template_id, context, seed) gives them the
-    same draw."""
+    """The question the lecturer asks: the gate it stands at, its template and seed, and a digest of the question as
+    drawn. Students following the lecturer have the same scenario, so engine.questions.generate(template_id,
+    context, seed) gives them the same draw; the digest ties the question to that scenario: the same template and
+    seed about an edited scenario is another question (another digest), so its answers start afresh."""
 
     gate: str
     template_id: str
     seed: int
+    digest: str = ""  # ui.view_models.live.question_digest of the question asked ("": matches no question)
 
 
 @dataclass(frozen=True)

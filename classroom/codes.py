@@ -62,6 +62,12 @@ def is_student_id(student_id: object) -> bool:
     return isinstance(student_id, str) and student_id.isascii() and _URLSAFE.fullmatch(student_id) is not None
 
 
+def is_token(token: object) -> bool:
+    """True when `token` has the shape new_token gives (URL-safe, 16 to 64 characters): whether it is a class's
+    token is for the store to say (same_token)."""
+    return isinstance(token, str) and token.isascii() and _URLSAFE.fullmatch(token) is not None
+
+
 def same_token(given: object, expected: str) -> bool:
     """True when `given` is the lecturer token `expected`, compared in constant time (hmac.compare_digest)."""
     if not isinstance(given, str) or not given.isascii():

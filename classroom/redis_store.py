@@ -12,9 +12,13 @@ Keys (one class is five keys with the same idle TTL, refreshed by every write, s
     live:open          ZSET   open class codes -> the time of their last write (bounds.classes; swept by score)
     live:ended         ZSET   ended class codes -> when they ended (at most bounds.classes remembered)
 
+One Redis server (or a primary and its replicas), not Redis Cluster: every script touches a class's keys and the two
+server-wide sets, which hash to other slots (see class_keys).
+
 Every write is one Lua script (atomic: Redis runs a script alone) that checks the class and the input, changes it,
 INCRs the version only when something changed, and refreshes the TTLs. A read is one MULTI/EXEC of the class's keys
-(a consistent snapshot, one round trip). Redis unreachable: ClassError("store_unavailable").
+(a consistent snapshot, one round trip). Redis unreachable: ClassError("store_unavailable"); a REDIS_URL that is
+no Redis URL: the same, with reason="bad_url" (the UI says the setting is wrong).
 
 The lecturer token is checked on its SHA-256 digest: the script compares digests (a timing difference in that
 comparison says nothing about the token), is_lecturer compares them with hmac.compare_digest, and a copy of Redis's
@@ -26,6 +30,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import logging
 import time
 from collections.abc import Callable
 from typing import Any
@@ -36,6 +41,7 @@ from classroom.api import ROUNDS, Bounds, ClassError, ClassState, QuestionRef, R
 from classroom.codes import is_code, new_code, new_token
 from classroom.serial import check_answer, check_round, check_student, question_json, view_from_json, view_json
 
+_LOG = logging.getLogger(__name__)
 PREFIX = "live:"
 OPEN_KEY = PREFIX + "open"
 ENDED_KEY = PREFIX + "ended"
@@ -176,7 +182,10 @@ return 'ok'
 
 def class_keys(code: str) -> list[str]:
     """The keys of class `code`, in the scripts' order (then the two server-wide sets)."""
-    base = f"{PREFIX}{{{code}}}:"  # the hash tag {CODE}: a class's keys share one Redis Cluster slot
+    # {CODE} is a hash tag: a class's five keys hash alike. That does not make the store Cluster-ready: every script
+    # is also given live:open and live:ended (other slots) and _END deletes old classes' keys it names itself, so a
+    # script spans slots, which Redis Cluster refuses (CROSSSLOT). The store needs one Redis (with replicas at most).
+    base = f"{PREFIX}{{{code}}}:"
     return [base + "meta", base + "v", base + "s", base + "a1", base + "a2", OPEN_KEY, ENDED_KEY]
 
 
@@ -195,9 +204,14 @@ class RedisStore:
     def __init__(self, url: str, bounds: Bounds | None = None, clock: Callable[[], float] = time.time) -> None:
         self.bounds = bounds or Bounds()
         self._clock = clock
-        self.client = redis.Redis.from_url(
-            url, decode_responses=True, socket_timeout=TIMEOUT_S, socket_connect_timeout=TIMEOUT_S
-        )
+        try:
+            self.client = redis.Redis.from_url(
+                url, decode_responses=True, socket_timeout=TIMEOUT_S, socket_connect_timeout=TIMEOUT_S
+            )
+        except ValueError as error:  # no redis://, rediss:// or unix:// scheme, a port that is no port...
+            # what redis-py says goes to the server's log, never the URL (it may hold a password)
+            _LOG.warning("REDIS_URL is not a Redis URL: %s", error)
+            raise ClassError("store_unavailable", reason="bad_url") from None
         self._scripts = {
             name: self.client.register_script(_PRELUDE + body)
             for name, body in [

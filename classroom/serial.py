@@ -16,17 +16,22 @@ from classroom.codes import is_student_id
 
 def question_to_dict(question: QuestionRef) -> dict[str, Any]:
     """A question reference as plain JSON values."""
-    return {"gate": question.gate, "template_id": question.template_id, "seed": question.seed}
+    return {
+        "gate": question.gate,
+        "template_id": question.template_id,
+        "seed": question.seed,
+        "digest": question.digest,
+    }
 
 
 def question_from_dict(data: Any) -> QuestionRef:
     """The reference question_to_dict wrote; ValueError when `data` is not one."""
-    if not isinstance(data, dict) or set(data) != {"gate", "template_id", "seed"}:
+    if not isinstance(data, dict) or set(data) != {"gate", "template_id", "seed", "digest"}:
         raise ValueError(f"not a question reference: {data!r:.80}")
-    gate, template_id, seed = data["gate"], data["template_id"], data["seed"]
-    if not (isinstance(gate, str) and isinstance(template_id, str) and _is_int(seed)):
+    gate, template_id, seed, digest = data["gate"], data["template_id"], data["seed"], data["digest"]
+    if not (isinstance(gate, str) and isinstance(template_id, str) and _is_int(seed) and isinstance(digest, str)):
         raise ValueError(f"not a question reference: {data!r:.80}")
-    return QuestionRef(gate, template_id, seed)
+    return QuestionRef(gate, template_id, seed, digest)
 
 
 def view_to_dict(view: View) -> dict[str, Any]:
@@ -45,8 +50,9 @@ def view_to_dict(view: View) -> dict[str, Any]:
         and isinstance(question.gate, str)
         and isinstance(question.template_id, str)
         and _is_int(question.seed)
+        and isinstance(question.digest, str)
     ):
-        raise TypeError("View.question is a QuestionRef (str gate and template id, int seed) or None")
+        raise TypeError("View.question is a QuestionRef (str gate, template id and digest, int seed) or None")
     return {
         "page": view.page,
         "step": view.step,

@@ -13,8 +13,9 @@ A group's share is its count over the round's answers (0 when nobody answered); 
 of the class answered. Exports (CSV through engine.spreadsheet.csv_text, and JSON) hold counts only: no student id,
 no answer's text.
 
-This is the one count of a class's answers: the projector's distribution and the lecturer's downloads
-(ui/view_models/live.py, ui/live.py) order and label these groups, they do not count again.
+This is the one count of a class's answers, and these are the one export: the projector's distribution
+(ui/view_models/live.py) orders and labels these groups, and the lecturer's downloads are tally_csv (its header in the
+reader's language) and tally_json, built when the lecturer clicks them.
 """
 
 from __future__ import annotations
@@ -173,9 +174,15 @@ CSV_HEADER = (
 )
 
 
-def tally_rows(tallies: Iterable[QuestionTally]) -> list[tuple[object, ...]]:
-    """One row per group of each round of each question, after CSV_HEADER."""
-    rows: list[tuple[object, ...]] = [CSV_HEADER]
+YES_NO = ("yes", "no")  # a flag's cell (revealed, right)
+
+
+def tally_rows(
+    tallies: Iterable[QuestionTally], header: Sequence[str] = CSV_HEADER, yes_no: tuple[str, str] = YES_NO
+) -> list[tuple[object, ...]]:
+    """One row per group of each round of each question, after the header (CSV_HEADER's columns, named as the
+    reader reads them: the UI passes them in the reader's language, with its words for yes and no)."""
+    rows: list[tuple[object, ...]] = [tuple(header)]
     for tally in tallies:
         ref = tally.question
         for round_ in tally.rounds:
@@ -186,13 +193,13 @@ def tally_rows(tallies: Iterable[QuestionTally]) -> list[tuple[object, ...]]:
                         ref.template_id,
                         ref.seed,
                         round_.number,
-                        _yes_no(round_.revealed),
+                        yes_no[0] if round_.revealed else yes_no[1],
                         round_.joined,
                         round_.answered,
                         group.kind.value,
                         "" if group.option is None else group.option,
                         group.misconception or "",
-                        _yes_no(group.right),
+                        yes_no[0] if group.right else yes_no[1],
                         group.count,
                         round(group.share, SHARE_DECIMALS),
                     )
@@ -200,9 +207,11 @@ def tally_rows(tallies: Iterable[QuestionTally]) -> list[tuple[object, ...]]:
     return rows
 
 
-def tally_csv(tallies: Iterable[QuestionTally]) -> str:
+def tally_csv(
+    tallies: Iterable[QuestionTally], header: Sequence[str] = CSV_HEADER, yes_no: tuple[str, str] = YES_NO
+) -> str:
     """The class's tally as CSV: no cell can become a formula (engine.spreadsheet)."""
-    return csv_text(tally_rows(tallies))
+    return csv_text(tally_rows(tallies, header, yes_no))
 
 
 def tally_dict(tallies: Iterable[QuestionTally]) -> dict[str, object]:
@@ -244,7 +253,3 @@ def _round_dict(round_: RoundTally) -> Mapping[str, object]:
             for g in round_.groups
         ],
     }
-
-
-def _yes_no(flag: bool) -> str:
-    return "yes" if flag else "no"

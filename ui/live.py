@@ -16,17 +16,17 @@ feedback. The projector shows answered-of-joined and the distribution, the right
 from __future__ import annotations
 
 import io
-import json
 from collections.abc import Callable
 from dataclasses import replace
+from functools import partial
 
 import streamlit as st
 
+from classroom import tally
 from classroom.api import ERROR_CODES, MAX_ANSWER_CHARS, ClassError, ClassState, ClassStore, QuestionRef, View
 from engine import EngineInputError
 from engine.questions import Kind, Question
 from engine.scenario_io import decode_scenario, encode_scenario
-from engine.spreadsheet import csv_text
 from ui import charts, live_store, numbers, share, state, url
 from ui.answer_inputs import answer_inputs_ui
 from ui.i18n import t
@@ -38,29 +38,35 @@ from ui.question_wording import (
     lettered_option,
     mistake_text,
     number_text,
+    option_letter,
     question_text,
 )
 from ui.text import md_literal
 from ui.view_models.live import (
     LECTURER_PARAM,
+    AskedLog,
     Distribution,
     Group,
     LecturerSeat,
     StudentSeat,
+    answer_shown,
     app_base,
-    distribution,
+    asked_again,
     follow_plan,
     join_link,
     lecturer_link,
     new_student_id,
     normalised_code,
     own_answer,
+    projector_rounds,
     question_ref,
-    revealed,
     same_question,
     sent_answer,
     shown_groups,
+    tally_csv,
+    tally_json,
     valid_token,
+    with_rounds,
 )
 
 # seconds between a follower's polls of the class's version. Measured (3 followers in Chromium, 30 steps, 2 busy
@@ -68,14 +74,17 @@ from ui.view_models.live import (
 # 1.20 s at 0.5 s: the page's rerun, not the poll, is most of it, so the poll stays at half the CPU.
 FOLLOW_EVERY = 1.0
 PROJECTOR_EVERY = 1.5  # seconds between the projector's reads of the answers and the count of students
-UI_ERRORS = ("bad_code", "pick_one", "unreadable")  # said as live.error.<code> too, beside classroom's ERROR_CODES
-EXPORT_COLUMNS = ("question", "template", "round", "answer", "right", "misconception", "count", "answered", "share")
+TOGGLE = "live_toggle"  # the sidebar switch that opens a class
+# said as live.error.<code> too, beside classroom's ERROR_CODES (store_bad_url: store_unavailable for a wrong REDIS_URL)
+UI_ERRORS = ("bad_code", "pick_one", "unreadable", "store_bad_url")
 QR_DIALOG_WIDTH = 440  # px: fits the dialog on a 1280×720 projector with its title
 QR_SCALE = 10  # pixels per QR module: a 33-module code is 410 px wide, scannable from the back of a room
 
 _LECTURER: state.Slot[LecturerSeat | None] = state.Slot("live_lecturer", lambda: None)
 _STUDENT: state.Slot[StudentSeat | None] = state.Slot("live_student", lambda: None)
-_ASKED: state.Slot[tuple[str, int | None, QuestionRef] | None] = state.Slot("live_asked", lambda: None)
+_ASKED: state.Slot[tuple[str, int | None, QuestionRef, Question] | None] = state.Slot("live_asked", lambda: None)
+_CONFIRM_END: state.Slot[bool] = state.Slot("live_confirm_end", lambda: False)
+_ENDED_LOG: state.Slot[AskedLog] = state.Slot("live_ended_log", dict)  # the ended class's tally, still offered
 _GATES: state.Slot[list[str]] = state.Slot("live_gates", list)
 _PAGE: state.Slot[str] = state.Slot("live_page", lambda: "home")
 _ERROR: state.Slot[tuple[str, dict] | None] = state.Slot("live_error", lambda: None)
@@ -107,6 +116,8 @@ def error_text(code: str, params: dict | None = None) -> str:
     """A refused class operation in the reader's language."""
     params = params or {}
     limit = params.get("limit", 0)
+    if code == "store_unavailable" and params.get("reason") == "bad_url":
+        code = "store_bad_url"  # a wrong setting, not a Redis that is down: trying again does not help
     return t(
         f"live.error.{code}",
         limit=numbers.count(limit if isinstance(limit, int) else 0),
@@ -181,6 +192,15 @@ def _take_lecturer_link() -> None:
         return
     _STUDENT.set(None)
     _LECTURER.set(LecturerSeat(code, token))
+    _not_in_the_address_bar()
+
+
+def _not_in_the_address_bar() -> None:
+    """The lecturer's session keeps its class in its seat, not in ?class= (nor ?me=): a reload of the lecturer's
+    page would otherwise join their own class as a student. The private link gives control back."""
+    state.set_class_code(None)
+    state.set_student_id(None)
+    url.keep_in_url(state.CLASS, state.ME)
 
 
 def _follow(view: View) -> None:
@@ -209,19 +229,22 @@ def publish(page: str | None = None) -> None:
         return
     page = page or _PAGE.get()
     asked = _ASKED.get()
-    question = None
+    question, ref = None, None
     if asked is not None and state.questions_on() and asked[:2] == (page, state.step()):
-        question = asked[2]
-    view = View(page, state.step(), encode_scenario(state.get_scenario()), question)
+        ref, question = asked[2], asked[3]
+    view = View(page, state.step(), encode_scenario(state.get_scenario()), ref)
     if view == seat.published:
         return
     try:
-        live_store.store().publish(seat.code, seat.token, view)
+        current = live_store.store().publish(seat.code, seat.token, view)
     except ClassError as error:
         _refused(error)
         errors_ui()  # said where the change was made (a fragment's run draws no page top)
         return
-    _LECTURER.set(replace(seat, published=view))
+    log = seat.asked
+    if ref is not None and question is not None and (seat.published is None or seat.published.question != ref):
+        log = asked_again(log, current.version, ref, question)  # the store starts this question's round 1 afresh
+    _LECTURER.set(replace(seat, published=view, asked=log))
 
 
 # --- the sidebar ---
@@ -236,31 +259,67 @@ def sidebar_ui() -> None:
     elif student() is not None:
         student_sidebar_ui()
     else:
-        st.toggle(t("live.toggle"), value=False, key="live_toggle", help=t("live.toggle_help"), on_change=_open_class)
+        st.toggle(t("live.toggle"), value=False, key=TOGGLE, help=t("live.toggle_help"), on_change=_open_class)
+        if _ENDED_LOG.get():
+            st.caption(t("live.export.after_end"))
+            class_tally_ui(_ENDED_LOG.get())
 
 
 def _open_class() -> None:
+    """The switch's callback: turned on, a class opens; refused, the switch goes back off (so that turning it "off"
+    later is no second try); turned off, nothing happens."""
+    if not state.widget_value(TOGGLE, False):
+        return
     view = View(_PAGE.get(), state.step(), encode_scenario(state.get_scenario()))
     try:
         code, token = live_store.store().open_class(view)
     except ClassError as error:
+        state.set_widget(TOGGLE, False)
         _refused(error)
         return
     _STUDENT.set(None)
     _LECTURER.set(LecturerSeat(code, token, published=view))
-    state.set_class_code(code)
+    _ENDED_LOG.set({})
+    state.set_class_code(None)
     state.set_student_id(None)
 
 
+def _ask_to_end(asking: bool) -> None:
+    _CONFIRM_END.set(asking)
+
+
 def _end_class() -> None:
+    """The confirmed end: the answers read one last time, the class ended, its tally kept in this session."""
     seat = lecturer()
+    _CONFIRM_END.set(False)
     if seat is None:
         return
+    log = seat.asked
     try:
+        log = with_rounds(log, live_store.store().state(seat.code))
         live_store.store().end(seat.code, seat.token)
     except ClassError as error:
         _refused(error)
+    _ENDED_LOG.set(log)
     leave()
+
+
+def end_ui() -> None:
+    """End the class, after a second click that says what ending does (a stray click ends nothing)."""
+    if not _CONFIRM_END.get():
+        st.button(
+            t("live.end"),
+            icon=":material/stop_circle:",
+            key="live_end",
+            on_click=_ask_to_end,
+            args=(True,),
+            width="stretch",
+        )
+        return
+    st.warning(t("live.end_confirm"))
+    yes_col, no_col = st.columns(2)
+    yes_col.button(t("live.end_yes"), key="live_end_yes", on_click=_end_class, type="primary", width="stretch")
+    no_col.button(t("live.end_cancel"), key="live_end_cancel", on_click=_ask_to_end, args=(False,), width="stretch")
 
 
 def base_url() -> str:
@@ -299,8 +358,8 @@ def lecturer_sidebar_ui(seat: LecturerSeat) -> None:
     with st.expander(t("live.private.title"), icon=":material/key:"):
         st.warning(t("live.private.warning"))
         st.code(lecturer_link(base_url(), seat.code, seat.token), language=None, wrap_lines=True)
-    class_tally_ui(seat)
-    st.button(t("live.end"), icon=":material/stop_circle:", key="live_end", on_click=_end_class, width="stretch")
+    class_tally_ui(seat.asked, seat.code)
+    end_ui()
 
 
 def _qr_dialog_ui(code: str, link: str) -> None:
@@ -324,7 +383,7 @@ def students_ui(code: str) -> None:
     try:
         joined = live_store.store().state(code).students
     except ClassError as error:
-        st.warning(error_text(error.code))
+        st.warning(error_text(error.code, dict(error.params)))
         return
     st.metric(t("live.joined"), numbers.count(joined))
 
@@ -423,7 +482,7 @@ def asked(gate: str, question: Question | None) -> bool:
     _GATES.set([*drawn, gate])
     if not first or lecturer() is None:
         return False
-    _ASKED.set(None if question is None else (_PAGE.get(), state.step(), question_ref(gate, question)))
+    _ASKED.set(None if question is None else (_PAGE.get(), state.step(), question_ref(gate, question), question))
     publish()
     return question is not None
 
@@ -472,7 +531,7 @@ def _vote_again() -> None:
 def group_label(question: Question, group: Group, marked: bool) -> str:
     """A group as the projector labels it: the option's letter or the value; ✔ on the right one after the reveal."""
     if group.option is not None:
-        label = lettered_option(question, group.option, markdown=False).split(".")[0]
+        label = option_letter(group.option)
     elif group.value is not None:
         label = number_text(group.value, question.decimals)
     else:
@@ -498,11 +557,11 @@ def _projector_fragment_ui(gate: str, question: Question) -> None:
     ref = current.view.question
     if ref != question_ref(gate, question):
         return
-    _LECTURER.set(replace(seat, asked={**seat.asked, ref: (question, current.rounds)}))
-    rounds = [distribution(question, rnd) for rnd in current.rounds]
+    _LECTURER.set(replace(seat, asked=with_rounds(seat.asked, current)))
+    marked = answer_shown(current.rounds)
+    rounds = projector_rounds(question, current.rounds, marked)
     if not rounds:
         return
-    marked = revealed(current.rounds)
     now = rounds[-1]
     st.markdown(
         t(
@@ -681,59 +740,34 @@ def _student_feedback_ui(
 # --- the tally's downloads ---
 
 
-def tally_rows(seat: LecturerSeat) -> list[dict]:
-    """One row per question, round and group of answers: counts and shares, no student ids."""
-    rows = []
-    for question, rounds in seat.asked.values():
-        for d in (distribution(question, rnd) for rnd in rounds):
-            marked = revealed(rounds)
-            for group, count in d.counts:
-                if group.other and not count:
-                    continue
-                rows.append(
-                    {
-                        "question": question_text(question, markdown=False),
-                        "template": question.template_id,
-                        "round": d.number,
-                        "answer": group_label(question, group, False),
-                        "right": group.right if marked else None,
-                        "misconception": group.misconception or "",
-                        "count": count,
-                        "answered": d.answered,
-                        "share": round(d.share(count), 4),
-                    }
-                )
-    return rows
-
-
-def tally_csv(seat: LecturerSeat) -> str:
-    """The tally as a spreadsheet (headers in the reader's language; no cell a spreadsheet takes for a formula)."""
-    columns = EXPORT_COLUMNS
-    rows = [[t(f"live.export.col.{name}") for name in columns]]
-    for row in tally_rows(seat):
-        right = "" if row["right"] is None else t("quiz.export.yes" if row["right"] else "quiz.export.no")
-        rows.append([*(row[name] for name in columns[:4]), right, *(row[name] for name in columns[5:])])
-    return csv_text(rows)
-
-
-def tally_json(seat: LecturerSeat) -> str:
-    """The tally as JSON."""
-    return json.dumps({"language": state.current_language(), "rows": tally_rows(seat)}, ensure_ascii=False, indent=2)
-
-
-def class_tally_ui(seat: LecturerSeat) -> None:
-    """The class's tally as CSV and JSON (counts and shares only)."""
-    if not seat.asked:
+def class_tally_ui(log: AskedLog, code: str | None = None) -> None:
+    """The class's tally as CSV and JSON (counts and shares only, classroom.tally's), each built when clicked: the
+    reader's words are taken now; the class `code` (None: it ended, the log is all there is) is read then, outside
+    this session, so the file holds the answers sent up to the click."""
+    if not log:
         return
+    header = tuple(t(f"live.export.col.{column}") for column in tally.CSV_HEADER)
+    yes_no = (t("quiz.export.yes"), t("quiz.export.no"))
+    at_click = partial(_log_at_click, None if code is None else live_store.store(), code, dict(log))
     st.caption(t("live.export.title"))
     share.tally_downloads_ui(
-        tally_csv(seat),
-        tally_json(seat),
+        lambda: tally_csv(at_click(), header, yes_no),
+        lambda: tally_json(at_click()),
         file_name=t("live.export.file"),
         key="live_download",
         help=t("live.export.help"),
         label=t("live.export.button", kind="{kind}"),
     )
+
+
+def _log_at_click(store: ClassStore | None, code: str | None, log: AskedLog) -> AskedLog:
+    """The log with the class's current question's rounds as the store has them now (as kept, if it cannot say)."""
+    if store is None or code is None:
+        return log
+    try:
+        return with_rounds(log, store.state(code))
+    except ClassError:
+        return log
 
 
 def start_fragment() -> None:

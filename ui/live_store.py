@@ -1,27 +1,30 @@
 """Where the live class's store comes from: the one function the UI calls, `store()`.
 
-`classroom.store(redis_url)` when the classroom package provides it (in-process by default, Redis when REDIS_URL is
-set in the environment or in Streamlit's secrets); until then, one in-process stand-in per server (the tests' fake
-store: tests/live/fake_store.py). Switching is this module alone.
+`classroom.store(redis_url)`: in-process (classroom/memory.py) by default, Redis when REDIS_URL is set in the
+environment or in Streamlit's secrets. There is no other store: a Redis that cannot be used says so
+(ClassError("store_unavailable")), it is never replaced by a stand-in.
 """
 
 from __future__ import annotations
 
 import os
-import threading
+from functools import cache
 
 import classroom
 from classroom.api import ClassStore
 
 REDIS_VARIABLE = "REDIS_URL"
-_FALLBACK: list[ClassStore] = []
-_LOCK = threading.Lock()
 
 
 def redis_url() -> str | None:
     """REDIS_URL from the environment, else from Streamlit's secrets, else None (the in-process store)."""
-    if os.environ.get(REDIS_VARIABLE):
-        return os.environ[REDIS_VARIABLE]
+    return os.environ.get(REDIS_VARIABLE) or secret_redis_url()
+
+
+@cache
+def secret_redis_url() -> str | None:
+    """REDIS_URL in Streamlit's secrets, read once per process (every page run asks for the store; the secrets
+    file is read when the server starts, and a change to it takes a restart, as the store it picks does)."""
     try:
         import streamlit as st
 
@@ -33,12 +36,4 @@ def redis_url() -> str | None:
 
 def store() -> ClassStore:
     """The server's class store."""
-    factory = getattr(classroom, "store", None)
-    if factory is not None:
-        return factory(redis_url())
-    with _LOCK:
-        if not _FALLBACK:
-            from tests.live.fake_store import FakeStore
-
-            _FALLBACK.append(FakeStore())
-        return _FALLBACK[0]
+    return classroom.store(redis_url())

@@ -138,9 +138,14 @@ def option_text(question: Question, index: int, markdown: bool = True) -> str:
     return t(f"quiz.line.{line}", matrix=matrix, index=numbers.count(position))
 
 
+def option_letter(index: int) -> str:
+    """The letter the class calls an option by: "B" for the second."""
+    return OPTION_LETTERS[index]
+
+
 def lettered_option(question: Question, index: int, markdown: bool = True) -> str:
     """An option with the letter the class calls out: "B. «perro»"."""
-    return f"{OPTION_LETTERS[index]}. {option_text(question, index, markdown)}"
+    return f"{option_letter(index)}. {option_text(question, index, markdown)}"
 
 
 def answer_text(question: Question, markdown: bool = True) -> str:

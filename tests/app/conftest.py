@@ -3,6 +3,7 @@
 import pytest
 import streamlit
 import streamlit.testing.v1.app_test as app_test_module
+from streamlit.runtime.media_file_manager import MediaFileManager
 from streamlit.runtime.memory_media_file_storage import MemoryMediaFileStorage
 from streamlit.runtime.scriptrunner_utils.script_run_context import get_script_run_ctx
 from streamlit.testing.v1 import AppTest
@@ -20,7 +21,8 @@ def session(monkeypatch):
 
 @pytest.fixture
 def downloads(monkeypatch):
-    """Every file a download button offers in the AppTest runs: {file id: (content, file name)}; read one with
+    """Every file a download button offers in the AppTest runs: {file id: (content, file name)}, or for a download
+    built at click time (data=callable) {its deferred id: (the callable, file name)}; read one with
     tests.app.helpers.downloaded."""
     offered: dict[str, tuple[bytes, str | None]] = {}
 
@@ -30,7 +32,14 @@ def downloads(monkeypatch):
             offered[file_id] = (path_or_data if isinstance(path_or_data, bytes) else path_or_data.encode(), filename)
             return file_id
 
+    class Deferred(MediaFileManager):  # a download built at click time: its callable, run by `downloaded`
+        def add_deferred(self, data_callable, mimetype, coordinates, file_name=None, *, element_id=""):
+            file_id = super().add_deferred(data_callable, mimetype, coordinates, file_name, element_id=element_id)
+            offered[file_id] = (data_callable, file_name)
+            return file_id
+
     monkeypatch.setattr(app_test_module, "MemoryMediaFileStorage", Kept)
+    monkeypatch.setattr(app_test_module, "MediaFileManager", Deferred)
     return offered
 
 

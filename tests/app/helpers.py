@@ -188,10 +188,21 @@ def go_to_part(at: AppTest, part: int) -> AppTest:
 
 
 def downloaded(at: AppTest, offered: dict, label: str) -> tuple[str, str]:
-    """The content and file name behind the download button `label` (`offered`: the `downloads` fixture's)."""
+    """The content and file name behind the download button `label` (`offered`: the `downloads` fixture's); a
+    download built at click time is built here, as a click would."""
     target = next(b for b in at.get("download_button") if b.label == label)
-    content, name = offered[target.proto.url.rsplit("/", 1)[1].split(".")[0]]
-    return content.decode("utf-8"), name
+    if target.proto.HasField("deferred_file_id"):
+        build, name = offered[target.proto.deferred_file_id]
+        content = build()
+    else:
+        content, name = offered[target.proto.url.rsplit("/", 1)[1].split(".")[0]]
+    return (content.decode("utf-8") if isinstance(content, bytes) else content), name
+
+
+def built_at_click(at: AppTest, label: str) -> bool:
+    """Whether the download button `label` builds its file when clicked (data=callable), not on every run."""
+    target = next(b for b in at.get("download_button") if b.label == label)
+    return target.proto.HasField("deferred_file_id")
 
 
 def no_exception(at: AppTest) -> bool:

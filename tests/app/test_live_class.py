@@ -7,11 +7,11 @@ from __future__ import annotations
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from classroom.api import ClassError
+from classroom.api import Bounds, ClassError
+from classroom.memory import MemoryStore
 from engine import lesson_scenario
 from engine.questions import Kind
-from tests.app.helpers import APP, figure_elements, page_text
-from tests.live.fake_store import FakeStore
+from tests.app.helpers import APP, charts, page_text
 from ui import live_store
 from ui.i18n import translate
 from ui.question_wording import number_text
@@ -21,9 +21,14 @@ WALK = "pages/walkthrough.py"
 
 
 @pytest.fixture
-def store(monkeypatch) -> FakeStore:
-    """One class store for every session of the test, as one server has."""
-    shared = FakeStore()
+def store(monkeypatch) -> MemoryStore:
+    """One class store for every session of the test, as one server has: classroom's in-process store, the app's
+    default."""
+    return serve(monkeypatch, MemoryStore())
+
+
+def serve(monkeypatch, shared: MemoryStore) -> MemoryStore:
+    """`shared` as the server's class store for the test."""
     monkeypatch.setattr(live_store, "store", lambda: shared)
     return shared
 
@@ -43,7 +48,7 @@ def lecturer(lang: str = "es", questions: bool = True) -> tuple[AppTest, str]:
     at = session(lang)
     at.session_state["questions_on"] = questions
     at.toggle(key="live_toggle").set_value(True).run()
-    code = at.session_state["class"]
+    code = at.session_state["live_lecturer"].code
     at.switch_page(WALK).run()
     at.run()
     assert not at.exception, [e.value for e in at.exception]
@@ -140,7 +145,8 @@ def test_a_question_round_tallied_revealed_and_voted_again(store):
     assert right_share == [1]
     # before the reveal the projector marks no answer right, and nobody sees the right answer
     assert translate("es", "live.right", answer="").split(":")[0] not in page_text(lec)
-    assert not any("✔" in str(label) for label in page_text(lec).split())
+    labels = projector_labels(lec)
+    assert labels and not any("✔" in label for label in labels), labels
     click(lec, translate("es", "quiz.lecture.reveal", shortcut="S"))
     assert store.state(code).current_round.revealed
     assert translate("es", "live.right", answer="").split(":")[0] in page_text(lec)
@@ -159,7 +165,100 @@ def test_a_question_round_tallied_revealed_and_voted_again(store):
     answer(alice, question, right)
     lec.run()
     assert translate("es", "live.answered", round="2", answered="1", joined="2") in page_text(lec)
-    assert translate("es", "live.round", n="1") in page_text(lec) or figure_elements(lec)
+    (bars,) = [c for c in charts(lec) if (c.key or "").startswith("live_bars_")]
+    assert [trace["name"] for trace in bars.spec["data"]] == [translate("es", "live.round", n=n) for n in "12"]
+    first, second = (trace["y"] for trace in bars.spec["data"])
+    assert sum(first) == pytest.approx(100) and sum(second) == pytest.approx(100), "each round's shares, side by side"
+
+
+def projector_labels(at: AppTest) -> list[str]:
+    """The projector's bar labels (the x axis of its chart of the class's answers)."""
+    (bars,) = [c for c in charts(at) if (c.key or "").startswith("live_bars_")]
+    return [str(label) for label in bars.trace["x"]]
+
+
+def test_vote_again_after_the_reveal_opens_round_2_unrevealed_until_its_own_reveal(store):
+    lec, code = lecturer()
+    question = same_question(store.state(code).view.question, lesson_scenario())
+    alice = session(**{"class": code})
+    right, wrong = right_and_wrong(question)
+    answer(alice, question, wrong)
+    reveal_label = translate("es", "quiz.lecture.reveal", shortcut="S")
+    right_said = translate("es", "live.right", answer="").split(":")[0]
+    click(lec, reveal_label)
+    assert right_said in page_text(lec) and any("✔" in label for label in projector_labels(lec))
+    click(lec, translate("es", "live.vote_again"))
+    rounds = store.state(code).rounds
+    assert [(r.number, r.revealed) for r in rounds] == [(1, True), (2, False)]
+    # round 2 is open: the projector, like the lecturer's gate, shows no right answer until round 2's reveal
+    assert reveal_label in [b.label for b in lec.button]
+    assert right_said not in page_text(lec)
+    assert not any("✔" in label for label in projector_labels(lec)), projector_labels(lec)
+    alice.run()
+    answer(alice, question, right)
+    click(lec, reveal_label)
+    rounds = store.state(code).rounds
+    assert [(r.number, r.revealed) for r in rounds] == [(1, True), (2, True)]
+    assert right_said in page_text(lec) and any("✔" in label for label in projector_labels(lec))
+    assert store.state(code).view.question is not None, "the question stays asked after its second reveal"
+
+
+def test_a_refused_open_class_turns_the_switch_off_and_turning_it_off_opens_no_class(store, monkeypatch):
+    opens = store.open_class
+
+    def down(view):
+        raise ClassError("store_unavailable")
+
+    at = session()
+    monkeypatch.setattr(store, "open_class", down)
+    at.toggle(key="live_toggle").set_value(True).run()
+    assert translate("es", "live.error.store_unavailable") in page_text(at)
+    assert at.toggle(key="live_toggle").value is False, "the switch says no class is open"
+    monkeypatch.setattr(store, "open_class", opens)  # the store is back
+    at.toggle(key="live_toggle").set_value(False).run()
+    for key in ("live_lecturer", "class"):
+        assert key not in at.session_state or at.session_state[key] is None, f"off opens nothing: {key}"
+    assert translate("es", "live.title") not in page_text(at)
+
+
+@pytest.mark.parametrize("lang", ["es", "en"])
+def test_a_bad_redis_url_is_said_in_the_readers_language_and_the_app_goes_on(monkeypatch, lang):
+    monkeypatch.setenv("REDIS_URL", "http://cache:6379")  # no redis:// scheme: redis-py refuses it
+    at = session(lang)
+    at.toggle(key="live_toggle").set_value(True).run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert translate(lang, "live.error.store_bad_url") in page_text(at)
+    assert at.toggle(key="live_toggle").value is False
+    student = session(lang, **{"class": "ABC234"})
+    assert translate(lang, "live.error.store_bad_url") in page_text(student)
+    assert student.title, "the page itself is drawn"
+
+
+def test_a_new_scenario_asks_a_new_question_and_drops_the_old_ones_answers(store):
+    from engine import random_scenario
+
+    lec, code = lecturer()
+    before = store.state(code).view.question
+    old_question = same_question(before, lesson_scenario())
+    alice = session(**{"class": code})
+    _, wrong = right_and_wrong(old_question)
+    answer(alice, old_question, wrong)
+    assert len(store.state(code).rounds[0].answers) == 1
+    edited = random_scenario(7, ("a", "b", "c", "d", "e"), d_model=6, d_k=3)  # other tokens, other matrices
+    lec.session_state["scenario"] = edited
+    lec.run()
+    after = store.state(code)
+    assert after.view.question is not None and (after.view.question.template_id, after.view.question.seed) == (
+        before.template_id,
+        before.seed,
+    ), "the same template and draw"
+    new_question = same_question(after.view.question, edited)
+    assert new_question != old_question, "about the new scenario, the same draw is another question"
+    assert after.view.question != before, "so the class is asked another question"
+    assert [r.answers for r in after.rounds] == [{}], "the old scenario's answers are not graded against the new one"
+    alice.run()
+    assert translate("es", "live.quiz.received", answer="X").split(":")[0] not in page_text(alice)
+    assert same_question(before, edited) is None, "the old reference asks nothing about the new scenario"
 
 
 def test_a_students_forged_lecturer_link_changes_nothing(store):
@@ -202,13 +301,28 @@ def test_the_private_link_gives_control_back_and_leaves_the_address_bar(store):
     again = session(**{"class": code, "teach": token})  # a reload, or another device
     assert again.session_state["live_lecturer"].code == code
     assert "teach" not in again.query_params, "the token is never left in the address bar a projector shows"
-    assert again.query_params["class"] == [code] or again.query_params["class"] == code
+    assert "class" not in again.query_params, "nor the class: a reload would join it as a student"
     click(again, translate("es", "live.end"))
+    click(again, translate("es", "live.end_yes"))
     with pytest.raises(ClassError) as ended:
         store.state(code)
     assert ended.value.code == "class_ended"
     lec.run()
     assert translate("es", "live.error.class_ended") in page_text(lec)
+
+
+def test_the_lecturers_reload_does_not_join_the_class_as_a_student(store):
+    lec, code = lecturer()
+    address = {key: value[0] if isinstance(value, list) else value for key, value in lec.query_params.items()}
+    assert "class" not in address and "teach" not in address, address
+    reloaded = session(**address)  # a reload: a new session with the address bar's query
+    assert "live_student" not in reloaded.session_state or reloaded.session_state["live_student"] is None
+    assert store.state(code).students == 0, "the lecturer is not counted as a student of their own class"
+    assert translate("es", "live.student.in_class", code=code) not in page_text(reloaded)
+    token = lec.session_state["live_lecturer"].token
+    again = session(**{**address, "class": code, "teach": token})  # the private link gives control back
+    assert again.session_state["live_lecturer"].code == code
+    assert store.state(code).students == 0
 
 
 def test_a_student_with_questions_off_still_gets_the_class_question(store):
@@ -237,8 +351,7 @@ def test_an_answer_sent_after_the_reveal_is_refused_with_a_message(store):
 
 
 def test_a_full_class_says_so_and_the_app_goes_on(monkeypatch):
-    small = FakeStore(max_students=1)
-    monkeypatch.setattr(live_store, "store", lambda: small)
+    small = serve(monkeypatch, MemoryStore(Bounds(students=1)))
     _, code = lecturer(questions=False)
     session(**{"class": code})
     late = session(**{"class": code})
@@ -247,12 +360,18 @@ def test_a_full_class_says_so_and_the_app_goes_on(monkeypatch):
     assert small.state(code).students == 1
 
 
-def test_the_tally_downloads_hold_counts_and_no_student_ids(store, downloads):
+def csv_rows(text: str) -> list[list[str]]:
     import csv
     import io
+
+    return list(csv.reader(io.StringIO(text)))
+
+
+def test_the_tally_downloads_hold_counts_and_no_student_ids(store, downloads):
     import json
 
-    from tests.app.helpers import downloaded
+    from classroom.tally import CSV_HEADER
+    from tests.app.helpers import built_at_click, downloaded
 
     lec, code = lecturer()
     question = same_question(store.state(code).view.question, lesson_scenario())
@@ -262,28 +381,85 @@ def test_the_tally_downloads_hold_counts_and_no_student_ids(store, downloads):
     answer(bob, question, wrong)
     click(lec, translate("es", "quiz.lecture.reveal", shortcut="S"))
     lec.run()
-    text, name = downloaded(lec, downloads, translate("es", "live.export.button", kind="CSV"))
+    label = translate("es", "live.export.button", kind="CSV")
+    assert built_at_click(lec, label), "the file is built when clicked, not on every run of the sidebar"
+    text, name = downloaded(lec, downloads, label)
     assert name == f"{translate('es', 'live.export.file')}.csv"
-    rows = list(csv.reader(io.StringIO(text)))
-    assert rows[0][0] == translate("es", "live.export.col.question")
-    counted = [row for row in rows[1:] if row[6] == "1"]
-    assert len(counted) == 2 and {row[4] for row in counted} == {"sí", "no"}
+    rows = csv_rows(text)
+    assert rows[0] == [translate("es", f"live.export.col.{column}") for column in CSV_HEADER]
+    count, right_column = CSV_HEADER.index("count"), CSV_HEADER.index("right")
+    counted = [row for row in rows[1:] if row[count] == "1"]
+    assert len(counted) == 2 and {row[right_column] for row in counted} == {"sí", "no"}
+    assert {row[CSV_HEADER.index("template")] for row in rows[1:]} == {question.template_id}
     document, _ = downloaded(lec, downloads, translate("es", "live.export.button", kind="JSON"))
     for ident in (alice.session_state["me"], bob.session_state["me"]):
         assert ident not in text and ident not in document
-    assert sum(row["count"] for row in json.loads(document)["rows"]) == 2
+    (asked,) = json.loads(document)["questions"]
+    assert sum(group["count"] for group in asked["rounds"][0]["groups"]) == 2
+
+
+def test_end_class_asks_first_and_the_last_tally_stays_downloadable(store, downloads):
+    from classroom.tally import CSV_HEADER
+    from tests.app.helpers import downloaded
+
+    lec, code = lecturer()
+    question = same_question(store.state(code).view.question, lesson_scenario())
+    alice = session(**{"class": code})
+    _, wrong = right_and_wrong(question)
+    answer(alice, question, wrong)
+    click(lec, translate("es", "live.end"))
+    assert store.state(code).students == 1, "one click does not end the class"
+    assert translate("es", "live.end_confirm") in page_text(lec)
+    click(lec, translate("es", "live.end_cancel"))
+    assert translate("es", "live.end_confirm") not in page_text(lec) and store.state(code).students == 1
+    click(lec, translate("es", "live.end"))
+    click(lec, translate("es", "live.end_yes"))
+    with pytest.raises(ClassError) as ended:
+        store.state(code)
+    assert ended.value.code == "class_ended"
+    assert translate("es", "live.export.after_end") in page_text(lec)
+    text, _ = downloaded(lec, downloads, translate("es", "live.export.button", kind="CSV"))
+    count = CSV_HEADER.index("count")
+    assert sum(int(row[count]) for row in csv_rows(text)[1:]) == 1, "the answer sent before the end is in it"
+    lec.run()
+    assert translate("es", "live.export.button", kind="CSV") in [b.label for b in lec.get("download_button")]
+
+
+def test_a_question_asked_twice_is_two_entries_of_the_tally(store, downloads):
+    from classroom.tally import CSV_HEADER
+    from tests.app.helpers import downloaded
+
+    lec, code = lecturer()
+    first = store.state(code).view.question
+    question = same_question(first, lesson_scenario())
+    alice = session(**{"class": code})
+    _, wrong = right_and_wrong(question)
+    answer(alice, question, wrong)
+    lec.run()
+    click(lec, translate("es", "walk.next"))  # part 2 asks its own question...
+    click(lec, translate("es", "walk.prev"))  # ...and back: part 1's question again, its round 1 afresh
+    assert store.state(code).view.question == first and store.state(code).rounds[0].answers == {}
+    alice.run()
+    answer(alice, question, wrong)
+    lec.run()
+    text, _ = downloaded(lec, downloads, translate("es", "live.export.button", kind="CSV"))
+    rows = csv_rows(text)[1:]
+    template, count = CSV_HEADER.index("template"), CSV_HEADER.index("count")
+    asked_first = [row for row in rows if row[template] == first.template_id]
+    assert sum(int(row[count]) for row in asked_first) == 2, "both askings of part 1's question are kept"
 
 
 @pytest.mark.parametrize(("lang", "shown"), [("es", "1000"), ("en", "1,000")])
 def test_a_thousand_students_counted_in_the_readers_language(monkeypatch, lang, shown):
-    store = FakeStore(max_students=1000)
-    monkeypatch.setattr(live_store, "store", lambda: store)
+    store = serve(monkeypatch, MemoryStore(Bounds(students=1000)))
     lec, code = lecturer(lang, questions=False)
     for n in range(1000):
         store.join(code, f"student{n:011d}")
     store.join(code, "student00000000000")  # a join sent again counts once
-    with pytest.raises(ClassError):
-        store.join(code, "one-too-many")
+    with pytest.raises(ClassError) as full:
+        store.join(code, f"student{1000:011d}")  # a well-formed id, one student too many
+    assert full.value.code == "class_full" and full.value.params == {"limit": 1000}
+    assert store.state(code).students == 1000
     lec.run()
     joined = [m.value for m in lec.sidebar.get("metric") if m.label == translate(lang, "live.joined")]
     assert joined == [shown]
@@ -294,7 +470,7 @@ def test_a_view_too_large_for_the_class_is_said_and_the_class_keeps_the_last_one
 
     lec, code = lecturer(questions=False)
     before = store.state(code).view
-    monkeypatch.setattr("tests.live.fake_store.MAX_VIEW_CHARS", 10)
+    monkeypatch.setattr(store, "bounds", Bounds(view_chars=10))
     assert api.MAX_VIEW_CHARS > 10
     click(lec, translate("es", "walk.next"))
     assert translate("es", "live.error.view_too_large") in page_text(lec)
@@ -342,3 +518,16 @@ def test_a_store_that_does_not_answer_is_said_and_the_page_still_draws(store, mo
         student = session(**query)
         assert translate("es", "live.error.store_unavailable") in page_text(student)
         assert student.title, "the page itself is drawn"
+
+
+def test_a_choice_bar_is_labelled_by_its_options_letter_and_marked_after_the_reveal():
+    from engine.questions import generate
+    from ui.live import group_label
+    from ui.view_models.live import Group
+
+    question = generate("walk.1.which_column", lesson_scenario(), 7)
+    right = question.correct_option
+    wrong = next(i for i in range(len(question.options)) if i != right)
+    assert group_label(question, Group(option=wrong), marked=True) == "ABCDEFGH"[wrong]
+    assert group_label(question, Group(option=right, right=True), marked=False) == "ABCDEFGH"[right]
+    assert group_label(question, Group(option=right, right=True), marked=True) == f"{'ABCDEFGH'[right]} ✔"

@@ -140,10 +140,11 @@ def new_pages_dynamic_keys() -> set[str]:
 def live_dynamic_keys() -> set[str]:
     """The live class's built keys: every ClassError code and the UI's own refusals, the tally's columns."""
     from classroom.api import ERROR_CODES
-    from ui.live import EXPORT_COLUMNS, UI_ERRORS
+    from classroom.tally import CSV_HEADER
+    from ui.live import UI_ERRORS
 
     keys = {f"live.error.{code}" for code in (*ERROR_CODES, *UI_ERRORS)}
-    return keys | {f"live.export.col.{name}" for name in EXPORT_COLUMNS}
+    return keys | {f"live.export.col.{name}" for name in CSV_HEADER}
 
 
 def test_both_languages_have_the_same_keys():

@@ -1,10 +1,11 @@
 """The backends the store contract runs on, each made with the bounds a test asks for, and a way to let time pass
-for it: the in-process store on a fake clock; Redis (a real redis-server started here, on 127.0.0.1 and a free port,
-with no persistence, stopped at the end) on real time with a short idle limit."""
+for it without waiting: the in-process store on a fake clock; Redis (a real redis-server started here, on 127.0.0.1
+and a free port, with no persistence, stopped at the end) on the same fake clock for the store's sweeps, and its keys'
+own expiry moved on by as much (each key's remaining TTL shortened, a key whose TTL runs out deleted, as Redis
+would): no test sleeps."""
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
@@ -30,7 +31,6 @@ class Backend:
     name: str
     make: Callable[[Bounds], ClassStore]
     pass_time: Callable[[float], None]
-    slow_time: bool  # real seconds pass: a test keeps its idle limits short
 
 
 @pytest.fixture(scope="session")
@@ -48,7 +48,7 @@ def _memory_backend() -> Backend:
     def pass_time(seconds: float) -> None:
         clock.now += seconds
 
-    return Backend("memory", lambda bounds: MemoryStore(bounds, clock=clock), pass_time, slow_time=False)
+    return Backend("memory", lambda bounds: MemoryStore(bounds, clock=clock), pass_time)
 
 
 def _redis_backend(request) -> Backend:
@@ -56,16 +56,34 @@ def _redis_backend(request) -> Backend:
     from classroom.redis_store import RedisStore
 
     made: list[RedisStore] = []
+    clock = FakeClock()
 
     def make(bounds: Bounds) -> ClassStore:
-        store = RedisStore(server.url, bounds=bounds)
+        store = RedisStore(server.url, bounds=bounds, clock=clock)
         if not made:
             store.client.flushdb()  # each test starts from an empty Redis
         made.append(store)
         return store
 
+    def pass_time(seconds: float) -> None:
+        clock.now += seconds
+        if made:
+            expire_by(made[0].client, round(seconds * 1000))
+
     request.addfinalizer(lambda: [store.close() for store in made])
-    return Backend("redis", make, time.sleep, slow_time=True)
+    return Backend("redis", make, pass_time)
+
+
+def expire_by(client, ms: int) -> None:
+    """Move every key's expiry `ms` milliseconds on, as that much time would: its TTL shortened, or the key gone."""
+    for key in client.scan_iter(match="*"):
+        left = client.pttl(key)
+        if left < 0:  # no expiry (-1) or already gone (-2)
+            continue
+        if left <= ms:
+            client.delete(key)
+        else:
+            client.pexpire(key, left - ms)
 
 
 @pytest.fixture(params=["memory", "redis"])

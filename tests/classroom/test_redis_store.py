@@ -113,3 +113,11 @@ def test_a_class_with_a_key_evicted_reads_as_unknown_not_a_crash(store):
         with pytest.raises(ClassError) as error:
             read(code)
         assert error.value.code == "class_unknown"
+
+
+def test_a_classs_keys_share_a_slot_but_its_scripts_span_slots_so_the_store_is_not_for_redis_cluster():
+    from redis.crc import key_slot
+
+    keys = class_keys("ABC234")
+    assert len({key_slot(key.encode()) for key in keys[:5]}) == 1, "the hash tag {ABC234}: one slot for the class"
+    assert len({key_slot(key.encode()) for key in keys}) > 1, "live:open and live:ended hash elsewhere"

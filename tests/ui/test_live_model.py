@@ -12,7 +12,9 @@ from classroom.tally import received_response
 from engine import EngineInputError, lesson_scenario
 from engine.questions import Kind, generate
 from ui.view_models.live import (
+    MAX_VALUES_SHOWN,
     OTHER,
+    answer_shown,
     app_base,
     distribution,
     follow_plan,
@@ -22,6 +24,7 @@ from ui.view_models.live import (
     lecturer_link,
     new_student_id,
     normalised_code,
+    projector_rounds,
     question_ref,
     same_question,
     sent_answer,
@@ -48,6 +51,29 @@ def test_look_alikes_wrong_lengths_and_other_text_are_no_code(typed):
     assert normalised_code(typed) is None
 
 
+@pytest.mark.parametrize(
+    "typed", ["abc234", "abc–234", "ABC−234", "ßc234", "ab\tc234", "ABC234" + " " * 30, "ａｂｃ２３４", "a-b-c-2-3-4"]
+)
+def test_a_code_is_read_by_the_classrooms_one_rule(typed):
+    from classroom.api import ClassError
+    from classroom.codes import normal_code
+
+    try:
+        expected: str | None = normal_code(typed)
+    except ClassError:
+        expected = None
+    assert normalised_code(typed) == expected
+
+
+def test_the_ids_and_tokens_the_ui_reads_are_the_classrooms():
+    from classroom import codes
+
+    for ident in (codes.new_student_id(), new_student_id()):
+        assert valid_student_id(ident) == ident and codes.is_student_id(ident)
+    token = codes.new_token()
+    assert valid_token(token) == token
+
+
 def test_the_alphabet_has_no_look_alikes():
     assert not set("0O1IL") & set(CODE_ALPHABET) and CODE_LENGTH == 6
 
@@ -56,7 +82,7 @@ def test_a_students_id_is_anonymous_random_and_url_safe():
     ids = {new_student_id() for _ in range(200)}
     assert len(ids) == 200
     assert all(valid_student_id(ident) == ident for ident in ids)
-    for forged in ("short", "x" * 17, "<script>alert(1)", "a b" * 6, None):
+    for forged in ("short", "x" * 65, "<script>alert(1)", "a b" * 6, None):
         assert valid_student_id(forged) is None
 
 
@@ -95,7 +121,7 @@ def test_a_follower_changes_only_what_differs():
 
 def test_the_lecturers_question_is_the_same_draw_for_the_class():
     ref = question_ref("walk.2", SCORE)
-    assert ref == QuestionRef("walk.2", "walk.2.score", 7)
+    assert (ref.gate, ref.template_id, ref.seed) == ("walk.2", "walk.2.score", 7) and len(ref.digest) == 16
     assert same_question(ref, SCENARIO) == SCORE
     assert same_question(QuestionRef("walk.2", "no.such.template", 7), SCENARIO) is None
     assert same_question(QuestionRef("walk.2", "walk.2.score", -5), SCENARIO) is None
@@ -182,3 +208,72 @@ def test_a_students_own_answer_comes_back_from_the_class_after_a_reload():
     assert own_answer(typed, ref, 1, SCORE, ",") == "1,2820"  # as this session typed it
     other = QuestionRef("walk.2", "walk.2.score", 8)
     assert own_answer(fresh, other, 1, SCORE, ",") is None  # another question's round says nothing
+
+
+def test_the_projector_marks_the_answer_only_while_the_current_round_is_revealed():
+    assert not answer_shown(())
+    assert not answer_shown((Round(1),))
+    assert answer_shown((Round(1, revealed=True),))
+    assert not answer_shown((Round(1, revealed=True), Round(2))), "round 2 is a vote like the first"
+    assert answer_shown((Round(1), Round(2, revealed=True)))
+
+
+def test_before_the_reveal_a_numeric_chart_shows_only_the_values_the_class_gave():
+    near_right = 1.282238 + 0.9 * SCORE.tolerance  # right, within the tolerance, but not the right value's digits
+    answers = {"a": "2.978", "b": "2.9781", "c": repr(near_right), "d": "abc", "e": "2.978"}
+    (before,) = projector_rounds(SCORE, [Round(1, answers)], marked=False)
+    shown = {group.value: count for group, count in before.counts if not group.other}
+    assert shown == {round(near_right, SCORE.decimals): 1, 2.978: 3}, "each value as given, at the shown digits"
+    assert list(shown) == sorted(shown)
+    assert not any(group.right or group.misconception for group, _ in before.counts), "nothing says which is right"
+    for hidden in (1.282238, 5.9857, 0.641119):  # the right value and the mistakes nobody made: no bar
+        assert hidden not in shown
+    assert dict(before.counts)[OTHER] == 1 and before.answered == 5
+    after = projector_rounds(SCORE, [Round(1, answers, revealed=True)], marked=True)
+    assert after == [distribution(SCORE, Round(1, answers, revealed=True))], "the reveal shows the bins"
+
+
+def test_before_the_reveal_the_values_of_both_rounds_share_the_bars_and_few_bars_are_drawn():
+    first, second = Round(1, {"a": "1", "b": "2"}), Round(2, {"a": "2", "b": "3"})
+    one, two = projector_rounds(SCORE, [first, second], marked=False)
+    assert [g.value for g, _ in one.counts] == [g.value for g, _ in two.counts] == [1.0, 2.0, 3.0, None]
+    many = Round(1, {f"s{k}": str(k) for k in range(MAX_VALUES_SHOWN + 5)})
+    (counted,) = projector_rounds(SCORE, [many], marked=False)
+    assert len(counted.counts) == MAX_VALUES_SHOWN + 1 and dict(counted.counts)[OTHER] == 5
+    assert CHOICE.kind == Kind.CHOICE
+    choice = Round(1, {"a": "0"})
+    assert projector_rounds(CHOICE, [choice], marked=False) == [distribution(CHOICE, choice)]
+
+
+def test_the_log_keeps_each_asking_of_a_question_apart_and_counts_it_with_classroom_tally():
+    from classroom.api import ClassState
+    from ui.view_models.live import asked_again, class_tallies, with_rounds
+
+    ref = question_ref("walk.2", SCORE)
+    view = View("walkthrough", 2, None, ref)
+    log = asked_again({}, 3, ref, SCORE)
+    log = with_rounds(log, ClassState("ABC234", 5, view, 2, (Round(1, {"a": "1.282", "b": "0"}),)))
+    log = asked_again(log, 9, ref, SCORE)  # asked again later: its round 1 starts afresh in the store
+    log = with_rounds(log, ClassState("ABC234", 11, view, 2, (Round(1, {"a": "2.978"}),)))
+    assert sorted(log) == [3, 9]
+    assert [len(asking.rounds[0].answers) for _, asking in sorted(log.items())] == [2, 1]
+    stale = with_rounds(log, ClassState("ABC234", 8, view, 2, (Round(1),)))
+    assert stale == log, "a read older than the latest asking changes nothing"
+    first, again = class_tallies(log)
+    assert (first.rounds[0].answered, again.rounds[0].answered) == (2, 1)
+    assert asked_again({}, 1, ref, SCORE) and class_tallies(asked_again({}, 1, ref, SCORE)) == [], "no round read yet"
+
+
+def test_a_question_is_tied_to_its_scenario_by_its_digest():
+    from dataclasses import replace
+
+    from engine import random_scenario
+    from ui.view_models.live import question_digest
+
+    ref = question_ref("walk.2", SCORE)
+    edited = random_scenario(7, ("a", "b", "c", "d", "e"), d_model=6, d_k=3)
+    other = generate("walk.2.score", edited, 7)
+    assert question_digest(other) != ref.digest and question_digest(SCORE) == ref.digest
+    assert same_question(ref, SCENARIO) == SCORE
+    assert same_question(ref, edited) is None, "the lecturer's question is not asked about another scenario"
+    assert same_question(replace(ref, digest=""), SCENARIO) is None, "a reference without its digest asks nothing"

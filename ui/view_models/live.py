@@ -13,16 +13,16 @@ calls these, and says the result in the reader's language.
 
 from __future__ import annotations
 
+import hashlib
 import math
-import re
-import secrets
+from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import NamedTuple
 from urllib.parse import urlencode, urlsplit, urlunsplit
 
-from classroom import tally
-from classroom.api import CODE_ALPHABET, CODE_LENGTH, ClassState, QuestionRef, Round, View
+from classroom import codes, tally
+from classroom.api import ClassError, ClassState, QuestionRef, Round, View
 from classroom.tally import GroupKind, received_response
 from engine import EngineInputError
 from engine import questions as engine_questions
@@ -32,39 +32,33 @@ from ui.question_book import typed_number
 CODE_PARAM = "class"  # ?class=CODE: the class a student follows (ui.url keeps it)
 STUDENT_PARAM = "me"  # ?me=ID: the student's anonymous id, so that a reload keeps their answers
 LECTURER_PARAM = "teach"  # ?teach=TOKEN: the private lecturer link; read once, then removed from the address bar
-STUDENT_ID_CHARS = 16  # secrets.token_urlsafe(12): 96 random bits, URL-safe
-_STUDENT_ID = re.compile(rf"[A-Za-z0-9_-]{{{STUDENT_ID_CHARS}}}", re.ASCII)
-_TOKEN = re.compile(r"[A-Za-z0-9_-]{16,64}", re.ASCII)
-_TYPED_CODE_NOISE = re.compile(r"[\s\-]")  # spaces and dashes a student may type between the code's characters
 
 
-# --- who this session is ---
+# --- who this session is: read by classroom/codes.py's one rule for codes, ids and tokens ---
 
 
 def normalised_code(text: object) -> str | None:
-    """A room code as typed or linked ("abc 23x", "ABC-23X") in its canonical form, or None when it is none:
-    CODE_LENGTH characters of CODE_ALPHABET, case and spaces or dashes aside."""
-    if not isinstance(text, str) or len(text) > 4 * CODE_LENGTH:
+    """A room code as typed or linked ("abc 23x", "ABC–23X") in its canonical form, or None when it is none
+    (classroom.codes.normal_code: case, spaces and dashes aside, CODE_LENGTH characters of CODE_ALPHABET)."""
+    try:
+        return codes.normal_code(text)
+    except ClassError:
         return None
-    code = _TYPED_CODE_NOISE.sub("", text).upper()
-    if len(code) != CODE_LENGTH or any(char not in CODE_ALPHABET for char in code):
-        return None
-    return code
 
 
 def valid_student_id(text: object) -> str | None:
-    """A student id from the URL, or None when it is not one this app makes."""
-    return text if isinstance(text, str) and _STUDENT_ID.fullmatch(text) else None
+    """A student id from the URL, or None when it is not one this app makes (classroom.codes.is_student_id)."""
+    return text if isinstance(text, str) and codes.is_student_id(text) else None
 
 
 def valid_token(text: object) -> str | None:
     """A lecturer token from the URL as far as its form goes (the store decides whether it is this class's)."""
-    return text if isinstance(text, str) and _TOKEN.fullmatch(text) else None
+    return text if isinstance(text, str) and codes.is_token(text) else None
 
 
 def new_student_id() -> str:
     """A fresh anonymous student id (no name asked, nothing about the student in it)."""
-    return secrets.token_urlsafe(12)
+    return codes.new_student_id()
 
 
 @dataclass(frozen=True)
@@ -82,14 +76,62 @@ class StudentSeat:
 
 
 @dataclass(frozen=True)
+class Asking:
+    """One asking of a question in the class: the question, and its rounds and the students joined as last read."""
+
+    ref: QuestionRef
+    question: Question
+    rounds: tuple[Round, ...] = ()
+    joined: int = 0
+
+
+# The questions asked in a class, each asking under the class's version when it was published: a question asked
+# again later (the store starts its round 1 afresh) is a new entry, not the first one overwritten.
+AskedLog = Mapping[int, Asking]
+
+
+@dataclass(frozen=True)
 class LecturerSeat:
     """The lecturer of a class: the code, the token (only here and in the private link), the view last published,
-    and each question asked in this class with its rounds as last read (the tally's download)."""
+    and the log of the questions asked in this class (the tally's download)."""
 
     code: str
     token: str
     published: View | None = None
-    asked: Mapping[QuestionRef, tuple[Question, tuple[Round, ...]]] = field(default_factory=dict)
+    asked: AskedLog = field(default_factory=dict)
+
+
+def asked_again(log: AskedLog, version: int, ref: QuestionRef, question: Question) -> AskedLog:
+    """The log once the lecturer published the question `ref` (the view's version `version`): a new asking."""
+    return {**log, version: Asking(ref, question)}
+
+
+def with_rounds(log: AskedLog, current: ClassState) -> AskedLog:
+    """The log with the class's current question's rounds as read now (into its latest asking)."""
+    ref = current.view.question
+    latest = max((version for version, asking in log.items() if asking.ref == ref), default=None)
+    if latest is None or latest > current.version:
+        return log
+    return {**log, latest: replace(log[latest], rounds=current.rounds, joined=current.students)}
+
+
+def class_tallies(log: AskedLog) -> list[tally.QuestionTally]:
+    """The class's tally: each asking that had a round, in the order asked, counted by classroom.tally."""
+    return [
+        tally.question_tally(asking.ref, asking.question, asking.rounds, asking.joined)
+        for _, asking in sorted(log.items())
+        if asking.rounds
+    ]
+
+
+def tally_csv(log: AskedLog, header: Sequence[str], yes_no: tuple[str, str]) -> str:
+    """The class's tally as CSV, its header and yes/no as given (in the reader's language): built at click time."""
+    return tally.tally_csv(class_tallies(log), header, yes_no)
+
+
+def tally_json(log: AskedLog) -> str:
+    """The class's tally as JSON: built at click time."""
+    return tally.tally_json(class_tallies(log))
 
 
 def app_base(page_url: str | None, page_path: str) -> str:
@@ -137,18 +179,30 @@ def follow_plan(view: View, page: str, step: int | None, scenario_code: str) -> 
     )
 
 
+DIGEST_CHARS = 16  # hex digits of SHA-256 kept: 64 bits, two questions of one gate never share one
+
+
+def question_digest(question: Question) -> str:
+    """A question as drawn, in a few characters: its wording's params, options or answer and mistakes (repr of
+    plain numbers, text and tuples: the same on every replica). Another scenario's draw has another digest."""
+    return hashlib.sha256(repr(question).encode()).hexdigest()[:DIGEST_CHARS]
+
+
 def question_ref(gate: str, question: Question) -> QuestionRef:
     """What the lecturer publishes of the question a gate asks: the follower generates the same one from it."""
-    return QuestionRef(gate, question.template_id, question.seed)
+    return QuestionRef(gate, question.template_id, question.seed, question_digest(question))
 
 
 def same_question(ref: QuestionRef, context: object) -> Question | None:
     """The lecturer's question generated on this session's context (the lecturer's scenario, when following), or
-    None when it cannot be asked about it (an unknown template, a forged seed, another kind of context)."""
+    None when it cannot be asked about it (an unknown template, a forged seed, another kind of context) or it is
+    not the question the lecturer asks (another scenario: the follower's has not caught up, or the lecturer's
+    changed and the class is asked the new one)."""
     try:
-        return engine_questions.generate(ref.template_id, context, ref.seed)
+        question = engine_questions.generate(ref.template_id, context, ref.seed)
     except EngineInputError:
         return None
+    return question if question_digest(question) == ref.digest else None
 
 
 def sent_answer(question: Question, response: int | str, lang: str) -> str:
@@ -254,6 +308,36 @@ def distribution(question: Question, round_: Round) -> Distribution:
     return Distribution(round_.number, len(round_.answers), tuple(counted.items()), round_.revealed)
 
 
+MAX_VALUES_SHOWN = 12  # bars of values before the reveal; the values fewest gave beyond these are drawn as `other`
+
+
+def given_value(question: Question, text: str) -> float | None:
+    """A numeric answer as the projector draws it before the reveal: the number given, at the question's shown
+    digits (None: no number)."""
+    response = received_response(question, text)
+    return None if response is None else round(float(response), question.decimals)
+
+
+def projector_rounds(question: Question, rounds: Sequence[Round], marked: bool) -> list[Distribution]:
+    """Each round's answers as the projector draws them. A choice, or a number after the reveal: the tally's groups
+    (`distribution`). A number before the reveal: only the values the class gave, smallest first, the same bars
+    for every round; no bar for the right value or a mistake nobody made, and no value moved to the right one's
+    digits (the bins of the tally would give the answer away); at most MAX_VALUES_SHOWN, the rest `other`."""
+    if marked or question.kind == Kind.CHOICE:
+        return [distribution(question, round_) for round_ in rounds]
+    given = [[given_value(question, text) for text in round_.answers.values()] for round_ in rounds]
+    popular = Counter(value for values in given for value in values if value is not None).most_common()
+    bars = [Group(value=value) for value in sorted(value for value, _ in popular[:MAX_VALUES_SHOWN])]
+    shown = {group.value for group in bars}
+    out = []
+    for round_, values in zip(rounds, given, strict=True):
+        counted = dict.fromkeys([*bars, OTHER], 0)
+        for value in values:
+            counted[Group(value=value) if value in shown else OTHER] += 1
+        out.append(Distribution(round_.number, len(round_.answers), tuple(counted.items()), round_.revealed))
+    return out
+
+
 def shown_groups(distributions: Sequence[Distribution]) -> list[Group]:
     """The groups the projector draws: all but `other`, which shows only when some round has such answers."""
     if not distributions:
@@ -263,6 +347,7 @@ def shown_groups(distributions: Sequence[Distribution]) -> list[Group]:
     return [group for group in every if not group.other or other_count]
 
 
-def revealed(rounds: Sequence[Round]) -> bool:
-    """Whether the lecturer revealed the answer in any round (the projector marks the right one from then on)."""
-    return any(round_.revealed for round_ in rounds)
+def answer_shown(rounds: Sequence[Round]) -> bool:
+    """Whether the projector marks the right answer: the current round is revealed. Round 2 opened after round 1's
+    reveal is a vote like the first, so nothing is marked until its own reveal (as the lecturer's gate hides it)."""
+    return bool(rounds) and rounds[-1].revealed
