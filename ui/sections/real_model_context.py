@@ -22,6 +22,7 @@ from ui.view_models import context as model
 from ui.view_models.context import EXAMPLES
 
 KEYS = ("real_ctx_word", "real_ctx_a", "real_ctx_b", "real_ctx_c", "real_ctx_d")  # the word, the pair, the control
+FOLD_KEY = "real_ctx_open"  # the section's fold: its four forward passes run only while it is open
 SHOWN_DIMS = 16  # the vectors' first dimensions drawn (the real model has 384)
 TOP_HEADS = 2  # heads named per layer
 
@@ -64,7 +65,8 @@ def inputs_ui() -> tuple[str, tuple[str, str], tuple[str, str]]:
                 persist_state="session",
             )
         )
-    with st.expander(t("ctx.control.title"), expanded=True):
+    with st.container(border=True):  # inside the section's fold: a box, not a second fold
+        st.markdown(f"**{t('ctx.control.title')}**")
         st.caption(t("ctx.control.body"))
         control = [
             st.text_input(t(label), value=default, key=key, max_chars=MAX_SENTENCE_CHARS, persist_state="session")
@@ -118,9 +120,18 @@ def heads_text(pair: WordPair, layer: int) -> str:
 
 
 def context_ui(loaded: LoadedModel) -> None:
-    """The whole section: inputs, the question before the numbers, the cosines, the vectors, the heads, the reading."""
+    """The section's title and what it measures; the rest folded, and computed only once the reader opens it: its
+    four forward passes (the pair and the control) took a third of the page's first open."""
     st.header(t("ctx.title"))
     st.markdown(t("ctx.body"))
+    fold = st.expander(t("ctx.open"), key=FOLD_KEY, on_change="rerun", icon=":material/compare_arrows:")
+    if fold.open:
+        with fold:
+            measured_ui(loaded)
+
+
+def measured_ui(loaded: LoadedModel) -> None:
+    """Inputs, the question before the numbers, the cosines, the vectors, the heads, the reading."""
     word, sentences, controls = inputs_ui()
     if not word.strip():
         st.info(t("ctx.no_word"))
