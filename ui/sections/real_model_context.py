@@ -17,6 +17,7 @@ from engine.questions import WordPairView
 from ui import charts, model_source, numbers, questions, state
 from ui.i18n import t, tm
 from ui.model_source import LoadedModel
+from ui.sections.real_model import INFO, WARNING
 from ui.tables import table_ui
 from ui.view_models import context as model
 from ui.view_models.context import EXAMPLES
@@ -91,9 +92,9 @@ def pair_or_none(loaded: LoadedModel, word: str, sentences: tuple[str, str]) -> 
             found.append(_word(loaded.model, str(loaded.source.directory), sentence, word))
         except EngineInputError as error:
             if error.code == "word_not_in_sentence":
-                st.warning(tm("ctx.not_found", word=word, sentence=sentence))
+                st.warning(tm("ctx.not_found", word=word, sentence=sentence), icon=WARNING)
             else:
-                st.warning(model_source.error_message(error))
+                st.warning(model_source.error_message(error), icon=WARNING)
             return None
     return word_pair(found[0], found[1])
 
@@ -134,7 +135,7 @@ def measured_ui(loaded: LoadedModel) -> None:
     """Inputs, the question before the numbers, the cosines, the vectors, the heads, the reading."""
     word, sentences, controls = inputs_ui()
     if not word.strip():
-        st.info(t("ctx.no_word"))
+        st.info(t("ctx.no_word"), icon=INFO)
         return
     pair = pair_or_none(loaded, word, sentences)
     control = pair_or_none(loaded, word, controls) if pair is not None else None
@@ -196,5 +197,8 @@ def say_ui(reading: model.ContextReading, word: str) -> None:
         "control": numbers.fixed(control.cosines[-1]),
         "margin": numbers.short(model.CONTROL_MARGIN),
     }
-    st.info(tm(f"ctx.reading.{reading.start}", **words) + " " + tm(f"ctx.reading.{reading.verdict}", **words))
+    st.info(
+        tm(f"ctx.reading.{reading.start}", **words) + " " + tm(f"ctx.reading.{reading.verdict}", **words),
+        icon=":material/compare_arrows:",
+    )
     st.caption(t("ctx.caveat"))
