@@ -33,6 +33,7 @@ from engine.encoder import (
 from engine.errors import EngineInputError
 from engine.limits import MAX_MODEL_TOKENS, MAX_SENTENCE_CHARS
 from engine.model_files import load_model, safetensors_index, tokenize
+from harness.held_bytes import held_bytes
 from harness.tiny_model import (
     SENTENCE,
     SPANISH_VOCAB,
@@ -314,13 +315,6 @@ def test_the_result_stores_each_number_once(tiny, encoded):
                 assert not view.flags.writeable
     assert len(masks) == 1 and result.head(0, 0).allowed.shape == (n, n) and result.head(0, 0).allowed.all()
     # the buffers the result's arrays live in (the model's own W_O aside) weigh what its numbers do, no more
-    roots = {}
-    for array in arrays_of(result):
-        while isinstance(array.base, np.ndarray):
-            array = array.base
-        roots[id(array)] = array.nbytes
-    for weights in model.weights.layers:
-        roots.pop(id(weights.w_o), None)
     heads = [head for layer in result.layers for head in layer.heads]
     numbers = (
         result.attentions.nbytes
@@ -329,18 +323,7 @@ def test_the_result_stores_each_number_once(tiny, encoded):
         + sum(a.nbytes for head in heads for a in (head.q, head.k, head.v, head.scores, head.scaled_scores))
         + n * n  # the one mask
     )
-    assert sum(roots.values()) == numbers
-
-
-def arrays_of(value) -> list[np.ndarray]:
-    """Every numpy array inside a result (dataclasses, tuples), as they are (views included)."""
-    if isinstance(value, np.ndarray):
-        return [value]
-    if dataclasses.is_dataclass(value):
-        return [a for f in dataclasses.fields(value) for a in arrays_of(getattr(value, f.name))]
-    if isinstance(value, tuple):
-        return [a for item in value for a in arrays_of(item)]
-    return []
+    assert held_bytes(result, shared=[w.w_o for w in model.weights.layers]) == numbers
 
 
 # --- memory: the word table stays on disk ---
