@@ -193,16 +193,11 @@ def measure(directory: Path, repeats: int, app_imports: bool, random_ids: bool) 
 
 
 def result_megabytes(result: EncoderResult) -> float:
-    """Bytes an EncoderResult holds: hidden states, attentions and every head's intermediates."""
-    total = result.hidden_states.nbytes + result.attentions.nbytes
-    for layer in result.layers:
-        total += layer.concat.nbytes
-        for head in layer.heads:
-            total += sum(
-                getattr(head, f).nbytes for f in ("q", "k", "v", "scores", "scaled_scores", "weights", "output")
-            )
-            total += head.allowed.nbytes
-    return total / 2**20
+    """MB an EncoderResult holds: hidden states, attentions and every head's intermediates, each buffer once (a
+    head's weights are views of the attentions), the model's own W_O left out."""
+    from harness.held_bytes import held_bytes
+
+    return held_bytes(result, shared=[layer.w_o for layer in result.layers]) / 2**20
 
 
 def report(name: str, f: Figures) -> None:

@@ -42,9 +42,9 @@ MODEL_LICENCE = "Apache-2.0"  # the licence of MODEL_REPO's weights (its model c
 DOWNLOAD_MB = 470  # about what MODEL_FILES of MODEL_REPO weigh: model.safetensors is most of it
 POLL_SECONDS = 1.0  # how often a page watching a download redraws its progress
 # Sentences whose forward pass is kept, for all sessions together: at 64 pieces one result (every head's
-# Q, K, V, scores and weights) is about 30 MB through 12 layers. With 4 kept, four long sentences took the
-# server to 601 MB (the multilingual model's shape, benchmarks/bench_encoder.py); a sentence not kept costs
-# one forward pass again (0.1 to 0.3 s).
+# Q, K, V, scores and weights, each number stored once) is about 28 MB through 12 layers. With 4 kept (and
+# 38 MB a result), four long sentences took the server to 601 MB (the multilingual model's shape,
+# benchmarks/bench_encoder.py); a sentence not kept costs one forward pass again (0.1 to 0.3 s).
 READINGS_KEPT = 2
 
 

@@ -82,7 +82,8 @@ Two kinds of keys:
      "mh_layer_norm".
    - real model: "real_sentence" (kept across pages by persist_state), "real_example_<lang>", "real_layer",
      "real_head" (the picked head, 0-based; set by "real_pick_best" too), "real_sort", "real_query_<n>",
-     "real_key_<n>" (the derived cell's pieces, keyed by the sentence's length in pieces), "real_download".
+     "real_key_<n>" (the derived cell's pieces, keyed by the sentence's length in pieces), "real_download",
+     "real_ctx_open" (the «what attention is for» fold: its forward passes run only while it is open).
      The model itself is no session state: one per server (ui/model_source.py), as is its download.
    - figures: "figure_<key>" (the chart the figure component, ui.figure_component, keeps mounted for the figure
      drawn with `key`; its state is unused).

@@ -44,6 +44,7 @@ from tests.engine.question_contexts import (
 )
 from ui import numbers, question_book, question_wording, questions, state
 from ui.i18n import LANGUAGES, translate
+from ui.sections import real_model_context
 
 LANGS = sorted(LANGUAGES)
 WALK_GATES = [(f"walk.{part}", "pages/walkthrough.py") for part in range(1, 6)]
@@ -110,6 +111,7 @@ def written(lang: str, function, *args, **kwargs) -> str:
         return function(*args, **kwargs)
 
 
+FOLDED = {"real_model.context": real_model_context.FOLD_KEY}  # a gate inside a fold: the fold opened first
 ABOVE = {  # a gate below two others: both shown first, in page order
     "pipeline.context": ["pipeline.vectors", "pipeline"],
     "real_model.context": ["real_model.head", "real_model.cell"],  # below both, outside the head's gate
@@ -130,6 +132,8 @@ def open_gate(gate: str, page: str, lang: str, *, questions_on: bool = True, see
         at.session_state["mh_part"] = gate.split(".")[1]
     if gate.startswith("learning."):
         at.session_state["learn_section"] = "train"
+    if gate in FOLDED:
+        at.session_state[FOLDED[gate]] = True
     for key, value in state.items():
         at.session_state[key] = value
     if gate.startswith("walk."):

@@ -21,6 +21,7 @@ from harness.tiny_model import TINY_CONFIG
 from tests.app.helpers import open_page, page_text, shown, tables
 from tests.app.test_real_model_page import each_test_a_fresh_server, local_model, tiny_dir  # noqa: F401 (fixtures)
 from ui.i18n import translate
+from ui.sections import real_model_context
 from ui.view_models import context as view
 
 PAGE = "pages/real_model.py"
@@ -31,6 +32,7 @@ CONTROL = ("el perro come carne", "el perro come carne porque tiene hambre")
 
 
 def open_context(lang: str, word: str = WORD, pair=PAIR, control=CONTROL):
+    """The page with the section's fold opened, its word and sentences typed."""
     values = dict(
         zip(
             ("real_ctx_word", "real_ctx_a", "real_ctx_b", "real_ctx_c", "real_ctx_d"),
@@ -38,9 +40,35 @@ def open_context(lang: str, word: str = WORD, pair=PAIR, control=CONTROL):
             strict=True,
         )
     )
-    at = open_page(PAGE, lang, timeout=120, **values)
+    at = open_page(PAGE, lang, timeout=120, **values, **{real_model_context.FOLD_KEY: True})
     assert not at.exception, [e.value for e in at.exception]
     return at
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_sections_forward_passes_wait_until_its_fold_is_opened(local_model, monkeypatch, lang):  # noqa: F811
+    """Issue 31: the section's four forward passes took a third of the page's first open. Folded, the page runs
+    none of them and shows its title and what it measures; opened, it computes and draws the cosines."""
+    passes = []
+
+    def counted(*args, **kwargs):
+        passes.append(args[0])
+        return encode(*args, **kwargs)
+
+    monkeypatch.setattr(real_model_context, "encode", counted)
+    at = open_page(PAGE, lang, timeout=120)
+    assert not at.exception, [e.value for e in at.exception]
+    text = page_text(at)
+    assert passes == []
+    assert translate(lang, "ctx.heads.caption") not in text
+    assert translate(lang, "ctx.title") in [h.value for h in at.header]
+    assert translate(lang, "ctx.body") in text
+    assert translate(lang, "ctx.open") in [e.label for e in at.expander]
+    at.session_state[real_model_context.FOLD_KEY] = True
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert passes  # the pair's and the control's sentences through the model (the same sentence once)
+    assert translate(lang, "ctx.heads.caption") in page_text(at)
 
 
 def by_hand(directory: Path, sentence: str, word: str):

@@ -11,6 +11,7 @@ from __future__ import annotations
 import base64
 import json
 import re
+import sys
 import threading
 import time
 from pathlib import Path
@@ -39,6 +40,7 @@ from tests.app.helpers import figure_elements, open_page, page_text, shown, tabl
 from ui import charts, model_source
 from ui.i18n import LANGUAGES, translate
 from ui.numbers import count, fixed
+from ui.sections.real_model_context import FOLD_KEY
 from ui.text import md_literal
 
 PAGE = "pages/real_model.py"
@@ -150,6 +152,20 @@ def test_the_page_shows_the_pieces_the_model_reads(local_model, lang):
     # the words cut into several pieces are named with their pieces
     for word, pieces in (("perro", "per + ##ro"), ("hambre", "ham + ##bre")):
         assert translate(lang, "real.pieces.split_one", word=word, n="2", pieces=pieces) in text
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_pages_alerts_name_their_icons_so_no_emoji_catalog_is_loaded(local_model, monkeypatch, lang):
+    """Issue 31: an alert without an icon has Streamlit look for an emoji at the start of its text, and the first
+    non-ASCII one loads Streamlit's emoji catalog (0.1-0.3 s of the page's first open, py-spy). The page, the
+    «what attention is for» fold opened, draws its alerts with icons of their own and loads no catalog."""
+    monkeypatch.delitem(sys.modules, "streamlit.emojis", raising=False)
+    at = open_page(PAGE, lang, timeout=120, **{FOLD_KEY: True})
+    assert not at.exception, [e.value for e in at.exception]
+    alerts = [*at.success, *at.info, *at.warning, *at.error]
+    assert len(alerts) >= 3  # the question's answer, the derived weight's reading, the same word's reading
+    assert all(alert.icon.startswith(":material/") for alert in alerts), [alert.icon for alert in alerts]
+    assert "streamlit.emojis" not in sys.modules
 
 
 def test_the_small_multiples_figure_has_one_panel_per_head_with_the_engines_weights(local_model):

@@ -133,7 +133,8 @@ def choose(page: Page, selectbox, option: str) -> None:
         acted(page, lambda: choice.click())
 
 
-CHARTS = 4  # the heads' small multiples, the picked head, the same word's cosines by layer and its two vectors
+CHARTS = 2  # the heads' small multiples, the picked head («what attention is for» is folded: computed once opened)
+SECTION_CHARTS = 2  # in that fold, opened: the same word's cosines by layer and its two vectors
 
 
 def main(page: Page):
@@ -149,11 +150,15 @@ def test_the_page_draws_the_pieces_every_head_and_the_picked_head(page, model_ur
     pieces = main(page).locator("[data-testid=stMarkdownContainer] table").first
     for piece in ("[CLS]", "per", "##ro", "ham", "##bre", "[SEP]"):
         expect(pieces).to_contain_text(piece)
-    # every head at once, the picked one large; then «what attention is for»: the word's cosine layer by layer and its
-    # vectors in the two sentences
+    # every head at once, the picked one large; then, once its fold is opened, «what attention is for»: the word's
+    # cosine layer by layer and its vectors in the two sentences
     expect(charts(page)).to_have_count(CHARTS)
     expect(charts(page).first.locator(".main-svg").first).to_be_visible()
     expect(main(page)).to_contain_text(strings["real.question.title.tiene"])
+    expect(main(page)).not_to_contain_text(strings["ctx.heads.caption"])
+    acted(page, lambda: main(page).get_by_text(strings["ctx.open"]).click())
+    expect(charts(page)).to_have_count(CHARTS + SECTION_CHARTS)
+    expect(main(page)).to_contain_text(strings["ctx.heads.caption"])
     assert_healthy(page)
     screenshot(page, f"real_model-{lang}")
 

@@ -33,6 +33,7 @@ from engine.encoder import (
 from engine.errors import EngineInputError
 from engine.limits import MAX_MODEL_TOKENS, MAX_SENTENCE_CHARS
 from engine.model_files import load_model, safetensors_index, tokenize
+from harness.held_bytes import held_bytes
 from harness.tiny_model import (
     SENTENCE,
     SPANISH_VOCAB,
@@ -291,6 +292,38 @@ def test_the_result_and_the_weights_cannot_be_changed(tiny, encoded):
         model.weights.word_embeddings[0] = 1.0  # the word table is read, never written
     with pytest.raises(dataclasses.FrozenInstanceError):
         model.config.n_layers = 3
+
+
+def test_the_result_stores_each_number_once(tiny, encoded):
+    """Issue 31: a session keeps whole results. Each head's weights are a view of `attentions`, its output a view of
+    its layer's concatenation, a layer's x (with the column of ones) a view of what `hidden_states` views, one mask
+    for every head; before, each was a copy (a quarter of a result's bytes)."""
+    model, _ = tiny
+    tokens, result = encoded
+    n, d = len(tokens.ids), model.config.d_model
+    masks = set()
+    for k, layer in enumerate(result.layers):
+        assert np.shares_memory(layer.x, result.hidden_states[k])
+        assert np.array_equal(layer.x[:, :d], result.hidden_states[k]) and np.all(layer.x[:, d] == 1.0)
+        d_v = layer.heads[0].output.shape[1]
+        for h, head in enumerate(layer.heads):
+            assert np.shares_memory(head.weights, result.attentions[k, h])
+            assert np.shares_memory(head.output, layer.concat)
+            assert np.array_equal(head.output, layer.concat[:, h * d_v : (h + 1) * d_v])
+            masks.add(id(head.allowed))
+            for view in (head.weights, head.output, layer.x):
+                assert not view.flags.writeable
+    assert len(masks) == 1 and result.head(0, 0).allowed.shape == (n, n) and result.head(0, 0).allowed.all()
+    # the buffers the result's arrays live in (the model's own W_O aside) weigh what its numbers do, no more
+    heads = [head for layer in result.layers for head in layer.heads]
+    numbers = (
+        result.attentions.nbytes
+        + result.layers[0].x.itemsize * (len(result.layers) + 1) * n * (d + 1)  # every layer's [x, 1], once
+        + sum(layer.concat.nbytes + layer.output.nbytes for layer in result.layers)
+        + sum(a.nbytes for head in heads for a in (head.q, head.k, head.v, head.scores, head.scaled_scores))
+        + n * n  # the one mask
+    )
+    assert held_bytes(result, shared=[w.w_o for w in model.weights.layers]) == numbers
 
 
 # --- memory: the word table stays on disk ---

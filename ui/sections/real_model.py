@@ -53,6 +53,9 @@ CLEAR_MARGIN = 0.10
 TOP_HEADS = 5  # heads listed under the question
 PIECES_PER_TABLE = {True: 8, False: 16}  # pieces in one row of tables: what fits a projector, a 1400 px screen
 SORTED_HEADS_SHOWN = 12  # heads in the static table of presentation mode (the sortable grid is too small to read)
+# Every alert names its icon: one without an icon has Streamlit look for an emoji at the start of its (non-ASCII)
+# text, and the first such look loads its emoji catalog, 0.1-0.3 s of the page's first open (py-spy).
+INFO, WARNING = ":material/info:", ":material/warning:"
 # Each measure and whether the table sorts it ascending: the most focused heads first, the rest by the most weight.
 MEASURES = {"entropy": True, "special": False, "previous": False, "self_weight": False}
 
@@ -96,7 +99,7 @@ def sentence_ui() -> str:
         persist_state="session",
     )
     if len(sentence) >= MAX_SENTENCE_CHARS:
-        st.info(t("limits.sentence_at_limit", limit=numbers.count(MAX_SENTENCE_CHARS)))
+        st.info(t("limits.sentence_at_limit", limit=numbers.count(MAX_SENTENCE_CHARS)), icon=INFO)
     for column, (lang, example) in zip(st.columns(len(EXAMPLES)), EXAMPLES.items(), strict=True):
         column.button(
             t(f"real.example.{lang}"),
@@ -115,7 +118,7 @@ def reading_or_stop(loaded: LoadedModel, sentence: str) -> Reading:
         with st.spinner(t("real.computing")):
             return model_source.read(loaded, sentence)
     except EngineInputError as error:
-        st.warning(model_source.error_message(error))
+        st.warning(model_source.error_message(error), icon=WARNING)
         st.stop()
         raise
 
@@ -339,11 +342,11 @@ def question_ui(found: Asked, sentence: str) -> None:
     st.markdown(tm("real.question.body" if example else "real.question.body.edited", **words))
     st.markdown(tm("real.question.rule", **words))
     if best.margin <= 0:
-        st.warning(tm("real.question.never", **words))
+        st.warning(tm("real.question.never", **words), icon=WARNING)
     elif best.margin < CLEAR_MARGIN:
-        st.info(tm("real.question.weak", **words, **where, **shares, margin=numbers.fixed(best.margin)))
+        st.info(tm("real.question.weak", **words, **where, **shares, margin=numbers.fixed(best.margin)), icon=INFO)
     else:
-        st.success(tm("real.question.best", **words, **where, **shares))
+        st.success(tm("real.question.best", **words, **where, **shares), icon=":material/check_circle:")
     st.markdown(tm("real.question.count", wins=numbers.count(wins), total=numbers.count(len(ranked)), **words))
     table_ui(preferences_frame(ranked[:TOP_HEADS], question), 3)
     st.caption(t("real.question.caveat"))
@@ -416,7 +419,8 @@ def cell_ui(reading: Reading, layer: int, head: int, found: Asked | None) -> Non
             other=piece_label(tokens, cell.j),
             weight=weight,
             written=written_weight,
-        )
+        ),
+        icon=":material/calculate:",
     )
 
 

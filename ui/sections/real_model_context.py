@@ -17,11 +17,13 @@ from engine.questions import WordPairView
 from ui import charts, model_source, numbers, questions, state
 from ui.i18n import t, tm
 from ui.model_source import LoadedModel
+from ui.sections.real_model import INFO, WARNING
 from ui.tables import table_ui
 from ui.view_models import context as model
 from ui.view_models.context import EXAMPLES
 
 KEYS = ("real_ctx_word", "real_ctx_a", "real_ctx_b", "real_ctx_c", "real_ctx_d")  # the word, the pair, the control
+FOLD_KEY = "real_ctx_open"  # the section's fold: its four forward passes run only while it is open
 SHOWN_DIMS = 16  # the vectors' first dimensions drawn (the real model has 384)
 TOP_HEADS = 2  # heads named per layer
 
@@ -64,7 +66,8 @@ def inputs_ui() -> tuple[str, tuple[str, str], tuple[str, str]]:
                 persist_state="session",
             )
         )
-    with st.expander(t("ctx.control.title"), expanded=True):
+    with st.container(border=True):  # inside the section's fold: a box, not a second fold
+        st.markdown(f"**{t('ctx.control.title')}**")
         st.caption(t("ctx.control.body"))
         control = [
             st.text_input(t(label), value=default, key=key, max_chars=MAX_SENTENCE_CHARS, persist_state="session")
@@ -89,9 +92,9 @@ def pair_or_none(loaded: LoadedModel, word: str, sentences: tuple[str, str]) -> 
             found.append(_word(loaded.model, str(loaded.source.directory), sentence, word))
         except EngineInputError as error:
             if error.code == "word_not_in_sentence":
-                st.warning(tm("ctx.not_found", word=word, sentence=sentence))
+                st.warning(tm("ctx.not_found", word=word, sentence=sentence), icon=WARNING)
             else:
-                st.warning(model_source.error_message(error))
+                st.warning(model_source.error_message(error), icon=WARNING)
             return None
     return word_pair(found[0], found[1])
 
@@ -118,12 +121,21 @@ def heads_text(pair: WordPair, layer: int) -> str:
 
 
 def context_ui(loaded: LoadedModel) -> None:
-    """The whole section: inputs, the question before the numbers, the cosines, the vectors, the heads, the reading."""
+    """The section's title and what it measures; the rest folded, and computed only once the reader opens it: its
+    four forward passes (the pair and the control) took a third of the page's first open."""
     st.header(t("ctx.title"))
     st.markdown(t("ctx.body"))
+    fold = st.expander(t("ctx.open"), key=FOLD_KEY, on_change="rerun", icon=":material/compare_arrows:")
+    if fold.open:
+        with fold:
+            measured_ui(loaded)
+
+
+def measured_ui(loaded: LoadedModel) -> None:
+    """Inputs, the question before the numbers, the cosines, the vectors, the heads, the reading."""
     word, sentences, controls = inputs_ui()
     if not word.strip():
-        st.info(t("ctx.no_word"))
+        st.info(t("ctx.no_word"), icon=INFO)
         return
     pair = pair_or_none(loaded, word, sentences)
     control = pair_or_none(loaded, word, controls) if pair is not None else None
@@ -185,5 +197,8 @@ def say_ui(reading: model.ContextReading, word: str) -> None:
         "control": numbers.fixed(control.cosines[-1]),
         "margin": numbers.short(model.CONTROL_MARGIN),
     }
-    st.info(tm(f"ctx.reading.{reading.start}", **words) + " " + tm(f"ctx.reading.{reading.verdict}", **words))
+    st.info(
+        tm(f"ctx.reading.{reading.start}", **words) + " " + tm(f"ctx.reading.{reading.verdict}", **words),
+        icon=":material/compare_arrows:",
+    )
     st.caption(t("ctx.caveat"))

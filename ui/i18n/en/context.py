@@ -10,6 +10,7 @@ STRINGS: dict[str, str] = {
         "one word). The stages: the word's row of the word table (the same in any sentence), the embeddings (the row "
         "+ the position, normalised) and the output of each layer."
     ),
+    "ctx.open": "Open the measurement: the same word in two sentences, layer by layer",
     "ctx.word": "The word",
     "ctx.pair.a": "Sentence 1",
     "ctx.pair.b": "Sentence 2",

@@ -10,6 +10,7 @@ STRINGS: dict[str, str] = {
         "promedia una oración, aplicada a una sola palabra). Etapas: la fila de la tabla de palabras (la misma en "
         "cualquier frase), los embeddings (la fila + la posición, normalizados) y la salida de cada capa."
     ),
+    "ctx.open": "Abrí la medición: la misma palabra en dos frases, capa por capa",
     "ctx.word": "La palabra",
     "ctx.pair.a": "Frase 1",
     "ctx.pair.b": "Frase 2",
