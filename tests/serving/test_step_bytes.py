@@ -12,7 +12,7 @@ from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
 from harness.server import ROOT, served
 from loadtest.protocol import Connection, Run
-from loadtest.recording import Recording, widget
+from loadtest.recording import Recording, builder_opening, builder_step_at
 from ui.figure_component import COMPONENT_NAME
 
 pytestmark = pytest.mark.slow
@@ -38,16 +38,9 @@ def test_a_builder_step_sends_the_figures_the_browser_holds_as_references_and_un
     with served(ROOT / "app.py") as server:
         connection = Connection(server.url)
         try:
-            opening = recording.opening()
-            opening.rerun_script.query_string = "questions_on=false"  # as benchmarks/bench_latency.py opens it
-            drawn = connection.run(opening, keep=True)
-            runs = []
-            for temperature in ("1,1", "1,0"):  # a temperature not drawn before, then back to the first
-                step = recording.steps()[0]
-                widget(step, "opt_temperature_0").string_array_value.data[:] = [temperature]
-                widget(step, "opt_causal_0").bool_value = False
-                widget(step, "questions_on").bool_value = False
-                runs.append(connection.run(step, keep=True))
+            drawn = connection.run(builder_opening(recording), keep=True)
+            # a temperature not drawn before, then back to the first
+            runs = [connection.run(builder_step_at(recording, t), keep=True) for t in ("1,1", "1,0")]
         finally:
             connection.close()
     new_value, back = runs
