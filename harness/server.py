@@ -96,10 +96,11 @@ def stop_app(process: subprocess.Popen) -> None:
 
 
 @contextmanager
-def served(script: Path) -> Iterator[Server]:
-    """`streamlit run script` on a free local port until the block ends, however it ends."""
+def served(script: Path, *, cwd: Path = ROOT) -> Iterator[Server]:
+    """`streamlit run script` on a free local port, from `cwd` (whose .streamlit/config.toml it reads), until the
+    block ends, however it ends."""
     port = free_port()
-    process = start_app(script, port)
+    process = start_app(script, port, cwd=cwd)
     try:
         url = f"http://127.0.0.1:{port}"
         wait_healthy(url, process)

@@ -13,6 +13,10 @@ the terms of the page the server drew now: a widget is named by its key, a fragm
 matters because Streamlit silently drops a rerun of a fragment it does not have (a fragment's id follows the page's
 layout above it): a recording made before a change of layout would otherwise wait forever for its run's end.
 
+As the browser does, a connection also keeps the hash of every message the server marked cacheable and names them in
+each BackMsg (`cached_message_hashes`): the server then sends such an element, unchanged since, as a reference to
+its hash (`ref_hash`) instead of whole (`global.minCachedMessageSize` in .streamlit/config.toml sets which are).
+
 Plain blocking sockets (websocket-client); Locust's gevent makes them cooperative.
 """
 
@@ -148,11 +152,13 @@ class Connection:
             enable_multithread=False,
         )
         self.session_id = ""  # the server's id for this session, from its new_session message
+        self.cached: set[str] = set()  # hashes of the cacheable messages received, as the browser's message cache
 
     def run(self, message: BackMsg, *, keep: bool = False) -> Run:
         """Send one BackMsg that asks for a run (in this page's terms, `Page.adapt`) and wait for that run to
         finish, at most `timeout` seconds; `keep` keeps the run's messages in the Run."""
         message = self.page.adapt(message)
+        message.rerun_script.cached_message_hashes[:] = sorted(self.cached)
         start = time.perf_counter()
         deadline = start + self.timeout
         self.socket.send_binary(message.SerializeToString())
@@ -191,6 +197,8 @@ class Connection:
         if opcode in (websocket.ABNF.OPCODE_PING, websocket.ABNF.OPCODE_PONG):
             return None
         msg = ForwardMsg.FromString(payload)
+        if msg.metadata.cacheable:
+            self.cached.add(msg.hash)
         self.page.read(msg)
         return msg
 

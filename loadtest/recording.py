@@ -68,3 +68,20 @@ def builder_step(recording: Recording, rng: random.Random) -> BackMsg:
     temperature.data[:] = [f"{rng.choice(TEMPERATURES):.1f}".replace(".", ",")]  # written as a Spanish reader reads it
     widget(message, "opt_causal_0").bool_value = rng.random() < 0.5
     return message
+
+
+def builder_step_at(recording: Recording, temperature: str) -> BackMsg:
+    """The builder's temperature slider at `temperature` (as a Spanish reader writes it, "1,1"), the causal mask
+    off and the questions off, as benchmarks/bench_latency.py's builder page is opened (`?questions_on=false`)."""
+    message = recording.steps()[0]
+    widget(message, "opt_temperature_0").string_array_value.data[:] = [temperature]
+    widget(message, "opt_causal_0").bool_value = False
+    widget(message, "questions_on").bool_value = False
+    return message
+
+
+def builder_opening(recording: Recording) -> BackMsg:
+    """The builder's first run with the questions off, as benchmarks/bench_latency.py opens it."""
+    message = recording.opening()
+    message.rerun_script.query_string = "questions_on=false"
+    return message

@@ -19,7 +19,7 @@ FLOOR_APPS = sorted(BENCHMARKS.glob("floor_*.py"))
 SMOKED_HERE = {"bench_engine.py", "bench_training.py", "bench_scaling_cpu.py", "bench_encoder.py", "bench_heap.py"}
 SMOKED_WITH_BROWSER = {"bench_cold_start.py", "bench_latency.py", "bench_join.py", "bench_model_server.py"}
 SMOKED_WITH_BROWSER |= {"load_sessions.py", "bench_drag.py"}
-SMOKED_WITH_SERVERS = {"bench_capacity.py", "bench_live.py", "bench_soak.py"}  # tests/serving
+SMOKED_WITH_SERVERS = {"bench_capacity.py", "bench_live.py", "bench_soak.py", "bench_step_bytes.py"}  # tests/serving
 MODULES = {"grid_sample.py", "live_chart.py", "pyspy.py"}  # imported by floor apps and scripts, run with them
 
 

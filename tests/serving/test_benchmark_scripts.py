@@ -34,6 +34,16 @@ def test_bench_soak_prints_a_row_per_window_and_the_memory_verdict():
     assert re.search(r"RSS median, first window after everyone joined → last: \d+ → \d+ MB .* failures 0;", out), out
 
 
+def test_bench_step_bytes_prints_each_step_by_what_its_messages_carry():
+    out = run_benchmark("bench_step_bytes.py", timeout=300)
+    steps = re.findall(
+        r"^(opening the builder|a new temperature \(1,1\)|back to the first \(1,0\)): [\d,]+ B", out, re.M
+    )
+    assert steps == ["opening the builder", "a new temperature (1,1)", "back to the first (1,0)"], out
+    assert re.search(r"^ +[\d,]+ B +\d+x component attention_figure$", out, re.M), out
+    assert re.search(r"^ +[\d,]+ B +\d+x ref_hash$", out, re.M), out
+
+
 def test_bench_soak_cuts_the_run_into_windows_and_keeps_a_short_tail_with_the_last():
     assert windows(0, 10, 5) == [(0, 5), (5, 10)]
     assert windows(0, 11, 5) == [(0, 5), (5, 11)]  # a 1-s tail joins the last window
