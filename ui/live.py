@@ -672,7 +672,8 @@ def _send_answer(gate: str, ref: QuestionRef, question: Question, number: int) -
         else:  # an answer after the reveal, to another question, too long: said by the question, nothing counted
             _ANSWER_ERROR.set((error.code, dict(error.params)))
         return
-    _STUDENT.set(replace(seat, responses={**seat.responses, (ref, number): str(response)}))
+    sent = {**seat.sent_at, (ref, number): seat.seen_version}  # a later read without it: the answers started afresh
+    _STUDENT.set(replace(seat, responses={**seat.responses, (ref, number): str(response)}, sent_at=sent))
 
 
 def student_gate_ui(
