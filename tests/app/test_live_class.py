@@ -531,3 +531,23 @@ def test_a_choice_bar_is_labelled_by_its_options_letter_and_marked_after_the_rev
     assert group_label(question, Group(option=wrong), marked=True) == "ABCDEFGH"[wrong]
     assert group_label(question, Group(option=right, right=True), marked=False) == "ABCDEFGH"[right]
     assert group_label(question, Group(option=right, right=True), marked=True) == f"{'ABCDEFGH'[right]} ✔"
+
+
+def test_a_question_asked_again_asks_the_student_again(store):
+    """Asked again, a question's round 1 starts afresh in the store: the student's phone must not still say their
+    earlier answer was received (it is in no tally)."""
+    lec, code = lecturer()
+    first = store.state(code).view.question
+    question = same_question(first, lesson_scenario())
+    alice = session(**{"class": code})
+    _, wrong = right_and_wrong(question)
+    answer(alice, question, wrong)
+    received = translate("es", "live.quiz.received", answer="").strip()[:12]
+    assert received in page_text(alice)
+    click(lec, translate("es", "walk.next"))
+    click(lec, translate("es", "walk.prev"))
+    assert store.state(code).rounds[0].answers == {}
+    alice.run()
+    alice.run()
+    assert received not in page_text(alice)
+    assert translate("es", "live.quiz.waiting") in page_text(alice)
