@@ -235,13 +235,16 @@ def publish(page: str | None = None) -> None:
     view = View(page, state.step(), encode_scenario(state.get_scenario()), ref)
     if view == seat.published:
         return
+    log = seat.asked
+    if seat.published is not None and seat.published.question not in (None, ref):
+        # another question: the store drops this one's answers, so read those sent since the projector's last read
+        log = _log_at_click(live_store.store(), seat.code, log)
     try:
         current = live_store.store().publish(seat.code, seat.token, view)
     except ClassError as error:
         _refused(error)
         errors_ui()  # said where the change was made (a fragment's run draws no page top)
         return
-    log = seat.asked
     if ref is not None and question is not None and (seat.published is None or seat.published.question != ref):
         log = asked_again(log, current.version, ref, question)  # the store starts this question's round 1 afresh
     _LECTURER.set(replace(seat, published=view, asked=log))

@@ -533,6 +533,28 @@ def test_a_choice_bar_is_labelled_by_its_options_letter_and_marked_after_the_rev
     assert group_label(question, Group(option=right, right=True), marked=True) == f"{'ABCDEFGH'[right]} ✔"
 
 
+def test_answers_sent_just_before_the_lecturer_moves_on_are_in_the_tally(store, downloads):
+    """The projector reads the answers every 1.5 s; the lecturer who steps on before its next read (the store then
+    drops the question's answers) must not lose the answers sent since."""
+    from classroom.tally import CSV_HEADER
+    from tests.app.helpers import downloaded
+
+    lec, code = lecturer()
+    first = store.state(code).view.question
+    question = same_question(first, lesson_scenario())
+    alice, bob = session(**{"class": code}), session(**{"class": code})
+    right, wrong = right_and_wrong(question)
+    answer(alice, question, right)
+    answer(bob, question, wrong)  # no run of the lecturer's page since: the projector has not read them
+    click(lec, translate("es", "walk.next"))  # part 2 asks its own question: the store drops part 1's answers
+    assert store.state(code).view.question != first
+    lec.run()
+    text, _ = downloaded(lec, downloads, translate("es", "live.export.button", kind="CSV"))
+    rows = csv_rows(text)[1:]
+    template, count = CSV_HEADER.index("template"), CSV_HEADER.index("count")
+    assert sum(int(row[count]) for row in rows if row[template] == first.template_id) == 2
+
+
 def test_a_question_asked_again_asks_the_student_again(store):
     """Asked again, a question's round 1 starts afresh in the store: the student's phone must not still say their
     earlier answer was received (it is in no tally)."""
