@@ -84,6 +84,9 @@ _LECTURER: state.Slot[LecturerSeat | None] = state.Slot("live_lecturer", lambda:
 _STUDENT: state.Slot[StudentSeat | None] = state.Slot("live_student", lambda: None)
 _ASKED: state.Slot[tuple[str, int | None, QuestionRef, Question] | None] = state.Slot("live_asked", lambda: None)
 _CONFIRM_END: state.Slot[bool] = state.Slot("live_confirm_end", lambda: False)
+# the lecturer's log as last kept, read by the tally's download when clicked: the sidebar that drew the button is
+# not drawn again by a fragment's run (a walkthrough part, the projector), which may change the log after it
+_LOG_BOX: state.Slot[list[AskedLog]] = state.Slot("live_log_box", lambda: [{}])
 _ENDED_LOG: state.Slot[AskedLog] = state.Slot("live_ended_log", dict)  # the ended class's tally, still offered
 _GATES: state.Slot[list[str]] = state.Slot("live_gates", list)
 _PAGE: state.Slot[str] = state.Slot("live_page", lambda: "home")
@@ -191,7 +194,7 @@ def _take_lecturer_link() -> None:
         _ERROR.set(("not_lecturer", {}))
         return
     _STUDENT.set(None)
-    _LECTURER.set(LecturerSeat(code, token))
+    _set_lecturer(LecturerSeat(code, token))
     _not_in_the_address_bar()
 
 
@@ -221,6 +224,19 @@ def _follow(view: View) -> None:
         st.switch_page(PAGE_BY_KEY[plan.page].path)
 
 
+def _set_lecturer(seat: LecturerSeat) -> None:
+    """Keep the lecturer's seat, and its log where the tally's download reads it at click time."""
+    _LECTURER.set(seat)
+    _log_box()[0] = seat.asked
+
+
+def _log_box() -> list[AskedLog]:
+    """This session's box of the lecturer's log (made on first use: a Slot's default is not kept)."""
+    box = _LOG_BOX.get()
+    _LOG_BOX.set(box)
+    return box
+
+
 def publish(page: str | None = None) -> None:
     """The lecturer's view, published when it changed since the last time: the page, the part, the scenario, and
     the question its gate asks now."""
@@ -238,7 +254,7 @@ def publish(page: str | None = None) -> None:
     log = seat.asked
     if seat.published is not None and seat.published.question not in (None, ref):
         # another question: the store drops this one's answers, so read those sent since the projector's last read
-        log = _log_at_click(live_store.store(), seat.code, log)
+        log = _log_at_click(live_store.store(), seat.code, [log])
     try:
         current = live_store.store().publish(seat.code, seat.token, view)
     except ClassError as error:
@@ -247,7 +263,7 @@ def publish(page: str | None = None) -> None:
         return
     if ref is not None and question is not None and (seat.published is None or seat.published.question != ref):
         log = asked_again(log, current.version, ref, question)  # the store starts this question's round 1 afresh
-    _LECTURER.set(replace(seat, published=view, asked=log))
+    _set_lecturer(replace(seat, published=view, asked=log))
 
 
 # --- the sidebar ---
@@ -281,7 +297,7 @@ def _open_class() -> None:
         _refused(error)
         return
     _STUDENT.set(None)
-    _LECTURER.set(LecturerSeat(code, token, published=view))
+    _set_lecturer(LecturerSeat(code, token, published=view))
     _ENDED_LOG.set({})
     state.set_class_code(None)
     state.set_student_id(None)
@@ -560,7 +576,7 @@ def _projector_fragment_ui(gate: str, question: Question) -> None:
     ref = current.view.question
     if ref != question_ref(gate, question):
         return
-    _LECTURER.set(replace(seat, asked=with_rounds(seat.asked, current)))
+    _set_lecturer(replace(seat, asked=with_rounds(seat.asked, current)))
     marked = answer_shown(current.rounds)
     rounds = projector_rounds(question, current.rounds, marked)
     if not rounds:
@@ -752,7 +768,12 @@ def class_tally_ui(log: AskedLog, code: str | None = None) -> None:
         return
     header = tuple(t(f"live.export.col.{column}") for column in tally.CSV_HEADER)
     yes_no = (t("quiz.export.yes"), t("quiz.export.no"))
-    at_click = partial(_log_at_click, None if code is None else live_store.store(), code, dict(log))
+    if code is None:
+        box: list[AskedLog] = [dict(log)]  # the ended class's log: it changes no more
+    else:
+        box = _log_box()
+        box[0] = log
+    at_click = partial(_log_at_click, None if code is None else live_store.store(), code, box)
     st.caption(t("live.export.title"))
     share.tally_downloads_ui(
         lambda: tally_csv(at_click(), header, yes_no),
@@ -764,8 +785,10 @@ def class_tally_ui(log: AskedLog, code: str | None = None) -> None:
     )
 
 
-def _log_at_click(store: ClassStore | None, code: str | None, log: AskedLog) -> AskedLog:
-    """The log with the class's current question's rounds as the store has them now (as kept, if it cannot say)."""
+def _log_at_click(store: ClassStore | None, code: str | None, box: list[AskedLog]) -> AskedLog:
+    """The log in `box` with the class's current question's rounds as the store has them now (as kept, if it cannot
+    say)."""
+    log = box[0]
     if store is None or code is None:
         return log
     try:

@@ -533,37 +533,42 @@ def test_a_choice_bar_is_labelled_by_its_options_letter_and_marked_after_the_rev
     assert group_label(question, Group(option=right, right=True), marked=True) == f"{'ABCDEFGH'[right]} ✔"
 
 
-def test_answers_sent_just_before_the_lecturer_moves_on_are_in_the_tally(store, downloads):
-    """The projector reads the answers every 1.5 s; the lecturer who steps on before its next read (the store then
-    drops the question's answers) must not lose the answers sent since."""
-    from classroom.tally import CSV_HEADER
-    from tests.app.helpers import downloaded
-
+def part_one_answered(store, students: int) -> tuple[AppTest, str, object, list[AppTest]]:
+    """A lecturer on part 1 of the walkthrough and `students` who answered its question (right, wrong, right...),
+    with no run of the lecturer's page since: (lecturer, code, the question's reference, the students)."""
     lec, code = lecturer()
     first = store.state(code).view.question
     question = same_question(first, lesson_scenario())
-    alice, bob = session(**{"class": code}), session(**{"class": code})
-    right, wrong = right_and_wrong(question)
-    answer(alice, question, right)
-    answer(bob, question, wrong)  # no run of the lecturer's page since: the projector has not read them
+    them = [session(**{"class": code}) for _ in range(students)]
+    for n, student in enumerate(them):
+        answer(student, question, right_and_wrong(question)[n % 2])
+    return lec, code, first, them
+
+
+def counted(lec: AppTest, downloads, template_id: str) -> int:
+    """The answers to template `template_id` in the lecturer's CSV download, as built when clicked."""
+    from classroom.tally import CSV_HEADER
+    from tests.app.helpers import downloaded
+
+    text, _ = downloaded(lec, downloads, translate("es", "live.export.button", kind="CSV"))
+    template, count = CSV_HEADER.index("template"), CSV_HEADER.index("count")
+    return sum(int(row[count]) for row in csv_rows(text)[1:] if row[template] == template_id)
+
+
+def test_answers_sent_just_before_the_lecturer_moves_on_are_in_the_tally(store, downloads):
+    """The projector reads the answers every 1.5 s; the lecturer who steps on before its next read (the store then
+    drops the question's answers) must not lose the answers sent since."""
+    lec, code, first, _ = part_one_answered(store, 2)
     click(lec, translate("es", "walk.next"))  # part 2 asks its own question: the store drops part 1's answers
     assert store.state(code).view.question != first
     lec.run()
-    text, _ = downloaded(lec, downloads, translate("es", "live.export.button", kind="CSV"))
-    rows = csv_rows(text)[1:]
-    template, count = CSV_HEADER.index("template"), CSV_HEADER.index("count")
-    assert sum(int(row[count]) for row in rows if row[template] == first.template_id) == 2
+    assert counted(lec, downloads, first.template_id) == 2
 
 
 def test_a_question_asked_again_asks_the_student_again(store):
     """Asked again, a question's round 1 starts afresh in the store: the student's phone must not still say their
     earlier answer was received (it is in no tally)."""
-    lec, code = lecturer()
-    first = store.state(code).view.question
-    question = same_question(first, lesson_scenario())
-    alice = session(**{"class": code})
-    _, wrong = right_and_wrong(question)
-    answer(alice, question, wrong)
+    lec, code, _, (alice,) = part_one_answered(store, 1)
     received = translate("es", "live.quiz.received", answer="").strip()[:12]
     assert received in page_text(alice)
     click(lec, translate("es", "walk.next"))
@@ -573,3 +578,12 @@ def test_a_question_asked_again_asks_the_student_again(store):
     alice.run()
     assert received not in page_text(alice)
     assert translate("es", "live.quiz.waiting") in page_text(alice)
+
+
+def test_the_tally_download_holds_what_the_run_after_the_sidebar_kept(store, downloads):
+    """The sidebar draws the download first; the same run (and, in the browser, a walkthrough part's or the
+    projector's fragment, which do not draw the sidebar again) then keeps more in the lecturer's log: the file,
+    built at the click, holds it."""
+    lec, _, first, _ = part_one_answered(store, 1)
+    click(lec, translate("es", "walk.next"))  # this run's sidebar was drawn before part 1's answers were read
+    assert counted(lec, downloads, first.template_id) == 1
