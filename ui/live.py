@@ -74,6 +74,7 @@ from ui.view_models.live import (
 # 1.20 s at 0.5 s: the page's rerun, not the poll, is most of it, so the poll stays at half the CPU.
 FOLLOW_EVERY = 1.0
 PROJECTOR_EVERY = 1.5  # seconds between the projector's reads of the answers and the count of students
+GONE = ("class_unknown", "class_ended", "class_full")  # refusals that mean this session is in the class no more
 TOGGLE = "live_toggle"  # the sidebar switch that opens a class
 # said as live.error.<code> too, beside classroom's ERROR_CODES (store_bad_url: store_unavailable for a wrong REDIS_URL)
 UI_ERRORS = ("bad_code", "pick_one", "unreadable", "store_bad_url")
@@ -111,7 +112,7 @@ def student() -> StudentSeat | None:
 def _refused(error: ClassError) -> None:
     """Keep a refused operation's message to say once; a class that is gone is left."""
     _ERROR.set((error.code if error.code in ERROR_CODES else "store_unavailable", dict(error.params)))
-    if error.code in ("class_unknown", "class_ended", "class_full"):
+    if error.code in GONE:
         leave()
 
 
@@ -449,8 +450,13 @@ def follow_poll_ui() -> None:
             return
         current = live_store.store().state(seat.code)
     except ClassError as error:
-        _refused(error)
-        st.rerun()
+        if error.code in GONE:
+            _refused(error)  # the class is gone: the page, rerun, says so and is the student's own again
+            st.rerun()
+        # a store that does not answer: said here, and the next poll tries again (a rerun would poll at once, again)
+        code = error.code if error.code in ERROR_CODES else "store_unavailable"
+        st.warning(error_text(code, dict(error.params)), icon=":material/groups:")
+        return
     before = seat.state
     _STUDENT.set(replace(seat, seen_version=current.version, state=current))
     if before is None or _shown(before) != _shown(current):

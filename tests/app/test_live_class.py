@@ -587,3 +587,24 @@ def test_the_tally_download_holds_what_the_run_after_the_sidebar_kept(store, dow
     lec, _, first, _ = part_one_answered(store, 1)
     click(lec, translate("es", "walk.next"))  # this run's sidebar was drawn before part 1's answers were read
     assert counted(lec, downloads, first.template_id) == 1
+
+
+def test_a_store_that_goes_down_under_a_following_student_is_said_without_rerunning_the_page(store, monkeypatch):
+    """A student who joined; then the store stops answering. The follower's poll said it by st.rerun(), and the
+    rerun's poll failed again: the page reran for as long as the store was down (here: until it answered again)."""
+    _, code = lecturer(questions=False)
+    student = session(**{"class": code})
+    reads = []
+    real_version = store.version
+
+    def down(code):
+        reads.append(code)
+        if len(reads) > 20:  # so that a page that reruns without end stops after 20 reads
+            return real_version(code)
+        raise ClassError("store_unavailable")
+
+    monkeypatch.setattr(store, "version", down)
+    student.run()
+    assert not student.exception
+    assert len(reads) <= 2, f"{len(reads)} reads of the class in one page run"
+    assert translate("es", "live.error.store_unavailable") in page_text(student)
