@@ -314,12 +314,13 @@ def _end_class() -> None:
     _CONFIRM_END.set(False)
     if seat is None:
         return
-    log = seat.asked
+    log = _log_at_click(live_store.store(), seat.code, [seat.asked])
     try:
-        log = with_rounds(log, live_store.store().state(seat.code))
         live_store.store().end(seat.code, seat.token)
     except ClassError as error:
         _refused(error)
+        if error.code not in GONE and error.code != "not_lecturer":  # still open: the lecturer keeps control
+            return
     _ENDED_LOG.set(log)
     leave()
 

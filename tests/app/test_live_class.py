@@ -608,3 +608,25 @@ def test_a_store_that_goes_down_under_a_following_student_is_said_without_rerunn
     assert not student.exception
     assert len(reads) <= 2, f"{len(reads)} reads of the class in one page run"
     assert translate("es", "live.error.store_unavailable") in page_text(student)
+
+
+def test_an_end_the_store_refused_leaves_the_lecturer_in_control(store, monkeypatch):
+    """Ending the class while the store does not answer: the class is still open (its students still follow), so
+    the lecturer keeps its panel and can end it again, instead of being shown the ended class's tally."""
+    lec, code = lecturer(questions=False)
+
+    def down(*args, **kwargs):
+        raise ClassError("store_unavailable")
+
+    monkeypatch.setattr(store, "end", down)
+    click(lec, translate("es", "live.end"))
+    click(lec, translate("es", "live.end_yes"))
+    assert translate("es", "live.error.store_unavailable") in page_text(lec)
+    assert store.state(code).ended is False
+    assert lec.session_state["live_lecturer"] is not None and lec.session_state["live_lecturer"].code == code
+    assert translate("es", "live.export.after_end") not in page_text(lec)
+    monkeypatch.undo()
+    serve(monkeypatch, store)
+    click(lec, translate("es", "live.end"))
+    click(lec, translate("es", "live.end_yes"))
+    assert lec.session_state["live_lecturer"] is None
