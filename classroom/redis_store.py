@@ -306,10 +306,15 @@ class RedisStore:
 
         fields, version, students, answers1, answers2 = self._call(read)
         self._check_read(fields, version)
-        count = int(fields["rounds"])
-        answers = (answers1, answers2)
-        rounds = tuple(Round(n, answers[n - 1], fields[f"r{n}"] == "1") for n in range(1, count + 1))
-        return ClassState(code, int(version), view_from_json(fields["view"]), students, rounds, False)
+        try:
+            count = int(fields["rounds"])
+            answers = (answers1, answers2)
+            rounds = tuple(Round(n, answers[n - 1], fields[f"r{n}"] == "1") for n in range(1, count + 1))
+            view = view_from_json(fields["view"])
+        except (KeyError, IndexError, ValueError) as error:  # written by another release (a rolling deploy)
+            _LOG.warning("class %s is not in this release's format: %s", code, error)
+            raise ClassError("class_unknown") from None
+        return ClassState(code, int(version), view, students, rounds, False)
 
     def version(self, code: str) -> int:
         """The class's version alone (one MULTI/EXEC of two fields)."""

@@ -95,8 +95,8 @@ def question_json(question: QuestionRef | None) -> str:
 
 def check_answer(answer: object, bounds: Bounds) -> str:
     """An answer's text as kept; ClassError("answer_too_long") beyond bounds.answer_chars characters (or when it
-    is no text at all: a forged message)."""
-    if not isinstance(answer, str) or len(answer) > bounds.answer_chars:
+    is no text at all, or text with a lone surrogate, which no store can write as UTF-8: a forged message)."""
+    if not isinstance(answer, str) or len(answer) > bounds.answer_chars or not _is_utf8(answer):
         length = len(answer) if isinstance(answer, str) else None
         raise ClassError("answer_too_long", limit=bounds.answer_chars, length=length)
     return answer
@@ -115,6 +115,14 @@ def check_round(round_number: object) -> int:
     if not _is_int(round_number):
         raise ClassError("round_closed")
     return int(round_number)  # type: ignore[call-overload]
+
+
+def _is_utf8(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def _is_int(value: object) -> bool:

@@ -74,6 +74,7 @@ from ui.view_models.live import (
 # 1.20 s at 0.5 s: the page's rerun, not the poll, is most of it, so the poll stays at half the CPU.
 FOLLOW_EVERY = 1.0
 PROJECTOR_EVERY = 1.5  # seconds between the projector's reads of the answers and the count of students
+GONE = ("class_unknown", "class_ended", "class_full")  # refusals that mean this session is in the class no more
 TOGGLE = "live_toggle"  # the sidebar switch that opens a class
 # said as live.error.<code> too, beside classroom's ERROR_CODES (store_bad_url: store_unavailable for a wrong REDIS_URL)
 UI_ERRORS = ("bad_code", "pick_one", "unreadable", "store_bad_url")
@@ -84,6 +85,9 @@ _LECTURER: state.Slot[LecturerSeat | None] = state.Slot("live_lecturer", lambda:
 _STUDENT: state.Slot[StudentSeat | None] = state.Slot("live_student", lambda: None)
 _ASKED: state.Slot[tuple[str, int | None, QuestionRef, Question] | None] = state.Slot("live_asked", lambda: None)
 _CONFIRM_END: state.Slot[bool] = state.Slot("live_confirm_end", lambda: False)
+# the lecturer's log as last kept, read by the tally's download when clicked: the sidebar that drew the button is
+# not drawn again by a fragment's run (a walkthrough part, the projector), which may change the log after it
+_LOG_BOX: state.Slot[list[AskedLog]] = state.Slot("live_log_box", lambda: [{}])
 _ENDED_LOG: state.Slot[AskedLog] = state.Slot("live_ended_log", dict)  # the ended class's tally, still offered
 _GATES: state.Slot[list[str]] = state.Slot("live_gates", list)
 _PAGE: state.Slot[str] = state.Slot("live_page", lambda: "home")
@@ -108,7 +112,7 @@ def student() -> StudentSeat | None:
 def _refused(error: ClassError) -> None:
     """Keep a refused operation's message to say once; a class that is gone is left."""
     _ERROR.set((error.code if error.code in ERROR_CODES else "store_unavailable", dict(error.params)))
-    if error.code in ("class_unknown", "class_ended", "class_full"):
+    if error.code in GONE:
         leave()
 
 
@@ -191,7 +195,7 @@ def _take_lecturer_link() -> None:
         _ERROR.set(("not_lecturer", {}))
         return
     _STUDENT.set(None)
-    _LECTURER.set(LecturerSeat(code, token))
+    _set_lecturer(LecturerSeat(code, token))
     _not_in_the_address_bar()
 
 
@@ -221,6 +225,19 @@ def _follow(view: View) -> None:
         st.switch_page(PAGE_BY_KEY[plan.page].path)
 
 
+def _set_lecturer(seat: LecturerSeat) -> None:
+    """Keep the lecturer's seat, and its log where the tally's download reads it at click time."""
+    _LECTURER.set(seat)
+    _log_box()[0] = seat.asked
+
+
+def _log_box() -> list[AskedLog]:
+    """This session's box of the lecturer's log (made on first use: a Slot's default is not kept)."""
+    box = _LOG_BOX.get()
+    _LOG_BOX.set(box)
+    return box
+
+
 def publish(page: str | None = None) -> None:
     """The lecturer's view, published when it changed since the last time: the page, the part, the scenario, and
     the question its gate asks now."""
@@ -235,16 +252,19 @@ def publish(page: str | None = None) -> None:
     view = View(page, state.step(), encode_scenario(state.get_scenario()), ref)
     if view == seat.published:
         return
+    log = seat.asked
+    if seat.published is not None and seat.published.question not in (None, ref):
+        # another question: the store drops this one's answers, so read those sent since the projector's last read
+        log = _log_at_click(live_store.store(), seat.code, [log])
     try:
         current = live_store.store().publish(seat.code, seat.token, view)
     except ClassError as error:
         _refused(error)
         errors_ui()  # said where the change was made (a fragment's run draws no page top)
         return
-    log = seat.asked
     if ref is not None and question is not None and (seat.published is None or seat.published.question != ref):
         log = asked_again(log, current.version, ref, question)  # the store starts this question's round 1 afresh
-    _LECTURER.set(replace(seat, published=view, asked=log))
+    _set_lecturer(replace(seat, published=view, asked=log))
 
 
 # --- the sidebar ---
@@ -278,7 +298,7 @@ def _open_class() -> None:
         _refused(error)
         return
     _STUDENT.set(None)
-    _LECTURER.set(LecturerSeat(code, token, published=view))
+    _set_lecturer(LecturerSeat(code, token, published=view))
     _ENDED_LOG.set({})
     state.set_class_code(None)
     state.set_student_id(None)
@@ -294,12 +314,13 @@ def _end_class() -> None:
     _CONFIRM_END.set(False)
     if seat is None:
         return
-    log = seat.asked
+    log = _log_at_click(live_store.store(), seat.code, [seat.asked])
     try:
-        log = with_rounds(log, live_store.store().state(seat.code))
         live_store.store().end(seat.code, seat.token)
     except ClassError as error:
         _refused(error)
+        if error.code not in GONE and error.code != "not_lecturer":  # still open: the lecturer keeps control
+            return
     _ENDED_LOG.set(log)
     leave()
 
@@ -430,8 +451,13 @@ def follow_poll_ui() -> None:
             return
         current = live_store.store().state(seat.code)
     except ClassError as error:
-        _refused(error)
-        st.rerun()
+        if error.code in GONE:
+            _refused(error)  # the class is gone: the page, rerun, says so and is the student's own again
+            st.rerun()
+        # a store that does not answer: said here, and the next poll tries again (a rerun would poll at once, again)
+        code = error.code if error.code in ERROR_CODES else "store_unavailable"
+        st.warning(error_text(code, dict(error.params)), icon=":material/groups:")
+        return
     before = seat.state
     _STUDENT.set(replace(seat, seen_version=current.version, state=current))
     if before is None or _shown(before) != _shown(current):
@@ -557,7 +583,7 @@ def _projector_fragment_ui(gate: str, question: Question) -> None:
     ref = current.view.question
     if ref != question_ref(gate, question):
         return
-    _LECTURER.set(replace(seat, asked=with_rounds(seat.asked, current)))
+    _set_lecturer(replace(seat, asked=with_rounds(seat.asked, current)))
     marked = answer_shown(current.rounds)
     rounds = projector_rounds(question, current.rounds, marked)
     if not rounds:
@@ -672,7 +698,8 @@ def _send_answer(gate: str, ref: QuestionRef, question: Question, number: int) -
         else:  # an answer after the reveal, to another question, too long: said by the question, nothing counted
             _ANSWER_ERROR.set((error.code, dict(error.params)))
         return
-    _STUDENT.set(replace(seat, responses={**seat.responses, (ref, number): str(response)}))
+    sent = {**seat.sent_at, (ref, number): seat.seen_version}  # a later read without it: the answers started afresh
+    _STUDENT.set(replace(seat, responses={**seat.responses, (ref, number): str(response)}, sent_at=sent))
 
 
 def student_gate_ui(
@@ -748,7 +775,12 @@ def class_tally_ui(log: AskedLog, code: str | None = None) -> None:
         return
     header = tuple(t(f"live.export.col.{column}") for column in tally.CSV_HEADER)
     yes_no = (t("quiz.export.yes"), t("quiz.export.no"))
-    at_click = partial(_log_at_click, None if code is None else live_store.store(), code, dict(log))
+    if code is None:
+        box: list[AskedLog] = [dict(log)]  # the ended class's log: it changes no more
+    else:
+        box = _log_box()
+        box[0] = log
+    at_click = partial(_log_at_click, None if code is None else live_store.store(), code, box)
     st.caption(t("live.export.title"))
     share.tally_downloads_ui(
         lambda: tally_csv(at_click(), header, yes_no),
@@ -760,8 +792,10 @@ def class_tally_ui(log: AskedLog, code: str | None = None) -> None:
     )
 
 
-def _log_at_click(store: ClassStore | None, code: str | None, log: AskedLog) -> AskedLog:
-    """The log with the class's current question's rounds as the store has them now (as kept, if it cannot say)."""
+def _log_at_click(store: ClassStore | None, code: str | None, box: list[AskedLog]) -> AskedLog:
+    """The log in `box` with the class's current question's rounds as the store has them now (as kept, if it cannot
+    say)."""
+    log = box[0]
     if store is None or code is None:
         return log
     try:

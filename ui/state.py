@@ -28,7 +28,8 @@ Two kinds of keys:
      ((page, part, QuestionRef): the question the lecturer's page asks now), "live_gates" (the gates drawn in
      this run: the first asks the class), "live_page" (the page key of this run), "live_error" ((code, params)
      of a refused class operation, said once), "live_answer_error" (the same for a student's answer, said by the
-     question).
+     question), "live_log_box" (a one-item list: the lecturer's log of questions asked as last kept, which the
+     tally's download, built at click time outside the session, reads then).
    - "link_error": (strings key, field) of a link or upload that could not be read, shown once.
    - "lists": {name: np.ndarray}: a page's own editable list of numbers (the softmax scores), with
      "lists_rev": {name: int} for its editor.

@@ -531,3 +531,102 @@ def test_a_choice_bar_is_labelled_by_its_options_letter_and_marked_after_the_rev
     assert group_label(question, Group(option=wrong), marked=True) == "ABCDEFGH"[wrong]
     assert group_label(question, Group(option=right, right=True), marked=False) == "ABCDEFGH"[right]
     assert group_label(question, Group(option=right, right=True), marked=True) == f"{'ABCDEFGH'[right]} ✔"
+
+
+def part_one_answered(store, students: int) -> tuple[AppTest, str, object, list[AppTest]]:
+    """A lecturer on part 1 of the walkthrough and `students` who answered its question (right, wrong, right...),
+    with no run of the lecturer's page since: (lecturer, code, the question's reference, the students)."""
+    lec, code = lecturer()
+    first = store.state(code).view.question
+    question = same_question(first, lesson_scenario())
+    them = [session(**{"class": code}) for _ in range(students)]
+    for n, student in enumerate(them):
+        answer(student, question, right_and_wrong(question)[n % 2])
+    return lec, code, first, them
+
+
+def counted(lec: AppTest, downloads, template_id: str) -> int:
+    """The answers to template `template_id` in the lecturer's CSV download, as built when clicked."""
+    from classroom.tally import CSV_HEADER
+    from tests.app.helpers import downloaded
+
+    text, _ = downloaded(lec, downloads, translate("es", "live.export.button", kind="CSV"))
+    template, count = CSV_HEADER.index("template"), CSV_HEADER.index("count")
+    return sum(int(row[count]) for row in csv_rows(text)[1:] if row[template] == template_id)
+
+
+def test_answers_sent_just_before_the_lecturer_moves_on_are_in_the_tally(store, downloads):
+    """The projector reads the answers every 1.5 s; the lecturer who steps on before its next read (the store then
+    drops the question's answers) must not lose the answers sent since."""
+    lec, code, first, _ = part_one_answered(store, 2)
+    click(lec, translate("es", "walk.next"))  # part 2 asks its own question: the store drops part 1's answers
+    assert store.state(code).view.question != first
+    lec.run()
+    assert counted(lec, downloads, first.template_id) == 2
+
+
+def test_a_question_asked_again_asks_the_student_again(store):
+    """Asked again, a question's round 1 starts afresh in the store: the student's phone must not still say their
+    earlier answer was received (it is in no tally)."""
+    lec, code, _, (alice,) = part_one_answered(store, 1)
+    received = translate("es", "live.quiz.received", answer="").strip()[:12]
+    assert received in page_text(alice)
+    click(lec, translate("es", "walk.next"))
+    click(lec, translate("es", "walk.prev"))
+    assert store.state(code).rounds[0].answers == {}
+    alice.run()
+    alice.run()
+    assert received not in page_text(alice)
+    assert translate("es", "live.quiz.waiting") in page_text(alice)
+
+
+def test_the_tally_download_holds_what_the_run_after_the_sidebar_kept(store, downloads):
+    """The sidebar draws the download first; the same run (and, in the browser, a walkthrough part's or the
+    projector's fragment, which do not draw the sidebar again) then keeps more in the lecturer's log: the file,
+    built at the click, holds it."""
+    lec, _, first, _ = part_one_answered(store, 1)
+    click(lec, translate("es", "walk.next"))  # this run's sidebar was drawn before part 1's answers were read
+    assert counted(lec, downloads, first.template_id) == 1
+
+
+def test_a_store_that_goes_down_under_a_following_student_is_said_without_rerunning_the_page(store, monkeypatch):
+    """A student who joined; then the store stops answering. The follower's poll said it by st.rerun(), and the
+    rerun's poll failed again: the page reran for as long as the store was down (here: until it answered again)."""
+    _, code = lecturer(questions=False)
+    student = session(**{"class": code})
+    reads = []
+    real_version = store.version
+
+    def down(code):
+        reads.append(code)
+        if len(reads) > 20:  # so that a page that reruns without end stops after 20 reads
+            return real_version(code)
+        raise ClassError("store_unavailable")
+
+    monkeypatch.setattr(store, "version", down)
+    student.run()
+    assert not student.exception
+    assert len(reads) <= 2, f"{len(reads)} reads of the class in one page run"
+    assert translate("es", "live.error.store_unavailable") in page_text(student)
+
+
+def test_an_end_the_store_refused_leaves_the_lecturer_in_control(store, monkeypatch):
+    """Ending the class while the store does not answer: the class is still open (its students still follow), so
+    the lecturer keeps its panel and can end it again, instead of being shown the ended class's tally."""
+    lec, code = lecturer(questions=False)
+
+    def down(*args, **kwargs):
+        raise ClassError("store_unavailable")
+
+    monkeypatch.setattr(store, "end", down)
+    click(lec, translate("es", "live.end"))
+    click(lec, translate("es", "live.end_yes"))
+    assert translate("es", "live.error.store_unavailable") in page_text(lec)
+    assert store.state(code).ended is False
+    assert lec.session_state["live_lecturer"] is not None and lec.session_state["live_lecturer"].code == code
+    assert translate("es", "live.export.after_end") not in page_text(lec)
+    monkeypatch.undo()
+    serve(monkeypatch, store)
+    click(lec, translate("es", "live.end"))
+    click(lec, translate("es", "live.end_yes"))
+    assert lec.session_state["live_lecturer"] is None

@@ -115,6 +115,18 @@ def test_a_class_with_a_key_evicted_reads_as_unknown_not_a_crash(store):
         assert error.value.code == "class_unknown"
 
 
+def test_a_class_written_by_an_older_replica_reads_as_unknown_not_a_crash(store):
+    """During a rolling deploy a replica of the release before wrote the view with a question of three fields (no
+    digest): the new code cannot read it, and says the class is unknown instead of raising ValueError into every
+    page that reads it."""
+    code, _ = store.open_class(ASKING)
+    legacy = '{"page":"walkthrough","question":{"gate":"walk.2","seed":3,"template_id":"walk.2.score"},'
+    store.client.hset(class_keys(code)[0], "view", legacy + '"scenario":null,"step":2}')
+    with pytest.raises(ClassError) as error:
+        store.state(code)
+    assert error.value.code == "class_unknown"
+
+
 def test_a_classs_keys_share_a_slot_but_its_scripts_span_slots_so_the_store_is_not_for_redis_cluster():
     from redis.crc import key_slot
 

@@ -318,6 +318,16 @@ def test_a_huge_answer_is_refused_and_nothing_is_kept(backend):
     assert store.state(code).rounds[0].answers == {student: "9" * 64}
 
 
+def test_an_answer_that_is_no_unicode_text_is_refused_alike_on_both_backends(backend):
+    """A lone surrogate (a forged message, not anything a widget sends) cannot be written as UTF-8: the in-process
+    store kept it and Redis's client raised UnicodeEncodeError, no ClassError, out of the page."""
+    store, code, _ = opened(backend, ASKING)
+    (student,) = joined(store, code, 1)
+    for forged in ["\ud800", "1.5\udfff"]:
+        refused("answer_too_long", store.answer, code, student, Q1, 1, forged)
+    assert store.state(code).rounds[0].answers == {}
+
+
 def test_a_view_too_large_is_refused_and_the_class_keeps_its_view(backend):
     store, code, token = opened(backend, view_chars=200)
     big = View("walkthrough", scenario="x" * 300)

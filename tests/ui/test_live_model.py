@@ -3,6 +3,7 @@ answer is sent as, and the class's distribution of answers, with expected counts
 
 from __future__ import annotations
 
+from dataclasses import replace
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
@@ -277,3 +278,22 @@ def test_a_question_is_tied_to_its_scenario_by_its_digest():
     assert same_question(ref, SCENARIO) == SCORE
     assert same_question(ref, edited) is None, "the lecturer's question is not asked about another scenario"
     assert same_question(replace(ref, digest=""), SCENARIO) is None, "a reference without its digest asks nothing"
+
+
+def test_an_answer_the_class_no_longer_holds_is_not_said_received():
+    """The lecturer asks a question, goes on, then asks it again: the store starts its round 1 afresh (the answers
+    gone), so the student's answer from the first asking is no answer to this one ("answer received" would be
+    false, and the tally would miss it)."""
+    from classroom.api import ClassState
+    from ui.view_models.live import StudentSeat, own_answer
+
+    ref = question_ref("walk.2", SCORE)
+    view = View("walkthrough", 2, "c", ref)
+    me = "me" * 8
+    sent = ClassState("ABC234", 5, view, 1, (Round(1),))  # the class as read when the answer was sent
+    seat = StudentSeat("ABC234", me, seen_version=5, state=sent, responses={(ref, 1): "1,2820"}, sent_at={(ref, 1): 5})
+    kept = replace(seat, seen_version=6, state=replace(sent, version=6, rounds=(Round(1, {me: "1.282"}),)))
+    assert own_answer(kept, ref, 1, SCORE, ",") == "1,2820"  # counted: as this session typed it
+    asked_again = replace(seat, seen_version=9, state=replace(sent, version=9, rounds=(Round(1),)))
+    assert own_answer(asked_again, ref, 1, SCORE, ",") is None  # the store's round 1 holds no answer of theirs
+    assert own_answer(seat, ref, 1, SCORE, ",") == "1,2820"  # not read since it was sent: as sent

@@ -64,7 +64,8 @@ def new_student_id() -> str:
 @dataclass(frozen=True)
 class StudentSeat:
     """A student in a class: the code, their anonymous id, whether they follow the lecturer, the class as last
-    read (and its version), and their own answers: (question, round number) -> the response as they gave it."""
+    read (and its version), and their own answers: (question, round number) -> the response as they gave it, and
+    the class's version they had read when they sent it (`sent_at`)."""
 
     code: str
     student_id: str
@@ -73,6 +74,7 @@ class StudentSeat:
     state: ClassState | None = None
     applied: View | None = None  # the lecturer's view as this follower last showed it
     responses: Mapping[tuple[QuestionRef, int], str] = field(default_factory=dict)
+    sent_at: Mapping[tuple[QuestionRef, int], int] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -223,11 +225,19 @@ def sent_answer(question: Question, response: int | str, lang: str) -> str:
 def own_answer(seat: StudentSeat, ref: QuestionRef, number: int, question: Question, decimal: str) -> str | None:
     """The student's answer in round `number`, as they typed it (an option's index for a choice): from this
     session, or, after a reload, from the class (the store keeps it under their id), written back with the
-    reader's `decimal` separator so that it reads as the number it was."""
-    if (ref, number) in seat.responses:
-        return seat.responses[(ref, number)]
+    reader's `decimal` separator so that it reads as the number it was. A session's answer the class, read since
+    it was sent, no longer holds (the question asked again: its round 1 starts afresh) is no answer."""
     rounds = seat.state.rounds if seat.state is not None and seat.state.view.question == ref else ()
     kept = next((r.answers.get(seat.student_id) for r in rounds if r.number == number), None)
+    if (ref, number) in seat.responses:
+        current = seat.state
+        dropped = (
+            current is not None
+            and current.view.question == ref
+            and kept is None
+            and current.version > seat.sent_at.get((ref, number), current.version)
+        )
+        return None if dropped else seat.responses[(ref, number)]
     if kept is None or received_response(question, kept) is None:
         return None
     return kept if question.kind == Kind.CHOICE else kept.replace(".", decimal)
