@@ -64,7 +64,13 @@ export default async function () {{
 }}
 """
 
-_figure = st.components.v2.component(COMPONENT_NAME, js=_LOADER, isolate_styles=False)
+# A figure's place, marked as one from the moment Streamlit mounts the element, as st.plotly_chart's node is: the
+# chart's code arrives later (the loader, figure.js and plotly.js are fetched and run in the browser), and a page
+# whose figures had no node until then would look finished, every figure drawn, while none was. figure.js takes
+# the mark away when it takes the place over (and draws nothing where the place has no width).
+PLACE_HTML = '<div data-testid="attentionFigure" data-attention-place></div>'
+
+_figure = st.components.v2.component(COMPONENT_NAME, html=PLACE_HTML, js=_LOADER, isolate_styles=False)
 _preload = st.components.v2.component(f"{COMPONENT_NAME}_preload", js=_PRELOADER, isolate_styles=False)
 _served_by: list[object] = []  # the runtime the two folders were declared to (one per server process)
 

@@ -10,9 +10,10 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
+from harness.browser import TIMEOUT_MS
 from tests.app import lesson
 from tests.app.lesson import COME, PERRO, number
-from tests.e2e.shared import assert_healthy, figure, open_app, screenshot
+from tests.e2e.shared import FIGURE, FIGURES_DRAWN, assert_healthy, figure, open_app, screenshot
 
 pytestmark = pytest.mark.e2e
 WEIGHTS = "walk_w4"  # the walkthrough's part 4 heatmap
@@ -123,3 +124,29 @@ def test_outside_presentation_mode_the_cells_are_smaller(page, app_url):
 def test_presentation_mode_writes_the_token_names_on_the_axes_large_enough(projector, app_url):
     sizes = cell_font_sizes(projector, f"{app_url}/walkthrough?step=4&present=true")
     assert min(sizes[".xtick text"] + sizes[".ytick text"]) >= MIN_READABLE_PX, sizes
+
+
+BUILDER_FIGURES = 8  # Q, K, V; scores, scaled, weights; x, output
+
+
+def test_a_figure_is_in_the_page_before_its_script_has_arrived(page, app_url):
+    """A page waited on for "every figure drawn" must not look finished while its figures' code is still on its
+    way (a busy server, a slow network): the component's figure.js is held back here, and each figure's place is
+    already there, undrawn; once the script arrives every one is drawn. (Before the place was marked, the page had
+    no figure node at all until figure.js ran: "every figure drawn" held of none, and the lecture tests measured 0
+    figures of 8.)"""
+    held = []
+
+    def hold(route) -> None:
+        held.append(route)
+
+    page.route("**/figure.js", hold)
+    open_app(page, f"{app_url}/builder")
+    assert page.locator(FIGURE).count() == BUILDER_FIGURES
+    assert page.evaluate(FIGURES_DRAWN) is False
+    for route in held:
+        route.continue_()
+    page.unroute("**/figure.js")
+    page.wait_for_function(FIGURES_DRAWN, timeout=TIMEOUT_MS)
+    assert page.locator(FIGURE).count() == BUILDER_FIGURES
+    assert_healthy(page)

@@ -222,6 +222,9 @@ export function draw(component, plotlySrc) {
     });
     chart.observer.observe(parentElement);
   }
+  // the mark Streamlit put in the place before this code had arrived (figure_component.PLACE_HTML): the chart's
+  // own node, or none where the place has no width, is what the page shows from now on
+  for (const mark of parentElement.querySelectorAll("[data-attention-place]")) mark.remove();
   chart.data = data || {};
   const height = ((chart.data.figure || {}).layout || {}).height;
   if (height) chart.graph.style.minHeight = height + "px"; // the figure's room is kept while plotly.js loads
