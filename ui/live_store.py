@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import threading
+from functools import cache
 
 import classroom
 from classroom.api import ClassStore
@@ -20,8 +21,14 @@ _LOCK = threading.Lock()
 
 def redis_url() -> str | None:
     """REDIS_URL from the environment, else from Streamlit's secrets, else None (the in-process store)."""
-    if os.environ.get(REDIS_VARIABLE):
-        return os.environ[REDIS_VARIABLE]
+    return os.environ.get(REDIS_VARIABLE) or _secret_redis_url()
+
+
+@cache
+def _secret_redis_url() -> str | None:
+    """REDIS_URL from Streamlit's secrets, read once per server: without a secrets file (the usual case) Streamlit
+    looks for one again at every read, and a live class reads its store several times a run, every follower's
+    poll included. A class keeps the store it started on (restarting the server picks up a new secret)."""
     try:
         import streamlit as st
 
