@@ -19,13 +19,14 @@ edited_notice_ui()
 share_ui(state.step(), downloads=handout.handout_ui)
 
 
-@st.fragment
+@st.fragment(key=live.PART_FRAGMENT)
 def parts_ui() -> None:
-    """The part controls and the part: stepping reruns and redraws only this fragment."""
+    """The part controls and the part: stepping (the reader's, or a live class's lecturer's) reruns and redraws
+    only this fragment."""
+    live.start_fragment()
     scenario = state.get_scenario()
     result = scenario.run()
     part = navigation.part_top_ui(scenario)
-    live.start_fragment()
     shown = questions.gate_ui(f"walk.{part}", scenario)
     live.publish()  # a change of part in this fragment: the class follows it
     if not shown:

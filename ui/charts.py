@@ -381,6 +381,12 @@ def _cached(kind: str, build: Callable[..., go.Figure], *args: object, **kwargs:
     return FIGURES.built(key, lambda: build(*args, current, lang, **kwargs))
 
 
+def built_block(labels: figure_specs.BlockLabels) -> Built:
+    """The Transformer block around this step (ui.sections.where) in `labels`' words, at the current mode's size
+    (built once per input: its plotly build is the walkthrough's last part's largest cost)."""
+    return _cached("block", figure_specs.block_figure, labels)
+
+
 def show_bars(
     groups: Mapping[str, figure_specs.Values],
     labels: Iterable[str],

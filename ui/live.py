@@ -21,6 +21,9 @@ from dataclasses import replace
 from functools import partial
 
 import streamlit as st
+from streamlit.errors import StreamlitAPIException
+from streamlit.runtime.scriptrunner_utils.script_requests import RerunData
+from streamlit.runtime.scriptrunner_utils.script_run_context import get_script_run_ctx
 
 from classroom import tally
 from classroom.api import ERROR_CODES, MAX_ANSWER_CHARS, ClassError, ClassState, ClassStore, QuestionRef, View
@@ -53,6 +56,7 @@ from ui.view_models.live import (
     app_base,
     asked_again,
     follow_plan,
+    follows_in_part,
     join_link,
     lecturer_link,
     new_student_id,
@@ -80,6 +84,9 @@ TOGGLE = "live_toggle"  # the sidebar switch that opens a class
 UI_ERRORS = ("bad_code", "pick_one", "unreadable", "store_bad_url")
 QR_DIALOG_WIDTH = 440  # px: fits the dialog on a 1280×720 projector with its title
 QR_SCALE = 10  # pixels per QR module: a 33-module code is 410 px wide, scannable from the back of a room
+# The key of the fragment that draws the walkthrough's part and its question: a follower's step reruns only it
+# (`follow_poll_ui`), not the whole page (sidebar, page top), which the step does not change.
+PART_FRAGMENT = "walk_part_fragment"
 
 _LECTURER: state.Slot[LecturerSeat | None] = state.Slot("live_lecturer", lambda: None)
 _STUDENT: state.Slot[StudentSeat | None] = state.Slot("live_student", lambda: None)
@@ -91,6 +98,7 @@ _LOG_BOX: state.Slot[list[AskedLog]] = state.Slot("live_log_box", lambda: [{}])
 _ENDED_LOG: state.Slot[AskedLog] = state.Slot("live_ended_log", dict)  # the ended class's tally, still offered
 _GATES: state.Slot[list[str]] = state.Slot("live_gates", list)
 _PAGE: state.Slot[str] = state.Slot("live_page", lambda: "home")
+_PART_PAGE: state.Slot[str | None] = state.Slot("live_part_page", lambda: None)  # the page whose run drew PART_FRAGMENT
 _ERROR: state.Slot[tuple[str, dict] | None] = state.Slot("live_error", lambda: None)
 _ANSWER_ERROR: state.Slot[tuple[str, dict] | None] = state.Slot("live_answer_error", lambda: None)
 
@@ -153,6 +161,7 @@ def leave() -> None:
 def start_ui(page: str) -> None:
     """At the start of a page run: the lecturer link's token, a student's join, a follower's move."""
     _PAGE.set(page)
+    _PART_PAGE.set(None)
     _GATES.set([])
     _take_lecturer_link()
     code = state.class_code()
@@ -460,8 +469,38 @@ def follow_poll_ui() -> None:
         return
     before = seat.state
     _STUDENT.set(replace(seat, seen_version=current.version, state=current))
-    if before is None or _shown(before) != _shown(current):
-        st.rerun()
+    if before is not None and _shown(before) == _shown(current):
+        return
+    plan = follow_plan(current.view, _PAGE.get(), state.step(), encode_scenario(state.get_scenario()))
+    if before is not None and follows_in_part(plan, _PAGE.get(), _PART_PAGE.get(), current.ended):
+        _rerun_part()
+    st.rerun()
+
+
+def _rerun_part() -> None:
+    """Rerun only PART_FRAGMENT, which applies the new part (`start_fragment`): about half the CPU of the page's
+    run (README, "The live class under load"). Streamlit's st.rerun(key) asks for the same run, but
+    only from a widget's callback, and a poll has none; so this asks Streamlit's script runner as st.rerun does
+    (its RerunData; Streamlit is pinned in constraints.txt, tests/serving/test_follow_step.py checks it). The poll's
+    own run, which draws nothing, ends here. Without the fragment (never drawn here) the caller reruns the page."""
+    ctx = get_script_run_ctx()
+    if ctx is None or ctx.script_requests is None:
+        return
+    try:
+        fragments = ctx.fragment_storage.resolve_target(PART_FRAGMENT)
+    except StreamlitAPIException:
+        return
+    ctx.script_requests.request_rerun(
+        RerunData(
+            query_string=ctx.query_string,
+            page_script_hash=ctx.page_script_hash,
+            fragment_id_queue=fragments,
+            is_fragment_scoped_rerun=True,
+            cached_message_hashes=ctx.cached_message_hashes,
+            context_info=ctx.context_info,
+        )
+    )
+    st.empty()  # a point where the runner takes the request and ends this run, as st.rerun's own
 
 
 def _shown(current: ClassState) -> tuple:
@@ -805,8 +844,17 @@ def _log_at_click(store: ClassStore | None, code: str | None, box: list[AskedLog
 
 
 def start_fragment() -> None:
-    """At the start of a fragment's run that draws gates (the walkthrough's part): no gate drawn yet."""
+    """At the start of PART_FRAGMENT's run (the walkthrough's part and its gates): no gate drawn yet, the page
+    draws the fragment, and a follower shows the lecturer's new part here when only the part changed (the poll
+    reran only this fragment: `follow_poll_ui`)."""
     _GATES.set([])
+    _PART_PAGE.set(_PAGE.get())
+    seat = student()
+    if seat is None or not seat.following or seat.state is None or seat.state.view == seat.applied:
+        return
+    plan = follow_plan(seat.state.view, _PAGE.get(), state.step(), encode_scenario(state.get_scenario()))
+    if follows_in_part(plan, _PAGE.get(), _PAGE.get(), seat.state.ended):
+        _follow(seat.state.view)
 
 
 def current_page() -> str:

@@ -8,6 +8,7 @@ import json
 import pytest
 
 from tests.app.helpers import figure_elements, go_to_part, open_page, page_text
+from ui import charts, figure_specs
 from ui.figure_specs import BlockLabels, Style, block_figure
 from ui.i18n import LANGUAGES, translate
 
@@ -86,3 +87,17 @@ def test_the_boxes_words_keep_their_dark_colour_on_the_light_fills_in_both_theme
     for rect in (s for s in figure["layout"]["shapes"] if s["type"] == "rect"):
         fill = _luminance(rect["fillcolor"])
         assert (max(fill, text) + 0.05) / (min(fill, text) + 0.05) >= 4.5, rect["fillcolor"]
+
+
+def test_the_block_is_built_once_however_many_times_the_part_is_drawn(monkeypatch):
+    """Every follower of a live class draws the walkthrough's last part at the same step: one build serves them."""
+    monkeypatch.setattr(charts, "FIGURES", charts.FigureCache())
+    builds = []
+    build = figure_specs.block_figure
+    monkeypatch.setattr(figure_specs, "block_figure", lambda *args: builds.append(args) or build(*args))
+    for _ in range(2):
+        at = go_to_part(open_page("pages/walkthrough.py", "en"), 5)
+        at.run()
+        assert not at.exception, [e.value for e in at.exception]
+        block_of(at)
+    assert len(builds) == 1

@@ -19,6 +19,7 @@ from ui.view_models.live import (
     app_base,
     distribution,
     follow_plan,
+    follows_in_part,
     group_of,
     groups,
     join_link,
@@ -118,6 +119,24 @@ def test_a_follower_changes_only_what_differs():
     assert not follow_plan(view, "walkthrough", 3, "code-1").changes
     assert follow_plan(view, "home", None, "code-0") == ("code-1", 3, "walkthrough")
     assert follow_plan(View("softmax"), "walkthrough", 3, "code-1") == (None, None, "softmax")
+
+
+def test_a_followers_step_reruns_only_the_part_when_nothing_else_on_the_page_changes():
+    step = follow_plan(View("walkthrough", 4, "code-1"), "walkthrough", 3, "code-1")
+    assert follows_in_part(step, "walkthrough", "walkthrough", ended=False)
+    assert follows_in_part(
+        follow_plan(View("walkthrough", 3, "code-1"), "walkthrough", 3, "code-1"),
+        "walkthrough",
+        "walkthrough",
+        ended=False,
+    ), "a new question or round at the same part: the part's gate"
+    assert not follows_in_part(step, "walkthrough", None, ended=False), "the page drew no part fragment"
+    assert not follows_in_part(step, "walkthrough", "walkthrough", ended=True), "the class ended: the sidebar says so"
+    scenario = follow_plan(View("walkthrough", 4, "code-2"), "walkthrough", 3, "code-1")
+    assert not follows_in_part(scenario, "walkthrough", "walkthrough", ended=False), "the page's title follows it"
+    page = follow_plan(View("softmax"), "walkthrough", 3, "code-1")
+    assert not follows_in_part(page, "walkthrough", "walkthrough", ended=False)
+    assert not follows_in_part(step, "softmax", "walkthrough", ended=False), "drawn by another page's run"
 
 
 def test_the_lecturers_question_is_the_same_draw_for_the_class():

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import streamlit as st
 
-from ui import charts, state
-from ui.figure_specs import BlockLabels, block_figure
+from ui import charts
+from ui.figure_specs import BlockLabels
 from ui.i18n import t
 
 ANCHOR = "where-this-step-sits"  # the section's heading anchor
@@ -34,8 +34,7 @@ def where_ui() -> None:
     """The section: the figure, what each box does, encoder against decoder, the causal mask, the real model."""
     st.header(t("where.title"), anchor=ANCHOR)
     st.markdown(t("where.body"))
-    figure = block_figure(labels(), charts.style(), state.current_language())
-    charts.show_figure(figure, t("where.figure"), t("where.alt"), key="where_block")
+    charts.show_figure(charts.built_block(labels()), t("where.figure"), t("where.alt"), key="where_block")
     st.markdown(t("where.boxes"))
     st.markdown(t("where.encoder_decoder"))
     st.markdown(t("where.mask"))

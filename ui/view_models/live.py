@@ -190,6 +190,13 @@ def question_digest(question: Question) -> str:
     return hashlib.sha256(repr(question).encode()).hexdigest()[:DIGEST_CHARS]
 
 
+def follows_in_part(plan: FollowPlan, page: str, part_page: str | None, ended: bool) -> bool:
+    """Whether a follower on `page` shows the lecturer's new view by rerunning only the fragment that draws the
+    walkthrough's part (and its question): the page drew that fragment (`part_page` is the page whose last run drew
+    it), the class goes on, and neither the page nor the scenario changes (the page's top shows the scenario)."""
+    return not ended and part_page == page and plan.page is None and plan.scenario is None
+
+
 def question_ref(gate: str, question: Question) -> QuestionRef:
     """What the lecturer publishes of the question a gate asks: the follower generates the same one from it."""
     return QuestionRef(gate, question.template_id, question.seed, question_digest(question))
