@@ -12,8 +12,10 @@ from pathlib import Path
 
 import pytest
 
+from tests.e2e.lecture_helpers import MIN_CONTRAST, contrast, rgba
 from tests.e2e.shared import watched_page
-from ui import figure_component
+from ui import figure_component, figure_specs
+from ui.figure_specs import BlockLabels
 
 pytestmark = pytest.mark.e2e
 ORIGIN = "http://figure.test"
@@ -134,3 +136,70 @@ def test_a_chart_with_no_width_is_drawn_when_its_place_gets_one_with_the_latest_
         assert page.console_errors == [], page.console_errors
     finally:
         context.close()
+
+
+# Streamlit's own light and dark theme, as the component's theme variables give them to figure.js.
+THEMES = {
+    "light": {"--st-background-color": "#ffffff", "--st-text-color": "#31333f"},
+    "dark": {"--st-background-color": "#0e1117", "--st-text-color": "#fafafa"},
+}
+# Draw `figure` in a slot with the theme's variables; once plotly has written its annotations, every text drawn on
+# the figure's background (annotations) and on boxes of their own (a text trace's points), with its colour.
+THEMED_TEXTS = """async ({ figure, theme }) => {
+  const { draw } = await import('/figure.js');
+  const slot = document.createElement('div');
+  for (const [name, value] of Object.entries(theme)) slot.style.setProperty(name, value);
+  document.getElementById('slot').appendChild(slot);
+  draw({ data: { figure, alt: 'figure', config: {}, labels: {} }, parentElement: slot }, '/plotly.min.js');
+  const texts = (selector) => [...slot.querySelectorAll(selector)]
+    .filter((t) => t.textContent.trim()).map((t) => [t.textContent, getComputedStyle(t).fill]);
+  for (let i = 0; i < 400 && !texts('.annotation-text').length; i++) await new Promise((done) => setTimeout(done, 25));
+  return { annotations: texts('.annotation-text'), points: texts('.textpoint text') };
+}"""
+
+
+def series_marks() -> dict:
+    """A figure whose annotations carry each series colour, as the bar panels' names do, one on a light box."""
+    notes = [
+        {
+            "text": f"s{k}",
+            "x": 0.1,
+            "y": k / 6,
+            "xref": "paper",
+            "yref": "paper",
+            "showarrow": False,
+            "font": {"color": colour},
+        }
+        for k, colour in enumerate(figure_specs.SERIES_COLORS)
+    ]
+    notes.append({**notes[0], "text": "boxed", "bgcolor": "#ffffff", "font": {"color": "#08519c"}})
+    return {"data": [], "layout": {"height": 300, "annotations": notes}}
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_every_annotation_a_figure_colours_itself_reads_in_the_light_and_the_dark_theme(browser, scheme):
+    """The dark multi-head page showed the block figure's "este paso →" mark in its own dark blue on the dark page
+    (2.36 : 1): a colour a figure gives an annotation is kept where it reads and otherwise moved toward the
+    theme's text colour; the words in the block's boxes (a text trace, on light fills in both themes) keep theirs."""
+    labels = BlockLabels(*(name for name in BlockLabels.__dataclass_fields__))
+    block = figure_component.figure_spec(figure_specs.block_figure(labels, figure_specs.Style(), "en"))
+    background = tuple(int(THEMES[scheme]["--st-background-color"][i : i + 2], 16) for i in (1, 3, 5))
+    context = browser.new_context()
+    try:
+        context.route(f"{ORIGIN}/**", serve)
+        page = watched_page(context)
+        page.goto(f"{ORIGIN}/")
+        seen = page.evaluate(THEMED_TEXTS, {"figure": block, "theme": THEMES[scheme]})
+        marks = page.evaluate(THEMED_TEXTS, {"figure": series_marks(), "theme": THEMES[scheme]})
+        assert page.console_errors == [], page.console_errors
+    finally:
+        context.close()
+    texts = dict(seen["annotations"])
+    assert "here" in texts and "output" in texts, texts
+    for text, fill in seen["annotations"] + marks["annotations"]:
+        behind = (255, 255, 255) if text == "boxed" else background
+        assert contrast(rgba(fill), behind) >= MIN_CONTRAST, (scheme, text, fill)
+    if scheme == "light":  # a colour that reads is the figure's own
+        assert rgba(texts["here"])[:3] == (8, 81, 156)
+    words = dict(seen["points"])
+    assert words and {rgba(fill)[:3] for fill in words.values()} == {(17, 17, 17)}, words  # BLOCK_TEXT, as set
