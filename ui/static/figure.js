@@ -218,12 +218,15 @@ function describe(chart) {
 }
 
 // Draw the chart's latest figure. Only one Plotly.react at a time: figures that arrive meanwhile are not queued,
-// the last one is drawn next (a dragged slider leaves no queue of redraws behind).
+// the last one is drawn next (a dragged slider leaves no queue of redraws behind). The chart's node says when it
+// shows its latest figure at its place's width: data-drawn="true" once that Plotly.react has resolved, "false"
+// from a new figure or a new width until then (what the browser tests wait for, instead of a guessed pause).
 async function render(chart) {
   // As st.plotly_chart, nothing is drawn where it cannot be seen (a tab not open, a folded expander: no width);
   // the chart appears, drawn, when its place gets a width. A chart taken away is not drawn (nor put back).
   if (chart.gone || (!chart.fullscreen && chart.parent.clientWidth === 0)) return;
   if (!chart.box.isConnected) chart.parent.appendChild(chart.box);
+  chart.box.dataset.drawn = "false";
   if (chart.drawing) { chart.again = true; return; }
   chart.drawing = true;
   try {
@@ -258,6 +261,7 @@ async function render(chart) {
       chart.drawnWidth = chart.parent.clientWidth;
       chart.drawn = drawing;
     } while (chart.again && !chart.gone);
+    if (chart.drawn === chart.data) chart.box.dataset.drawn = "true";
   } finally {
     chart.drawing = false;
     if (chart.gone) purge(chart); // taken away while plotly.js was drawing: purged now that it has finished
@@ -297,6 +301,7 @@ export function draw(component, plotlySrc) {
     chart.observer.observe(parentElement);
   }
   chart.data = data || {};
+  chart.box.dataset.drawn = "false";
   const height = ((chart.data.figure || {}).layout || {}).height;
   if (height) chart.graph.style.minHeight = height + "px"; // the figure's room is kept while plotly.js loads
   describe(chart);
