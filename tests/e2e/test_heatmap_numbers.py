@@ -58,18 +58,25 @@ def test_the_keyboard_opens_a_heatmaps_numbers_and_reads_a_cell_with_its_row_and
     expect(region.get_by_role("table", name=caption)).to_be_hidden()
 
 
+def open_q_numbers(context, app_url):
+    """The builder in English in a page of `context`, and its fold of Q's numbers, opened."""
+    page = watched_page(context)
+    open_app(page, f"{page_url(app_url, PAGE_BY_KEY['builder'])}?lang=en")
+    strings = LANGUAGES["en"]
+    fold = page.locator("[data-testid=stMain] [data-testid=stExpander]").filter(
+        has_text=strings["matrix.numbers"].format(title=strings["matrix.q"])
+    )
+    fold.locator("summary").click()
+    return page, fold
+
+
 def test_the_copy_buttons_give_latex_and_csv(browser, app_url):
     context = browser.new_context(
         viewport={"width": 1400, "height": 900}, permissions=["clipboard-read", "clipboard-write"]
     )
     try:
-        page = watched_page(context)
-        open_app(page, f"{page_url(app_url, PAGE_BY_KEY['builder'])}?lang=en")
+        page, fold = open_q_numbers(context, app_url)
         strings = LANGUAGES["en"]
-        fold = page.locator("[data-testid=stMain] [data-testid=stExpander]").filter(
-            has_text=strings["matrix.numbers"].format(title=strings["matrix.q"])
-        )
-        fold.locator("summary").click()
         buttons = fold.locator(".copy-button")
         expect(buttons).to_have_count(2)
         buttons.filter(has_text=strings["matrix.copy_latex"]).click()
@@ -94,13 +101,8 @@ def test_what_a_copy_button_said_stays_when_the_theme_changes(browser, app_url):
         viewport={"width": 1400, "height": 900}, permissions=["clipboard-read", "clipboard-write"]
     )
     try:
-        page = watched_page(context)
-        open_app(page, f"{page_url(app_url, PAGE_BY_KEY['builder'])}?lang=en")
+        page, fold = open_q_numbers(context, app_url)
         strings = LANGUAGES["en"]
-        fold = page.locator("[data-testid=stMain] [data-testid=stExpander]").filter(
-            has_text=strings["matrix.numbers"].format(title=strings["matrix.q"])
-        )
-        fold.locator("summary").click()
         button = fold.locator(".copy-button").filter(has_text=strings["matrix.copy_latex"])
         button.click()
         expect(fold.locator(".status")).to_have_text(strings["matrix.copied_latex"])
