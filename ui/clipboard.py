@@ -53,6 +53,11 @@ export default function (component) {
   const template = parentElement.querySelector(".copy-template");
   const status = parentElement.querySelector(".status");
   const fallback = parentElement.querySelector(".fallback");
+  // Streamlit calls this again whenever anything of the element changes, the theme too (a system switching to
+  // dark): the same buttons are kept, with what they said, so that no click a reader just made is undone
+  const shown = JSON.stringify(data);
+  if (parentElement.__copyShown === shown) return;
+  parentElement.__copyShown = shown;
   fallback.hidden = true;
   status.textContent = "";
   buttons.replaceChildren();

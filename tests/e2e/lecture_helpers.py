@@ -19,7 +19,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from harness.browser import ScriptRuns, is_base_path_probe, wait_for_app
 from harness.server import ROOT, free_port, start_app, stop_app, wait_healthy
-from tests.e2e.shared import ARTIFACTS, CHART
+from tests.e2e.shared import ARTIFACTS, CHART, FIGURES_SHOWN, TWO_FRAMES
 
 MIN_PRESENTATION_PX = 20  # every number a student must read, in presentation mode
 MIN_PHONE_FIGURE_PX = 12  # a figure on a phone keeps its text at least this big (it stacks or scrolls instead)
@@ -73,13 +73,15 @@ def query(view: View, lang: str = "es", **params: object) -> str:
     return "?" + "&".join(f"{key}={value}" for key, value in items.items())
 
 
-# Every figure drawn, nothing stale or loading, no run in progress.
+# Every figure drawn, its latest at its width, nothing stale or loading, no run in progress.
 SETTLED = f"""() => document.querySelector('[data-testid=stApp][data-test-script-state=notRunning]') !== null
   && document.querySelectorAll('[data-stale=true], [data-testid=stSkeleton]').length === 0
-  && [...document.querySelectorAll('{CHART}')].every(e => e.querySelector('.main-svg'))"""
+  && [...document.querySelectorAll('{CHART}')].every(e => e.querySelector('.main-svg'))
+  && ({FIGURES_SHOWN})()"""
 
 
 def settle(page: Page, timeout: float = 60_000) -> None:
+    page.evaluate(TWO_FRAMES)  # a resize or a rerun just made has reached the charts
     page.wait_for_function(SETTLED, timeout=timeout)
 
 
@@ -234,8 +236,7 @@ def whole_page(page: Page) -> tuple[int, int]:
         ".map(e => e.scrollHeight))"
     )
     page.set_viewport_size({"width": before["width"], "height": min(int(height) + 40, 16_000)})
-    page.wait_for_timeout(300)  # a resize relays out the figures
-    settle(page)
+    settle(page)  # a resize relays out the figures: each says when it is drawn anew
     return before["width"], before["height"]
 
 

@@ -28,6 +28,17 @@ FIGURE_TEXTS = f"""() => [...document.querySelectorAll('{FIGURE} svg text')].map
 # Every figure on the page has been drawn by plotly: its SVG is there, with the plot inside.
 FIGURES_DRAWN = f"""() => [...document.querySelectorAll('{FIGURE}')]
   .every(chart => chart.querySelector('.js-plotly-plot .main-svg .cartesianlayer, .js-plotly-plot .main-svg .plot'))"""
+# A chart's node shows its latest figure at its place's width: the component's says so itself (data-drawn, set
+# once Plotly.react has resolved: ui/static/figure.js), st.plotly_chart's once its SVG is there.
+SHOWS_ITS_FIGURE = """(chart => chart.matches('[data-testid=attentionFigure]') ? chart.dataset.drawn === 'true'
+  : chart.querySelector('.main-svg') !== null)"""
+# Every chart on the page that can be seen shows its latest figure (one whose place has no width, in a tab not
+# open or a folded expander, is drawn when it gets one, and not waited for).
+FIGURES_SHOWN = f"""() => [...document.querySelectorAll('{CHART}')]
+  .every(chart => chart.clientWidth === 0 || {SHOWS_ITS_FIGURE}(chart))"""
+# Two animation frames: a resize or a new element just made has reached the charts (their ResizeObserver, the
+# component's call) before their flags are read.
+TWO_FRAMES = "() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(() => done(true))))"
 
 
 def watched_page(context) -> Page:
@@ -84,6 +95,20 @@ def keyed(key: str) -> str:
 def charts(page: Page):
     """Every figure's node on the page, in page order."""
     return page.locator(CHART)
+
+
+def wait_for_figures(page: Page, timeout: float = TIMEOUT_MS) -> None:
+    """Wait until every chart that can be seen shows its latest figure at its width (FIGURES_SHOWN)."""
+    page.evaluate(TWO_FRAMES)
+    page.wait_for_function(FIGURES_SHOWN, timeout=timeout)
+
+
+def wait_for_figure(page: Page, key: str, timeout: float = TIMEOUT_MS) -> None:
+    """Wait until the figure drawn with the key `key` is on the page and shows its latest figure."""
+    page.evaluate(TWO_FRAMES)
+    page.wait_for_function(
+        f"""() => [...document.querySelectorAll('{keyed(key)} {CHART}')].some({SHOWS_ITS_FIGURE})""", timeout=timeout
+    )
 
 
 def figure(page: Page, key: str):

@@ -8,12 +8,17 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import Page
 
+from tests.e2e.lecture_helpers import MIN_CONTRAST, contrast, rgba
 from tests.e2e.shared import watched_page
-from ui import figure_component
+from ui import figure_component, figure_specs
+from ui.figure_specs import BlockLabels
 
 pytestmark = pytest.mark.e2e
 ORIGIN = "http://figure.test"
@@ -42,6 +47,28 @@ DRAW_AND_DROP = """async (ticks) => {
   await new Promise((done) => setTimeout(done, 300));
   return slot.querySelector('[data-testid=attentionFigure]') === null;
 }"""
+
+
+# figure.js imported and plotly.js loaded by a script tag of the page's own, before any chart is drawn
+LOAD_PLOTLY = """async () => { await import('/figure.js');
+  const script = document.createElement('script');
+  script.src = '/plotly.min.js';
+  document.head.appendChild(script);
+  while (!(window.Plotly && window.Plotly.react)) await new Promise((done) => setTimeout(done, 20)); }"""
+
+
+@contextmanager
+def script_page(browser) -> Iterator[Page]:
+    """A page of its own that serves figure.js and plotly.js, with plotly.js loaded; closed afterwards."""
+    context = browser.new_context()
+    try:
+        context.route(f"{ORIGIN}/**", serve)
+        page = watched_page(context)
+        page.goto(f"{ORIGIN}/")
+        page.evaluate(LOAD_PLOTLY)
+        yield page
+    finally:
+        context.close()
 
 
 def serve(route) -> None:
@@ -116,21 +143,119 @@ HIDDEN_THEN_SHOWN = """async () => {
 
 
 def test_a_chart_with_no_width_is_drawn_when_its_place_gets_one_with_the_latest_figure(browser):
-    context = browser.new_context()
-    try:
-        context.route(f"{ORIGIN}/**", serve)
-        page = watched_page(context)
-        page.goto(f"{ORIGIN}/")
-        page.evaluate("""async () => { await import('/figure.js');
-          const script = document.createElement('script');
-          script.src = '/plotly.min.js';
-          document.head.appendChild(script);
-          while (!(window.Plotly && window.Plotly.react)) await new Promise((done) => setTimeout(done, 20)); }""")
+    with script_page(browser) as page:
         seen = page.evaluate(HIDDEN_THEN_SHOWN)
         assert seen["hidden"] == {"node": False, "draws": 0}, "nothing drawn, no node, where there is no width"
         assert seen["shown"] == {"draws": ["<b>B</b>"], "title": "B"}, "drawn once when shown, with the latest figure"
         assert seen["hiddenAgain"] == {"draws": 1, "title": "B"}, "a figure that comes while hidden waits"
         assert seen["last"] == {"draws": ["<b>B</b>", "<b>C</b>"], "title": "C"}, "and is drawn when shown again"
         assert page.console_errors == [], page.console_errors
-    finally:
-        context.close()
+
+
+# Streamlit's own light and dark theme, as the component's theme variables give them to figure.js.
+THEMES = {
+    "light": {"--st-background-color": "#ffffff", "--st-text-color": "#31333f"},
+    "dark": {"--st-background-color": "#0e1117", "--st-text-color": "#fafafa"},
+}
+# Draw `figure` in a slot with the theme's variables; once plotly has written its annotations, every text drawn on
+# the figure's background (annotations) and on boxes of their own (a text trace's points), with its colour.
+THEMED_TEXTS = """async ({ figure, theme }) => {
+  const { draw } = await import('/figure.js');
+  const slot = document.createElement('div');
+  for (const [name, value] of Object.entries(theme)) slot.style.setProperty(name, value);
+  document.getElementById('slot').appendChild(slot);
+  draw({ data: { figure, alt: 'figure', config: {}, labels: {} }, parentElement: slot }, '/plotly.min.js');
+  const texts = (selector) => [...slot.querySelectorAll(selector)]
+    .filter((t) => t.textContent.trim()).map((t) => [t.textContent, getComputedStyle(t).fill]);
+  for (let i = 0; i < 400 && !texts('.annotation-text').length; i++) await new Promise((done) => setTimeout(done, 25));
+  return { annotations: texts('.annotation-text'), points: texts('.textpoint text') };
+}"""
+
+
+def series_marks() -> dict:
+    """A figure whose annotations carry each series colour, as the bar panels' names do, one on a light box."""
+    notes = [
+        {
+            "text": f"s{k}",
+            "x": 0.1,
+            "y": k / 6,
+            "xref": "paper",
+            "yref": "paper",
+            "showarrow": False,
+            "font": {"color": colour},
+        }
+        for k, colour in enumerate(figure_specs.SERIES_COLORS)
+    ]
+    notes.append({**notes[0], "text": "boxed", "bgcolor": "#ffffff", "font": {"color": "#08519c"}})
+    return {"data": [], "layout": {"height": 300, "annotations": notes}}
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_every_annotation_a_figure_colours_itself_reads_in_the_light_and_the_dark_theme(browser, scheme):
+    """The dark multi-head page showed the block figure's "este paso →" mark in its own dark blue on the dark page
+    (2.36 : 1): a colour a figure gives an annotation is kept where it reads and otherwise moved toward the
+    theme's text colour; the words in the block's boxes (a text trace, on light fills in both themes) keep theirs."""
+    labels = BlockLabels(*(name for name in BlockLabels.__dataclass_fields__))
+    block = figure_component.figure_spec(figure_specs.block_figure(labels, figure_specs.Style(), "en"))
+    background = tuple(int(THEMES[scheme]["--st-background-color"][i : i + 2], 16) for i in (1, 3, 5))
+    with script_page(browser) as page:
+        seen = page.evaluate(THEMED_TEXTS, {"figure": block, "theme": THEMES[scheme]})
+        marks = page.evaluate(THEMED_TEXTS, {"figure": series_marks(), "theme": THEMES[scheme]})
+        assert page.console_errors == [], page.console_errors
+    texts = dict(seen["annotations"])
+    assert "here" in texts and "output" in texts, texts
+    for text, fill in seen["annotations"] + marks["annotations"]:
+        behind = (255, 255, 255) if text == "boxed" else background
+        assert contrast(rgba(fill), behind) >= MIN_CONTRAST, (scheme, text, fill)
+    if scheme == "light":  # a colour that reads is the figure's own
+        assert rgba(texts["here"])[:3] == (8, 81, 156)
+    words = dict(seen["points"])
+    assert words and {rgba(fill)[:3] for fill in words.values()} == {(17, 17, 17)}, words  # BLOCK_TEXT, as set
+
+
+# A chart gets figure A, then B while A is still being drawn; its node's data-drawn is read as each Plotly.react
+# starts and when the last has resolved (with the title plotly wrote); then its place gets narrower.
+DRAWN_FLAG = """async () => {
+  const { draw } = await import('/figure.js');
+  const seen = [];
+  const react = window.Plotly.react;
+  const box = () => slot.querySelector('[data-testid=attentionFigure]');
+  window.Plotly.react = async function (graph, data, layout) {
+    seen.push([layout.title.text, box().dataset.drawn]);
+    const done = await react.apply(this, arguments);
+    seen.push([layout.title.text, box().dataset.drawn]);
+    return done;
+  };
+  const pause = (ms) => new Promise((done) => setTimeout(done, ms));
+  const bars = [{ type: 'bar', x: ['a', 'b'], y: [1, 2] }];
+  const figure = (title) => ({ data: { figure: { data: bars, layout: { height: 240, title } }, alt: title } });
+  const slot = document.createElement('div');
+  document.getElementById('slot').appendChild(slot);
+  draw({ ...figure('A'), parentElement: slot }, '/plotly.min.js');
+  const first = box().dataset.drawn;
+  draw({ ...figure('B'), parentElement: slot }, '/plotly.min.js');
+  for (let i = 0; i < 400 && box().dataset.drawn !== 'true'; i++) await pause(10);
+  const drawn = { flag: box().dataset.drawn, title: slot.querySelector('.gtitle').textContent };
+  const before = seen.length;
+  slot.style.width = '300px';
+  for (let i = 0; i < 400 && (seen.length < before + 2 || box().dataset.drawn !== 'true'); i++) await pause(10);
+  window.Plotly.react = react;
+  const width = slot.querySelector('.main-svg').getAttribute('width');
+  return { first, seen: seen.slice(0, before), drawn, resized: seen.slice(before), width };
+}"""
+
+
+def test_a_charts_node_says_when_its_latest_figure_is_drawn(browser):
+    """The browser tests waited a guessed 300 ms after a resize, and read a figure's labels before plotly had
+    written them (the hostile-names test found none): the chart's node now says data-drawn="true" once its latest
+    figure is drawn at its place's width, "false" from a new figure or a new width until then."""
+    with script_page(browser) as page:
+        seen = page.evaluate(DRAWN_FLAG)
+        assert page.console_errors == [], page.console_errors
+    assert seen["first"] == "false", "not drawn yet"
+    draws = seen["seen"]
+    assert all(flag == "false" for _, flag in draws[:-1]), draws  # while a draw is under way
+    assert draws[-2][0] == "<b>B</b>", draws  # the last one drawn is the latest figure
+    assert seen["drawn"] == {"flag": "true", "title": "B"}, seen
+    assert seen["resized"] == [["<b>B</b>", "false"], ["<b>B</b>", "false"]], "a new width: drawn anew, flagged"
+    assert seen["width"] == "300", seen

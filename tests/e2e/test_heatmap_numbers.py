@@ -9,7 +9,7 @@ from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import expect
 
 from tests.app.lesson import PERRO, W_Q, X, number
-from tests.e2e.shared import open_app, watched_page
+from tests.e2e.shared import TWO_FRAMES, open_app, watched_page
 from ui.i18n import LANGUAGES
 from ui.pages import PAGE_BY_KEY, page_url
 
@@ -61,18 +61,25 @@ def test_the_keyboard_opens_a_heatmaps_numbers_and_reads_a_cell_with_its_row_and
     expect(region.get_by_role("table", name=caption)).to_be_hidden()
 
 
+def open_q_numbers(context, app_url):
+    """The builder in English in a page of `context`, and its fold of Q's numbers, opened."""
+    page = watched_page(context)
+    open_app(page, f"{page_url(app_url, PAGE_BY_KEY['builder'])}?lang=en")
+    strings = LANGUAGES["en"]
+    fold = page.locator("[data-testid=stMain] [data-testid=stExpander]").filter(
+        has_text=strings["matrix.numbers"].format(title=strings["matrix.q"])
+    )
+    fold.locator("summary").click()
+    return page, fold
+
+
 def test_the_copy_buttons_give_latex_and_csv(browser, app_url):
     context = browser.new_context(
         viewport={"width": 1400, "height": 900}, permissions=["clipboard-read", "clipboard-write"]
     )
     try:
-        page = watched_page(context)
-        open_app(page, f"{page_url(app_url, PAGE_BY_KEY['builder'])}?lang=en")
+        page, fold = open_q_numbers(context, app_url)
         strings = LANGUAGES["en"]
-        fold = page.locator("[data-testid=stMain] [data-testid=stExpander]").filter(
-            has_text=strings["matrix.numbers"].format(title=strings["matrix.q"])
-        )
-        fold.locator("summary").click()
         buttons = fold.locator(".copy-button")
         expect(buttons).to_have_count(2)
         buttons.filter(has_text=strings["matrix.copy_latex"]).click()
@@ -85,5 +92,28 @@ def test_the_copy_buttons_give_latex_and_csv(browser, app_url):
         csv = page.evaluate("navigator.clipboard.readText()").splitlines()
         assert csv[0] == "token,d0,d1,d2,d3"
         assert csv[2].split(",")[0] == "perro" and float(csv[2].split(",")[1]) == round(Q[PERRO, 0], 3)
+    finally:
+        context.close()
+
+
+def test_what_a_copy_button_said_stays_when_the_theme_changes(browser, app_url):
+    """The copy component was built anew each time Streamlit called it again (a new theme, say: the system turning
+    dark), its buttons replaced and its status emptied: a reader's "copied" vanished, and a click that met the
+    rebuild was lost (suspected in CI's full run: the LaTeX button clicked, its status never said copied)."""
+    context = browser.new_context(
+        viewport={"width": 1400, "height": 900}, permissions=["clipboard-read", "clipboard-write"]
+    )
+    try:
+        page, fold = open_q_numbers(context, app_url)
+        strings = LANGUAGES["en"]
+        button = fold.locator(".copy-button").filter(has_text=strings["matrix.copy_latex"])
+        button.click()
+        expect(fold.locator(".status")).to_have_text(strings["matrix.copied_latex"])
+        button.evaluate("b => { b.dataset.mine = 'yes'; }")
+        page.emulate_media(color_scheme="dark")
+        expect(page.locator("[data-testid=stApp]")).to_have_css("background-color", "rgb(15, 19, 26)")
+        page.evaluate(TWO_FRAMES)
+        expect(fold.locator(".status")).to_have_text(strings["matrix.copied_latex"])
+        expect(fold.locator(".copy-button[data-mine=yes]")).to_have_count(1)  # the same button, not a new one
     finally:
         context.close()

@@ -29,7 +29,7 @@ from engine.scenario_io import encode_scenario
 from harness.browser import ScriptRuns, is_base_path_probe, runs, wait_for_app
 from harness.server import free_port, start_app, stop_app, wait_healthy
 from tests.e2e.conftest import warm_up
-from tests.e2e.shared import assert_healthy, keyed
+from tests.e2e.shared import assert_healthy, keyed, wait_for_figure
 from ui.i18n import LANGUAGE_NAMES, LANGUAGES, translate
 from ui.pages import PAGES, page_url
 
@@ -288,6 +288,9 @@ def assert_no_markup_from_names(page: Page) -> None:
 
 
 def plotly_texts(page: Page, chart_key: str) -> list[str]:
+    """The texts plotly wrote in the figure drawn with `chart_key`, once it shows its latest figure: the figure
+    component draws after the run that sent it has finished (plotly.js runs in the browser)."""
+    wait_for_figure(page, chart_key, timeout=WAIT_MS)
     return page.locator(f"{keyed(chart_key)} svg text").all_text_contents()
 
 

@@ -4,6 +4,7 @@
 // What st.plotly_chart's frontend gave the app is done here: the app's theme (Streamlit's plotly theme, with
 // the colours of the component's theme variables), the figure's width up to its column's, the mode bar (PNG
 // from plotly's own button, SVG and fullscreen added), role=figure with the text description as aria-label.
+// And where a figure colours an annotation itself, that colour reads in the theme (WCAG AA), light or dark.
 // Nothing here reads text as HTML: the figure's text goes to plotly, the description to an attribute.
 
 const FULLSCREEN_ICON = {
@@ -19,6 +20,7 @@ const SVG_ICON = {
   path: "M500 80l-250 280h160v300h180v-300h160z M100 760h800v160h-800z",
 };
 const NARROWEST = 150; // px, as st.plotly_chart
+const MIN_CONTRAST = 4.5; // WCAG AA for text of normal size: what every text a figure sets its own colour for keeps
 const FULLSCREEN_PAD = 24; // px around a figure shown full screen
 
 function loadPlotly(src) {
@@ -41,6 +43,72 @@ function cssVar(style, name, fallback) {
   return value && value !== "unset" ? value : fallback;
 }
 
+// A CSS colour (any that plotly takes: a name, #rgb, rgb(), rgba(), hsl()) as [red, green, blue, alpha], 0-255
+// and 0-1, as the browser itself reads it; unreadable, it is none (null).
+let colourReader = null;
+function rgba(color) {
+  if (typeof color !== "string" || !color.trim()) return null;
+  colourReader = colourReader || document.createElement("canvas").getContext("2d");
+  colourReader.fillStyle = "#010203";
+  colourReader.fillStyle = color;
+  const value = colourReader.fillStyle;
+  if (value === "#010203" && color.replace(/\s/g, "").toLowerCase() !== "#010203") return null;
+  if (value.startsWith("#")) return [1, 3, 5].map((i) => parseInt(value.slice(i, i + 2), 16)).concat(1);
+  const [red, green, blue, alpha] = value.match(/[\d.]+/g).map(Number);
+  return [red, green, blue, alpha === undefined ? 1 : alpha];
+}
+
+// `top` painted over the opaque `base`: what the eye sees.
+function over(top, base) {
+  const alpha = top[3];
+  return [0, 1, 2].map((i) => alpha * top[i] + (1 - alpha) * base[i]).concat(1);
+}
+
+function luminance(rgb) { // WCAG's relative luminance
+  const [r, g, b] = rgb.slice(0, 3).map((c) => {
+    const s = c / 255;
+    return s <= 0.04045 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
+  });
+  return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+}
+
+function contrast(a, b) {
+  const [high, low] = [luminance(a), luminance(b)].sort((x, y) => y - x);
+  return (high + 0.05) / (low + 0.05);
+}
+
+// The colour a figure gave a text, where it reads on `background` (opaque, [r, g, b, a]); else that colour moved
+// toward the theme's text colour, a tenth at a time, until it does (a dark blue mark turns a light blue on a dark
+// page); the theme's text colour itself if nothing between does.
+function readable(color, background, text) {
+  const own = rgba(color);
+  if (!own) return color;
+  const seen = over(own, background);
+  if (contrast(seen, background) >= MIN_CONTRAST) return color;
+  const toward = over(rgba(text) || [0, 0, 0, 1], background);
+  for (let tenth = 1; tenth < 10; tenth++) {
+    const mixed = [0, 1, 2].map((i) => Math.round(seen[i] + ((toward[i] - seen[i]) * tenth) / 10));
+    if (contrast(mixed, background) >= MIN_CONTRAST) return `rgb(${mixed.join(", ")})`;
+  }
+  return text;
+}
+
+// The figure's annotations (a panel's name, a mark such as "este paso →") drawn on the figure's background, or
+// on their own box's, each with a colour of its own that reads there in the app's theme. Only annotations: the
+// values written on a heatmap's cells and the words in the block figure's boxes sit on colours of their own,
+// chosen for them (ui/figure_specs.py), and the texts of the theme's template are the theme's text colour.
+function readableAnnotations(annotations, paper, text) {
+  if (!Array.isArray(annotations)) return annotations;
+  return annotations.map((note) => {
+    const color = note && note.font && note.font.color;
+    if (typeof color !== "string") return note;
+    const box = rgba(note.bgcolor);
+    const background = box ? over(box, paper) : paper;
+    const shown = readable(color, background, text);
+    return shown === color ? note : { ...note, font: { ...note.font, color: shown } };
+  });
+}
+
 // Streamlit's plotly theme (its frontend's, for theme="streamlit"), coloured from the component's theme variables:
 // it is the figure's template, so what a figure sets itself wins.
 function themeTemplate(element) {
@@ -60,6 +128,7 @@ function themeTemplate(element) {
   return {
     key: [text, background, border, grid, font, headingFont, heading, colorway.join()].join("|"),
     background,
+    text,
     template: {
       layout: {
         font: { color: text, family: font, size: 12 },
@@ -149,12 +218,15 @@ function describe(chart) {
 }
 
 // Draw the chart's latest figure. Only one Plotly.react at a time: figures that arrive meanwhile are not queued,
-// the last one is drawn next (a dragged slider leaves no queue of redraws behind).
+// the last one is drawn next (a dragged slider leaves no queue of redraws behind). The chart's node says when it
+// shows its latest figure at its place's width: data-drawn="true" once that Plotly.react has resolved, "false"
+// from a new figure or a new width until then (what the browser tests wait for, instead of a guessed pause).
 async function render(chart) {
   // As st.plotly_chart, nothing is drawn where it cannot be seen (a tab not open, a folded expander: no width);
   // the chart appears, drawn, when its place gets a width. A chart taken away is not drawn (nor put back).
   if (chart.gone || (!chart.fullscreen && chart.parent.clientWidth === 0)) return;
   if (!chart.box.isConnected) chart.parent.appendChild(chart.box);
+  chart.box.dataset.drawn = "false";
   if (chart.drawing) { chart.again = true; return; }
   chart.drawing = true;
   try {
@@ -180,10 +252,16 @@ async function render(chart) {
       chart.width = width;
       const drawn = { ...layout, width, height, template: theme.template };
       if ("title" in layout) drawn.title = bold(layout.title);
+      if ("annotations" in layout) {
+        const page = rgba(theme.background) || [255, 255, 255, 1];
+        const paper = rgba(layout.paper_bgcolor);
+        drawn.annotations = readableAnnotations(layout.annotations, paper ? over(paper, page) : page, theme.text);
+      }
       await Plotly.react(chart.graph, figure.data || [], drawn, modeBarConfig(chart));
       chart.drawnWidth = chart.parent.clientWidth;
       chart.drawn = drawing;
     } while (chart.again && !chart.gone);
+    if (chart.drawn === chart.data) chart.box.dataset.drawn = "true";
   } finally {
     chart.drawing = false;
     if (chart.gone) purge(chart); // taken away while plotly.js was drawing: purged now that it has finished
@@ -226,6 +304,7 @@ export function draw(component, plotlySrc) {
   // own node, or none where the place has no width, is what the page shows from now on
   for (const mark of parentElement.querySelectorAll("[data-attention-place]")) mark.remove();
   chart.data = data || {};
+  chart.box.dataset.drawn = "false";
   const height = ((chart.data.figure || {}).layout || {}).height;
   if (height) chart.graph.style.minHeight = height + "px"; // the figure's room is kept while plotly.js loads
   describe(chart);
