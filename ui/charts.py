@@ -13,7 +13,9 @@ import dataclasses
 import hashlib
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Any
 
 import numpy as np
@@ -150,10 +152,37 @@ def draw(built: Built, title: str, alt: str, key: str | None) -> None:
     figure_component.figure_ui(built.spec(), config=config(file_name(title)), alt=alt, labels=labels, key=key)
 
 
+# Inside numbers_after(): the heatmaps drawn, whose numbers' folds wait for the block's end.
+_HELD_NUMBERS: ContextVar[list[tuple[Heatmap, str | None]] | None] = ContextVar("held_numbers", default=None)
+
+
 def show_heatmap(spec: Heatmap, key: str | None = None) -> None:
-    """Draw one heatmap at its own size (narrower when its column is narrower), its numbers in a fold below."""
+    """Draw one heatmap at its own size (narrower when its column is narrower), its numbers in a fold below (or,
+    inside numbers_after(), below the block it sits in)."""
     draw(built_heatmap(spec), spec.title, describe(spec), key)
-    numbers_ui([spec], key=key)
+    held = _HELD_NUMBERS.get()
+    if held is None:
+        numbers_ui([spec], key=key)
+    else:
+        held.append((spec, key))
+
+
+@contextmanager
+def numbers_after() -> Iterator[None]:
+    """The "See the numbers" folds of the heatmaps drawn inside this block come after it, at the page's full width:
+    a table in the fold of a figure that shares its row with others (or with a derivation) would be as narrow as
+    the figure's column, and scroll sideways (a 4-column matrix at presentation size needs 450 px)."""
+    if _HELD_NUMBERS.get() is not None:  # already inside one: the outer block draws them
+        yield
+        return
+    held: list[tuple[Heatmap, str | None]] = []
+    token = _HELD_NUMBERS.set(held)
+    try:
+        yield
+    finally:
+        _HELD_NUMBERS.reset(token)
+    for spec, key in held:
+        numbers_ui([spec], key=key)
 
 
 def table_caption(spec: Heatmap) -> str:
@@ -199,15 +228,16 @@ def show_figure(figure: go.Figure | Built, title: str, alt: str, key: str | None
 
 def show_row(specs: Sequence[Heatmap], keys: Sequence[str | None] | None = None) -> None:
     """Heatmaps compared side by side: in columns (which stack on a phone), at most two per row in presentation
-    mode so that their numbers keep the size a room can read."""
+    mode so that their numbers keep the size a room can read; their numbers' folds under the row, at full width."""
     per_row = 2 if state.presentation_mode() else 3
     keys = list(keys) if keys is not None else [None] * len(specs)
     for start in range(0, len(specs), per_row):
         chunk = list(zip(specs[start : start + per_row], keys[start : start + per_row], strict=True))
         columns = st.columns(len(chunk) if len(specs) > 1 else 1)
-        for column, (spec, key) in zip(columns, chunk, strict=True):
-            with column:
-                show_heatmap(spec, key)
+        with numbers_after():
+            for column, (spec, key) in zip(columns, chunk, strict=True):
+                with column:
+                    show_heatmap(spec, key)
 
 
 # --- the panels every lesson page draws ---

@@ -166,7 +166,7 @@ def positional_ui(result: SentenceVectors) -> None:
     st.markdown(t("pipeline.pe.body"))
     d_model = result.x.shape[1]
     heat_col, wave_col = st.columns(2)
-    with heat_col:
+    with charts.numbers_after(), heat_col:
         positions = [numbers.count(position) for position in range(len(result.tokens))]
         title = charts.shaped(t("pipeline.pe.heat_title"), result.positional)
         charts.show_heatmap(

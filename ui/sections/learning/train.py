@@ -317,7 +317,7 @@ def progress_view_ui(training: Training, target: Target, step: int, title: str, 
     spec = weights_spec(case, run.weights[step], title)
     if model.side_by_side(case):
         attention_col, loss_col = st.columns(2)
-        with attention_col:
+        with charts.numbers_after(), attention_col:
             charts.show_heatmap(spec, key="learn_attention")
         with loss_col:
             loss_chart(training, marker)

@@ -63,7 +63,7 @@ def layer_norm_ui(source: Source, result: MultiHeadResult) -> None:
     table_col, figure_col = st.columns([1, 2])
     with table_col:
         table_ui(pd.DataFrame({t("mh.top.col.token"): list(source.tokens), "μ": steps.mean, "σ²": steps.variance}))
-    with figure_col:
+    with charts.numbers_after(), figure_col:
         charts.show_heatmap(
             charts.token_map(steps.output, source.tokens, t("mh.ln.figure", shape=shape(source.n, source.d_model))),
             key="mh_ln",

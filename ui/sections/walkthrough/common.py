@@ -48,8 +48,12 @@ def in_order(main: Callable[[], None], explanation: Callable[[], None]) -> None:
     """The part's text first and then its figure and derivation; in presentation mode the other way round, so
     that the title, the main figure and the start of its derivation fit one projected screen."""
     first, second = (main, explanation) if state.presentation_mode() else (explanation, main)
-    first()
-    second()
+    for block in (first, second):
+        if block is main:
+            with charts.numbers_after():  # the main figure sits beside its derivation: its numbers come under both
+                main()
+        else:
+            block()
 
 
 def inputs_ui(scenario: Scenario) -> None:
