@@ -112,6 +112,11 @@ def answer(student: AppTest, question, response, lang: str = "es") -> None:
     click(student, translate(lang, "live.quiz.send"))
 
 
+def asked_now(store, code: str):
+    """The question the class `code` is asked now, drawn as the lesson's scenario draws it."""
+    return same_question(store.state(code).view.question, lesson_scenario())
+
+
 def right_and_wrong(question) -> tuple[object, object]:
     """A right answer and a named misconception's, as a student gives them."""
     if question.kind == Kind.CHOICE:
@@ -179,7 +184,7 @@ def projector_labels(at: AppTest) -> list[str]:
 
 def test_vote_again_after_the_reveal_opens_round_2_unrevealed_until_its_own_reveal(store):
     lec, code = lecturer()
-    question = same_question(store.state(code).view.question, lesson_scenario())
+    question = asked_now(store, code)
     alice = session(**{"class": code})
     right, wrong = right_and_wrong(question)
     answer(alice, question, wrong)
@@ -336,7 +341,7 @@ def test_a_student_with_questions_off_still_gets_the_class_question(store):
 
 def test_an_answer_sent_after_the_reveal_is_refused_with_a_message(store):
     lec, code = lecturer()
-    question = same_question(store.state(code).view.question, lesson_scenario())
+    question = asked_now(store, code)
     student = session(**{"class": code})
     right, _ = right_and_wrong(question)
     prefix = f"live_answer_{question.section.replace('.', '_')}_1"
@@ -374,7 +379,7 @@ def test_the_tally_downloads_hold_counts_and_no_student_ids(store, downloads):
     from tests.app.helpers import built_at_click, downloaded
 
     lec, code = lecturer()
-    question = same_question(store.state(code).view.question, lesson_scenario())
+    question = asked_now(store, code)
     alice, bob = session(**{"class": code}), session(**{"class": code})
     right, wrong = right_and_wrong(question)
     answer(alice, question, right)
@@ -403,7 +408,7 @@ def test_end_class_asks_first_and_the_last_tally_stays_downloadable(store, downl
     from tests.app.helpers import downloaded
 
     lec, code = lecturer()
-    question = same_question(store.state(code).view.question, lesson_scenario())
+    question = asked_now(store, code)
     alice = session(**{"class": code})
     _, wrong = right_and_wrong(question)
     answer(alice, question, wrong)
@@ -479,7 +484,7 @@ def test_a_view_too_large_for_the_class_is_said_and_the_class_keeps_the_last_one
 
 def test_a_reload_keeps_the_students_answer_and_feedback(store):
     lec, code = lecturer()
-    question = same_question(store.state(code).view.question, lesson_scenario())
+    question = asked_now(store, code)
     student = session(**{"class": code})
     _, wrong = right_and_wrong(question)
     answer(student, question, wrong)
