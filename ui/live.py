@@ -49,6 +49,7 @@ from ui.view_models.live import (
     LECTURER_PARAM,
     AskedLog,
     Distribution,
+    FollowPlan,
     Group,
     LecturerSeat,
     StudentSeat,
@@ -150,9 +151,7 @@ def leave() -> None:
     _STUDENT.set(None)
     _LECTURER.set(None)
     _ASKED.set(None)
-    state.set_class_code(None)
-    state.set_student_id(None)
-    url.keep_in_url(state.CLASS, state.ME)
+    _not_in_the_address_bar()
 
 
 # --- every page run ---
@@ -209,19 +208,21 @@ def _take_lecturer_link() -> None:
 
 
 def _not_in_the_address_bar() -> None:
-    """The lecturer's session keeps its class in its seat, not in ?class= (nor ?me=): a reload of the lecturer's
-    page would otherwise join their own class as a student. The private link gives control back."""
+    """No class in the address bar (?class=, ?me=): after leaving, and for the lecturer, whose session keeps its
+    class in its seat (a reload of the lecturer's page would otherwise join their own class as a student; the
+    private link gives control back)."""
     state.set_class_code(None)
     state.set_student_id(None)
     url.keep_in_url(state.CLASS, state.ME)
 
 
-def _follow(view: View) -> None:
-    """Show the lecturer's `view`: the scenario, the part, then the page (switching reruns the new page)."""
+def _follow(view: View, plan: FollowPlan | None = None) -> None:
+    """Show the lecturer's `view`: the scenario, the part, then the page (switching reruns the new page); `plan`,
+    the follow plan of `view` when the caller has it already (encoding the scenario is the plan's cost)."""
     seat = _STUDENT.get()
     assert seat is not None
     _STUDENT.set(replace(seat, applied=view))
-    plan = follow_plan(view, _PAGE.get(), state.step(), encode_scenario(state.get_scenario()))
+    plan = plan or follow_plan(view, _PAGE.get(), state.step(), encode_scenario(state.get_scenario()))
     if plan.scenario is not None:
         try:
             state.set_scenario(decode_scenario(plan.scenario))
@@ -309,8 +310,7 @@ def _open_class() -> None:
     _STUDENT.set(None)
     _set_lecturer(LecturerSeat(code, token, published=view))
     _ENDED_LOG.set({})
-    state.set_class_code(None)
-    state.set_student_id(None)
+    _not_in_the_address_bar()
 
 
 def _ask_to_end(asking: bool) -> None:
@@ -854,7 +854,7 @@ def start_fragment() -> None:
         return
     plan = follow_plan(seat.state.view, _PAGE.get(), state.step(), encode_scenario(state.get_scenario()))
     if follows_in_part(plan, _PAGE.get(), _PAGE.get(), seat.state.ended):
-        _follow(seat.state.view)
+        _follow(seat.state.view, plan)
 
 
 def current_page() -> str:
