@@ -56,16 +56,21 @@ def is_code(code: object) -> bool:
     return isinstance(code, str) and code.isascii() and _CODE.fullmatch(code) is not None
 
 
+def _url_safe(text: object) -> bool:
+    """URL-safe ASCII of 16 to 64 characters: the shape of every id and token this app makes."""
+    return isinstance(text, str) and text.isascii() and _URLSAFE.fullmatch(text) is not None
+
+
 def is_student_id(student_id: object) -> bool:
     """True when `student_id` has the shape new_student_id gives (URL-safe, 16 to 64 characters): anything else
     (empty, huge, with spaces or markup) never reaches a store."""
-    return isinstance(student_id, str) and student_id.isascii() and _URLSAFE.fullmatch(student_id) is not None
+    return _url_safe(student_id)
 
 
 def is_token(token: object) -> bool:
     """True when `token` has the shape new_token gives (URL-safe, 16 to 64 characters): whether it is a class's
     token is for the store to say (same_token)."""
-    return isinstance(token, str) and token.isascii() and _URLSAFE.fullmatch(token) is not None
+    return _url_safe(token)
 
 
 def same_token(given: object, expected: str) -> bool:
