@@ -118,19 +118,27 @@ def student() -> StudentSeat | None:
     return seat if lecturer() is None else None
 
 
+def said(error: ClassError) -> tuple[str, dict]:
+    """What a refused class operation says: its live.error.<code> and the params its message takes (a code the app
+    does not know is a store that did not answer; a wrong REDIS_URL is a setting to mend, not a Redis that is
+    down: trying again does not help)."""
+    code = error.code if error.code in ERROR_CODES else "store_unavailable"
+    if code == "store_unavailable" and error.params.get("reason") == "bad_url":
+        code = "store_bad_url"
+    return code, dict(error.params)
+
+
 def _refused(error: ClassError) -> None:
     """Keep a refused operation's message to say once; a class that is gone is left."""
-    _ERROR.set((error.code if error.code in ERROR_CODES else "store_unavailable", dict(error.params)))
+    _ERROR.set(said(error))
     if error.code in GONE:
         leave()
 
 
 def error_text(code: str, params: dict | None = None) -> str:
-    """A refused class operation in the reader's language."""
+    """A refused class operation in the reader's language (`said` gives its code and params)."""
     params = params or {}
     limit = params.get("limit", 0)
-    if code == "store_unavailable" and params.get("reason") == "bad_url":
-        code = "store_bad_url"  # a wrong setting, not a Redis that is down: trying again does not help
     return t(
         f"live.error.{code}",
         limit=numbers.count(limit if isinstance(limit, int) else 0),
@@ -413,7 +421,7 @@ def students_ui(code: str) -> None:
     try:
         joined = live_store.store().state(code).students
     except ClassError as error:
-        st.warning(error_text(error.code, dict(error.params)))
+        st.warning(error_text(*said(error)))
         return
     st.metric(t("live.joined"), numbers.count(joined))
 
@@ -464,8 +472,7 @@ def follow_poll_ui() -> None:
             _refused(error)  # the class is gone: the page, rerun, says so and is the student's own again
             st.rerun()
         # a store that does not answer: said here, and the next poll tries again (a rerun would poll at once, again)
-        code = error.code if error.code in ERROR_CODES else "store_unavailable"
-        st.warning(error_text(code, dict(error.params)), icon=":material/groups:")
+        st.warning(error_text(*said(error)), icon=":material/groups:")
         return
     before = seat.state
     _STUDENT.set(replace(seat, seen_version=current.version, state=current))
