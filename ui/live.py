@@ -821,12 +821,14 @@ def class_tally_ui(log: AskedLog, code: str | None = None) -> None:
         return
     header = tuple(t(f"live.export.col.{column}") for column in tally.CSV_HEADER)
     yes_no = (t("quiz.export.yes"), t("quiz.export.no"))
-    if code is None:
-        box: list[AskedLog] = [dict(log)]  # the ended class's log: it changes no more
-    else:
-        box = _log_box()
-        box[0] = log
-    at_click = partial(_log_at_click, None if code is None else live_store.store(), code, box)
+
+    def ended() -> AskedLog:
+        return log  # the ended class's log: it changes no more
+
+    # a class going on: its seat's log as the last run kept it (the box), with the store's rounds at the click
+    at_click: Callable[[], AskedLog] = (
+        ended if code is None else partial(_log_at_click, live_store.store(), code, _log_box())
+    )
     st.caption(t("live.export.title"))
     share.tally_downloads_ui(
         lambda: tally_csv(at_click(), header, yes_no),
@@ -838,12 +840,10 @@ def class_tally_ui(log: AskedLog, code: str | None = None) -> None:
     )
 
 
-def _log_at_click(store: ClassStore | None, code: str | None, box: list[AskedLog]) -> AskedLog:
+def _log_at_click(store: ClassStore, code: str, box: list[AskedLog]) -> AskedLog:
     """The log in `box` with the class's current question's rounds as the store has them now (as kept, if it cannot
     say)."""
     log = box[0]
-    if store is None or code is None:
-        return log
     try:
         return with_rounds(log, store.state(code))
     except ClassError:
