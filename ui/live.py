@@ -270,8 +270,8 @@ def publish(page: str | None = None) -> None:
     view = View(page, state.step(), encode_scenario(state.get_scenario()), ref)
     if view == seat.published:
         return
-    log = seat.asked
-    if seat.published is not None and seat.published.question not in (None, ref):
+    log, before = seat.asked, seat.published.question if seat.published is not None else None
+    if before is not None and before != ref:
         # another question: the store drops this one's answers, so read those sent since the projector's last read
         log = _log_at_click(live_store.store(), seat.code, [log])
     try:
@@ -280,7 +280,7 @@ def publish(page: str | None = None) -> None:
         _refused(error)
         errors_ui()  # said where the change was made (a fragment's run draws no page top)
         return
-    if ref is not None and question is not None and (seat.published is None or seat.published.question != ref):
+    if ref is not None and question is not None and ref != before:
         log = asked_again(log, current.version, ref, question)  # the store starts this question's round 1 afresh
     _set_lecturer(replace(seat, published=view, asked=log))
 
