@@ -14,8 +14,8 @@ A page's interaction is "within target" when its median is at most 1.5× the plo
 2× the plotly floor's p95 (issue 11).
 
 Run: python benchmarks/bench_latency.py [--repeats 30] [--pages softmax builder ...] [--json figures.json]
-                                       [--floor-app benchmarks/floor_app_frozen.py]
-                                       [--plotly-floor-app benchmarks/floor_plotly.py]
+                                       [--floor-app benchmarks/floors/floor_app_frozen.py]
+                                       [--plotly-floor-app benchmarks/floors/floor_plotly.py]
 """
 
 from __future__ import annotations
@@ -41,8 +41,8 @@ from harness.server import Server, served  # noqa: E402
 from ui.i18n import DEFAULT_LANGUAGE, LANGUAGES  # noqa: E402
 from ui.pages import PAGES, page_url  # noqa: E402
 
-FLOOR_APP = ROOT / "benchmarks" / "floor_app.py"
-PLOTLY_FLOOR_APP = ROOT / "benchmarks" / "floor_plotly.py"
+FLOOR_APP = ROOT / "benchmarks" / "floors" / "floor_app.py"
+PLOTLY_FLOOR_APP = ROOT / "benchmarks" / "floors" / "floor_plotly.py"
 FLOORS = ("floor", "plotly floor")  # the names of the two floors' rows: plain, and plotly
 QUIET_MS = 400  # the DOM has "stopped changing" once nothing has mutated for this long
 TIMEOUT_MS = 60_000  # every wait is bounded by this
@@ -453,14 +453,14 @@ def parse_args() -> argparse.Namespace:
         type=Path,
         default=FLOOR_APP,
         metavar="PATH",
-        help="the plain floor app to compare with (default: benchmarks/floor_app.py)",
+        help="the plain floor app to compare with (default: benchmarks/floors/floor_app.py)",
     )
     parser.add_argument(
         "--plotly-floor-app",
         type=Path,
         default=PLOTLY_FLOOR_APP,
         metavar="PATH",
-        help="the plotly floor app, the target's reference (default: benchmarks/floor_plotly.py)",
+        help="the plotly floor app, the target's reference (default: benchmarks/floors/floor_plotly.py)",
     )
     args = parser.parse_args()
     if args.repeats < 1:

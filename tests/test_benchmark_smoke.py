@@ -1,7 +1,8 @@
 """Every benchmark script that needs no browser and no server runs once at its smallest setting and prints its
 figures (benchmarks/README.md says what they mean; nothing here asserts a time). The floor apps the browser
-benchmarks serve run once in AppTest. The scripts that drive Chromium or start servers are smoke-run with the
-browser tests (tests/e2e/test_benchmark_scripts.py) and the serving tests (tests/serving/test_benchmark_scripts.py)."""
+benchmarks serve (benchmarks/floors/) run once in AppTest. The scripts that drive Chromium or start servers are
+smoke-run with the browser tests (tests/e2e/test_benchmark_scripts.py) and the serving tests
+(tests/serving/test_benchmark_scripts.py)."""
 
 from __future__ import annotations
 
@@ -14,13 +15,15 @@ from harness.tiny_model import TINY_CONFIG, write_model
 from tests.benchmark_runs import BENCHMARKS, ROOT, run_benchmark
 
 NUMBER = r"\d+(?:\.\d+)?"
-FLOOR_APPS = sorted(BENCHMARKS.glob("floor_*.py"))
+FLOORS = BENCHMARKS / "floors"
+FLOOR_APPS = sorted(FLOORS.glob("floor_*.py"))
 # Every script of benchmarks/ is smoke-run here, in tests/e2e or in tests/serving, or is a module the scripts import.
 SMOKED_HERE = {"bench_engine.py", "bench_training.py", "bench_scaling_cpu.py", "bench_encoder.py", "bench_heap.py"}
 SMOKED_WITH_BROWSER = {"bench_cold_start.py", "bench_latency.py", "bench_join.py", "bench_model_server.py"}
 SMOKED_WITH_BROWSER |= {"load_sessions.py", "bench_drag.py"}
 SMOKED_WITH_SERVERS = {"bench_capacity.py", "bench_live.py", "bench_soak.py", "bench_step_bytes.py"}  # tests/serving
-MODULES = {"grid_sample.py", "live_chart.py", "pyspy.py"}  # imported by floor apps and scripts, run with them
+MODULES = {"pyspy.py"}  # imported by the scripts, run with them
+FLOOR_MODULES = {"grid_sample.py", "live_chart.py"}  # imported by floor apps, run with them
 
 
 def lines_matching(pattern: str, text: str) -> list[str]:
@@ -29,8 +32,13 @@ def lines_matching(pattern: str, text: str) -> list[str]:
 
 def test_every_script_in_benchmarks_is_smoke_run_or_imported_by_one():
     scripts = {path.name for path in BENCHMARKS.glob("*.py")}
-    floors = {path.name for path in FLOOR_APPS}
-    assert scripts == SMOKED_HERE | SMOKED_WITH_BROWSER | SMOKED_WITH_SERVERS | MODULES | floors
+    assert scripts == SMOKED_HERE | SMOKED_WITH_BROWSER | SMOKED_WITH_SERVERS | MODULES
+
+
+def test_benchmarks_floors_holds_the_floor_apps_and_the_modules_they_import():
+    floor_apps = {path.name for path in FLOOR_APPS}
+    assert len(floor_apps) == 8
+    assert {path.name for path in FLOORS.glob("*.py")} == floor_apps | FLOOR_MODULES
 
 
 def test_bench_engine_prints_attention_and_the_scaling_experiment():

@@ -1,4 +1,4 @@
-"""floor_grid.py drawn by benchmarks/live_chart.py, a chart kept mounted, instead of `st.plotly_chart`.
+"""floor_grid.py drawn by benchmarks/floors/live_chart.py, a chart kept mounted, instead of `st.plotly_chart`.
 Measurement only; run with STREAMLIT_SERVER_ENABLE_STATIC_SERVING=true."""
 
 import streamlit as st

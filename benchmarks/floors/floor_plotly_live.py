@@ -1,4 +1,4 @@
-"""The plotly floor (floor_plotly.py) drawn by benchmarks/live_chart.py instead of `st.plotly_chart`: what a chart
+"""The plotly floor (floor_plotly.py) drawn by live_chart.py (beside it) instead of `st.plotly_chart`: what a chart
 kept mounted would save. Measurement only; run with STREAMLIT_SERVER_ENABLE_STATIC_SERVING=true."""
 
 import plotly.graph_objects as go

@@ -2,7 +2,7 @@
 updates it in place (`Plotly.react`), where `st.plotly_chart` draws a changed figure from nothing.
 
 plotly.js is the plotly package's own file, served by Streamlit's static file serving: the floor apps that use
-this copy it to `benchmarks/static/` (git-ignored) and need `STREAMLIT_SERVER_ENABLE_STATIC_SERVING=true` (see
+this copy it to `benchmarks/floors/static/` (git-ignored) and need `STREAMLIT_SERVER_ENABLE_STATIC_SERVING=true` (see
 benchmarks/README.md)."""
 
 from __future__ import annotations

@@ -1,6 +1,7 @@
 """The floor app with the one thing app.py does to Streamlit's own cost: its long-lived objects frozen (see
 ui/heap.py), so the full garbage collection Streamlit runs after every run skips them. Compared with this floor,
-a page's ratio shows only what the page itself costs: `bench_latency.py --floor-app benchmarks/floor_app_frozen.py`.
+a page's ratio shows only what the page itself costs:
+`bench_latency.py --floor-app benchmarks/floors/floor_app_frozen.py`.
 """
 
 import gc
