@@ -25,7 +25,7 @@ sys.path.insert(0, str(ROOT))
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg  # noqa: E402
 
 from harness.server import served  # noqa: E402
-from loadtest.protocol import Connection, Run  # noqa: E402
+from loadtest.protocol import Connection, MessageCache, Run  # noqa: E402
 from loadtest.recording import Recording, builder_opening, builder_step_at  # noqa: E402
 
 STEPS = {"a new temperature (1,1)": "1,1", "back to the first (1,0)": "1,0"}
@@ -73,7 +73,7 @@ def main() -> None:
             runs = {}
             for name, temperature in STEPS.items():
                 if args.no_cache:
-                    connection.cached.clear()
+                    connection.cache = MessageCache(connection.cache.max_age)
                 runs[name] = connection.run(builder_step_at(recording, temperature), keep=True)
         finally:
             connection.close()

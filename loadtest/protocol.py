@@ -16,6 +16,8 @@ layout above it): a recording made before a change of layout would otherwise wai
 As the browser does, a connection also keeps the hash of every message the server marked cacheable and names them in
 each BackMsg (`cached_message_hashes`): the server then sends such an element, unchanged since, as a reference to
 its hash (`ref_hash`) instead of whole (`global.minCachedMessageSize` in .streamlit/config.toml sets which are).
+It forgets them as the browser does (`MessageCache`), so that a long run neither names ever more hashes nor gets
+references the browser would have been sent whole.
 
 Plain blocking sockets (websocket-client); Locust's gevent makes them cooperative.
 """
@@ -52,6 +54,40 @@ class Run:
     frames: int  # websocket messages received for it
     received: int  # their bytes
     messages: tuple[ForwardMsg, ...] = ()  # the messages themselves, when asked for (`run(..., keep=True)`)
+
+
+class MessageCache:
+    """The browser's cache of cacheable messages (Streamlit's ForwardMsgCache, frontend): each hash with the count of
+    finished runs when it was last received, whole or as a reference. When a run finishes, the count grows and a
+    hash not seen for more than `max_age` runs (`global.maxCachedMessageAge`, sent in new_session's config) is
+    forgotten; a fragment's run only ages the messages of its own fragments."""
+
+    def __init__(self, max_age: int = 2) -> None:
+        self.max_age = max_age
+        self.runs = 0
+        self._seen: dict[str, tuple[int, str]] = {}  # hash: (runs when last received, its fragment's id or "")
+
+    def read(self, msg: ForwardMsg) -> None:
+        """Remember a cacheable message, or that one held was named again by a reference."""
+        if msg.WhichOneof("type") == "ref_hash":
+            if msg.ref_hash in self._seen:
+                self._seen[msg.ref_hash] = (self.runs, self._seen[msg.ref_hash][1])
+        elif msg.metadata.cacheable and msg.hash:
+            fragment = msg.delta.fragment_id if msg.WhichOneof("type") == "delta" else ""
+            self._seen[msg.hash] = (self.runs, self._seen[msg.hash][1] if msg.hash in self._seen else fragment)
+
+    def run_finished(self, fragment_ids: tuple[str, ...] = ()) -> None:
+        """A run (or a run of `fragment_ids`) finished: age the messages, forget those too old."""
+        self.runs += 1
+        for hash_, (last, fragment) in list(self._seen.items()):
+            if fragment_ids and fragment not in fragment_ids:
+                continue  # a fragment's run leaves the rest of the page's messages as they were
+            if self.runs - last > self.max_age:
+                del self._seen[hash_]
+
+    def hashes(self) -> list[str]:
+        """The hashes held, as a BackMsg names them."""
+        return sorted(self._seen)
 
 
 @dataclass
@@ -152,13 +188,15 @@ class Connection:
             enable_multithread=False,
         )
         self.session_id = ""  # the server's id for this session, from its new_session message
-        self.cached: set[str] = set()  # hashes of the cacheable messages received, as the browser's message cache
+        self.cache = MessageCache()  # the cacheable messages received, as the browser's message cache
+        self._fragments: tuple[str, ...] = ()  # the fragment the run asked for runs (none: the whole page)
 
     def run(self, message: BackMsg, *, keep: bool = False) -> Run:
         """Send one BackMsg that asks for a run (in this page's terms, `Page.adapt`) and wait for that run to
         finish, at most `timeout` seconds; `keep` keeps the run's messages in the Run."""
         message = self.page.adapt(message)
-        message.rerun_script.cached_message_hashes[:] = sorted(self.cached)
+        message.rerun_script.cached_message_hashes[:] = self.cache.hashes()
+        self._fragments = (message.rerun_script.fragment_id,) if message.rerun_script.fragment_id else ()
         start = time.perf_counter()
         deadline = start + self.timeout
         self.socket.send_binary(message.SerializeToString())
@@ -197,8 +235,7 @@ class Connection:
         if opcode in (websocket.ABNF.OPCODE_PING, websocket.ABNF.OPCODE_PONG):
             return None
         msg = ForwardMsg.FromString(payload)
-        if msg.metadata.cacheable:
-            self.cached.add(msg.hash)
+        self.cache.read(msg)
         self.page.read(msg)
         return msg
 
@@ -207,13 +244,16 @@ class Connection:
         kind = msg.WhichOneof("type")
         if kind == "new_session":
             self.session_id = msg.new_session.initialize.session_id
+            self.cache.max_age = msg.new_session.config.max_cached_message_age
         elif kind == "delta" and msg.delta.new_element.WhichOneof("type") == "exception":
             raise RunError(f"exception on the page: {msg.delta.new_element.exception.message}")
         elif kind == "script_finished":
             if msg.script_finished == ForwardMsg.FINISHED_WITH_COMPILE_ERROR:
                 raise RunError("the script did not compile")
             # FINISHED_EARLY_FOR_RERUN: a newer run replaces this one; its own script_finished follows
-            return msg.script_finished in RUN_DONE
+            if msg.script_finished in RUN_DONE:
+                self.cache.run_finished(self._fragments)
+                return True
         return False
 
     def listen(self, seconds: float) -> list[ForwardMsg]:

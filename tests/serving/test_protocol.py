@@ -1,6 +1,8 @@
 """The load client's page (loadtest/protocol.py, `Page`): a recorded message is sent in the terms of the page the
 server drew, because Streamlit silently drops a rerun of a fragment it does not have (and a recording outlives a
-change of layout above a fragment, which changes the fragment's id)."""
+change of layout above a fragment, which changes the fragment's id). Its message cache (`MessageCache`) forgets
+what the browser's forgets (Streamlit's frontend ForwardMsgCache: a message not received for more than
+maxCachedMessageAge finished runs)."""
 
 from __future__ import annotations
 
@@ -8,7 +10,7 @@ import pytest
 from streamlit.proto.BackMsg_pb2 import BackMsg
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
-from loadtest.protocol import Page, RunError
+from loadtest.protocol import MessageCache, Page, RunError
 
 LIVE_FRAGMENT = "f" * 32
 RECORDED_FRAGMENT = "0" * 32
@@ -80,3 +82,50 @@ def test_the_page_keeps_the_timers_the_server_sets_and_stops():
     stop.stop_auto_rerun.fragment_ids.append(LIVE_FRAGMENT)
     page.read(stop)
     assert page.timers == {}
+
+
+def cacheable(hash_: str, fragment_id: str = "") -> ForwardMsg:
+    msg = drawn("$$ID-" + hash_, fragment_id)
+    msg.hash = hash_
+    msg.metadata.cacheable = True
+    return msg
+
+
+def reference(hash_: str) -> ForwardMsg:
+    msg = ForwardMsg()
+    msg.ref_hash = hash_
+    return msg
+
+
+def test_the_message_cache_names_a_message_for_two_finished_runs_and_then_forgets_it():
+    cache = MessageCache(max_age=2)
+    cache.read(cacheable("a"))
+    cache.read(drawn("not-cacheable"))
+    assert cache.hashes() == ["a"]
+    cache.run_finished()
+    cache.run_finished()
+    assert cache.hashes() == ["a"]  # as the browser: still held two runs later
+    cache.run_finished()
+    assert cache.hashes() == []
+
+
+def test_a_reference_to_a_held_message_keeps_it_and_one_to_an_unknown_hash_adds_nothing():
+    cache = MessageCache(max_age=1)
+    cache.read(cacheable("a"))
+    cache.read(cacheable("b"))
+    cache.run_finished()
+    cache.read(reference("a"))
+    cache.read(reference("z"))
+    cache.run_finished()
+    assert cache.hashes() == ["a"]
+
+
+def test_a_fragments_run_ages_only_that_fragments_messages():
+    cache = MessageCache(max_age=0)
+    cache.read(cacheable("page"))
+    cache.read(cacheable("poll", "f1"))
+    cache.read(cacheable("other", "f2"))
+    cache.run_finished(("f1",))
+    assert cache.hashes() == ["other", "page"]
+    cache.run_finished()
+    assert cache.hashes() == []
