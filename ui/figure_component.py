@@ -10,9 +10,9 @@ dark theme from the component's theme variables, the figure's width up to its co
 PNG and SVG downloads, fullscreen, the text description for screen readers (`aria-label`).
 
 plotly.js is the installed `plotly` package's own `plotly.min.js` and the component's code is
-`ui/static/figure.js`: both are served by Streamlit's component file route (`st.components.v1.declare_component`
-with a `path`, declared and never drawn), so nothing is vendored, no CDN is asked, it works offline. Only a small
-loader goes in each element (Streamlit sends a component's code with every element of every run).
+`ui/static/figure.js`: both are served by Streamlit's component file route (`ui/served.py`), so nothing is
+vendored, no CDN is asked, it works offline. Only a small loader goes in each element (Streamlit sends a
+component's code with every element of every run).
 
 One switch, `CHARTS` (the environment variable ATTENTION_CHARTS), returns every figure to `st.plotly_chart`:
 ATTENTION_CHARTS=plotly_chart.
@@ -22,47 +22,21 @@ from __future__ import annotations
 
 import json
 import os
-from pathlib import Path
 from typing import Any
 
 import plotly
 import plotly.io
 import streamlit as st
-import streamlit.components.v1 as components_v1
 from plotly.graph_objects import Figure
+
+from ui import served
 
 CHARTS = os.environ.get("ATTENTION_CHARTS", "component")  # "plotly_chart": every figure drawn by st.plotly_chart
 COMPONENT_NAME = "attention_figure"
 KEY_PREFIX = "figure_"  # a chart's key is a widget's: "figure_<the figure's key>", apart from the app's own state
 
-STATIC = Path(__file__).resolve().parent / "static"
-PLOTLY_DIR = Path(plotly.__file__).resolve().parent / "package_data"  # plotly.min.js, as the package ships it
-SCRIPTS = f"{__name__}.figure_scripts"  # the names Streamlit gives the two served folders (module.name)
-PLOTLY = f"{__name__}.plotly_js"
-
-# The loader: finds the server's root from Streamlit's own script (so a base URL path or a host's prefix is kept),
-# imports the component's code once (the module is shared by every chart) and hands it the chart.
-_LOADER = f"""
-function served(path) {{
-  const index = document.querySelector('script[type=module][src*="/static/js/index"]');
-  return new URL(path, index ? new URL("../../", index.src) : new URL("./", location.href)).href;
-}}
-export default async function (component) {{
-  const figure = await import(served("component/{SCRIPTS}/figure.js"));
-  return figure.draw(component, served("component/{PLOTLY}/plotly.min.js"));
-}}
-"""
-
-_PRELOADER = f"""
-function served(path) {{
-  const index = document.querySelector('script[type=module][src*="/static/js/index"]');
-  return new URL(path, index ? new URL("../../", index.src) : new URL("./", location.href)).href;
-}}
-export default async function () {{
-  const figure = await import(served("component/{SCRIPTS}/figure.js"));
-  figure.preload(served("component/{PLOTLY}/plotly.min.js"));
-}}
-"""
+_LOADER = served.loader("figure.js", 'module.draw(component, served("' + served.PLOTLY_JS + '"))')
+_PRELOADER = served.loader("figure.js", 'module.preload(served("' + served.PLOTLY_JS + '"))')
 
 # A figure's place, marked as one from the moment Streamlit mounts the element, as st.plotly_chart's node is: the
 # chart's code arrives later (the loader, figure.js and plotly.js are fetched and run in the browser), and a page
@@ -72,26 +46,11 @@ PLACE_HTML = '<div data-testid="attentionFigure" data-attention-place></div>'
 
 _figure = st.components.v2.component(COMPONENT_NAME, html=PLACE_HTML, js=_LOADER, isolate_styles=False)
 _preload = st.components.v2.component(f"{COMPONENT_NAME}_preload", js=_PRELOADER, isolate_styles=False)
-_served_by: list[object] = []  # the runtime the two folders were declared to (one per server process)
 
 
 def component_on() -> bool:
     """Whether figures are drawn by this component (else by st.plotly_chart)."""
     return CHARTS != "plotly_chart"
-
-
-def _serve_files() -> None:
-    """Declare the folders of figure.js and plotly.min.js to this server's component file route, once."""
-    from streamlit.runtime import Runtime
-
-    if not Runtime.exists() or (_served_by and _served_by[0] is Runtime.instance()):
-        return
-    served = (
-        components_v1.declare_component("figure_scripts", path=STATIC).name,
-        components_v1.declare_component("plotly_js", path=PLOTLY_DIR).name,
-    )
-    assert served == (SCRIPTS, PLOTLY), served  # the loader's URLs
-    _served_by[:] = [Runtime.instance()]
 
 
 def figure_spec(figure: Figure) -> dict:
@@ -108,7 +67,7 @@ def preload_ui() -> None:
     share of that figure is done meanwhile. Nothing when figures are drawn by st.plotly_chart."""
     if not component_on():
         return
-    _serve_files()
+    served.serve_files()
     _preload(key=KEY_PREFIX + "plotly_preload")
 
 
@@ -117,7 +76,7 @@ def figure_ui(spec: dict, *, config: dict, alt: str, labels: dict[str, str], key
     is a new chart, as with st.plotly_chart): as wide as the figure, narrower
     when its column is; `config` is plotly's (the mode bar), `alt` the text for screen readers, `labels` the mode
     bar's own buttons in the reader's language."""
-    _serve_files()
+    served.serve_files()
     width = spec.get("layout", {}).get("width")
     data: dict[str, Any] = {"figure": spec, "config": config, "alt": alt, "theme": "streamlit", "labels": labels}
     fixed = isinstance(width, int | float) and width > 0  # as st.plotly_chart's width="content"

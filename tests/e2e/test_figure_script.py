@@ -10,22 +10,21 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
-from pathlib import Path
 
 import pytest
 from playwright.sync_api import Page
 
 from tests.e2e.lecture_helpers import MIN_CONTRAST, contrast, rgba
 from tests.e2e.shared import watched_page
-from ui import figure_component, figure_specs
+from ui import figure_component, figure_specs, served
 from ui.figure_specs import BlockLabels
 
 pytestmark = pytest.mark.e2e
 ORIGIN = "http://figure.test"
-STATIC = Path(figure_component.__file__).resolve().parent / "static"
+STATIC = served.STATIC
 FILES = {
     "/figure.js": (STATIC / "figure.js", "text/javascript"),
-    "/plotly.min.js": (figure_component.PLOTLY_DIR / "plotly.min.js", "text/javascript"),
+    "/plotly.min.js": (served.PLOTLY_DIR / "plotly.min.js", "text/javascript"),
     "/": (None, "text/html"),
 }
 PAGE = "<!doctype html><html><body><div id=slot style='width:600px'></div></body></html>"
