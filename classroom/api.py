@@ -8,7 +8,10 @@ session and private link), the view the lecturer shows (page, walkthrough part, 
 question asked, if any) with a version that grows on each change, the students joined (random anonymous ids), and
 the current question's rounds of answers (round 1, then round 2 after "vote again"). Answers are text as the
 student gave them (an option's index, or a typed number): what they mean is graded by the engine in the UI's pure
-view-model, never here.
+view-model, never here. Each question asked is kept for the lecturer's tally (`history`): when the lecturer moves
+to another question, the one before is archived with its rounds in the same atomic write, so no answer sent before
+that write is lost, and the tally is the store's, not a session's (a reload through the private link, another
+replica, the end of the class: the lecturer gets it whole).
 
 Every write is atomic; an answer re-sent counts once, and can be changed until the reveal. Bounds (students per
 class, classes per server, answer length) and faults raise `ClassError` with a code the UI words in the reader's
@@ -26,7 +29,8 @@ TOKEN_BYTES = 24  # 192 bits
 MAX_STUDENTS = 500  # per class
 MAX_CLASSES = 200  # per server (in-process) or per Redis
 MAX_ANSWER_CHARS = 64
-MAX_VIEW_CHARS = 20_000  # the view's scenario code and names, serialised
+MAX_VIEW_CHARS = 20_000  # the view's scenario code and names, serialised; also a question's `detail`
+MAX_ASKINGS = 60  # questions a class keeps for its tally, the oldest forgotten first
 IDLE_SECONDS = 4 * 3600  # a class nobody touched for this long is removed
 ROUNDS = 2
 
@@ -40,7 +44,7 @@ ERROR_CODES = (
     "no_question",  # an answer while no question is asked, or for another question
     "round_closed",  # an answer after the reveal, or to a round that is not the current one
     "answer_too_long",
-    "view_too_large",
+    "view_too_large",  # the view, or the question's detail, beyond MAX_VIEW_CHARS
     "store_unavailable",  # Redis down
 )
 
@@ -96,6 +100,9 @@ class ClassState:
     students: int
     rounds: tuple[Round, ...] = ()  # the current question's rounds, oldest first; () when no question
     ended: bool = False
+    # the version at which the current question was asked (0: none): the same question asked again (the lecturer
+    # went on and came back) is another asking, whose round 1 starts afresh, though the view reads the same
+    asked_at: int = 0
 
     @property
     def current_round(self) -> Round | None:
@@ -103,13 +110,28 @@ class ClassState:
         return self.rounds[-1] if self.rounds else None
 
 
+@dataclass(frozen=True)
+class Asking:
+    """One asking of a question, as the lecturer's tally counts it: the class's version when it was asked, the
+    question's reference and `detail` (the question as drawn, text the lecturer's page wrote and reads back:
+    engine.questions.serial), its rounds' answers, and how many students had joined when it was last read (for
+    an archived asking: when the lecturer moved on)."""
+
+    asked_at: int
+    question: QuestionRef
+    detail: str
+    rounds: tuple[Round, ...]
+    joined: int
+
+
 class ClassStore(Protocol):
     """The live class's store. Every method may raise ClassError."""
 
     embedded: bool  # True for the in-process store: a server restart ends its classes (the UI says so)
 
-    def open_class(self, view: View) -> tuple[str, str]:
-        """A new class showing `view`: (room code, lecturer token)."""
+    def open_class(self, view: View, detail: str = "") -> tuple[str, str]:
+        """A new class showing `view` (`detail`: its question as drawn, if it asks one): (room code, lecturer
+        token)."""
         ...
 
     def is_lecturer(self, code: str, token: str) -> bool:
@@ -128,8 +150,14 @@ class ClassStore(Protocol):
         """The class's version alone: the cheap read a follower polls every second."""
         ...
 
-    def publish(self, code: str, token: str, view: View) -> ClassState:
-        """The lecturer shows `view`. A question other than the current one starts its round 1 afresh."""
+    def publish(self, code: str, token: str, view: View, detail: str = "") -> ClassState:
+        """The lecturer shows `view`. A question other than the current one starts its round 1 afresh (the one
+        before archived for the tally, in the same write), kept with `detail`, the question as drawn."""
+        ...
+
+    def history(self, code: str, token: str) -> tuple[Asking, ...]:
+        """Every question asked in the class, oldest first (at most MAX_ASKINGS), the current one with its rounds
+        as they are now: the lecturer's only (not_lecturer otherwise), and still for a while after the end."""
         ...
 
     def answer(self, code: str, student_id: str, question: QuestionRef, round_number: int, answer: str) -> None:
@@ -144,8 +172,9 @@ class ClassStore(Protocol):
         """The lecturer opens round 2 of the current question (after round 1; at most ROUNDS rounds)."""
         ...
 
-    def end(self, code: str, token: str) -> None:
-        """The lecturer ends the class: every later read says class_ended."""
+    def end(self, code: str, token: str) -> tuple[Asking, ...]:
+        """The lecturer ends the class: every later read says class_ended. Its history as it ended (the current
+        question archived with the answers sent up to the end)."""
         ...
 
 
@@ -160,5 +189,6 @@ class Bounds:
     classes: int = MAX_CLASSES  # open classes; as many ended ones are remembered, the oldest forgotten first
     answer_chars: int = MAX_ANSWER_CHARS
     view_chars: int = MAX_VIEW_CHARS
+    askings: int = MAX_ASKINGS
     idle_seconds: float = IDLE_SECONDS
     ended_seconds: float = ENDED_SECONDS

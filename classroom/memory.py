@@ -3,7 +3,8 @@
 Every class lives in this process's memory, behind one lock: each method reads or changes it whole, so every write
 is atomic. A server restart ends every class (`embedded` is True, and the UI tells the lecturer so). Classes idle
 for bounds.idle_seconds are removed on the next write; an ended class is remembered for bounds.ended_seconds (its
-students read class_ended, not class_unknown), at most bounds.classes of them, the oldest forgotten first.
+students read class_ended, not class_unknown; its lecturer can still read its history), at most bounds.classes of
+them, the oldest forgotten first.
 """
 
 from __future__ import annotations
@@ -13,9 +14,9 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from classroom.api import ROUNDS, Bounds, ClassError, ClassState, QuestionRef, Round, View
+from classroom.api import ROUNDS, Asking, Bounds, ClassError, ClassState, QuestionRef, Round, View
 from classroom.codes import is_code, new_code, new_token, same_token
-from classroom.serial import check_answer, check_round, check_student, question_json, view_json
+from classroom.serial import check_answer, check_detail, check_round, check_student, question_json, view_json
 
 CODE_TRIES = 20  # fresh codes drawn before giving up (with 200 classes among 8.9e8 codes, one draw is enough)
 
@@ -38,10 +39,32 @@ class _Class:
     students: set[str] = field(default_factory=set)
     rounds: list[_Round] = field(default_factory=list)
     ended: bool = False
+    asked_at: int = 0  # the version the current question was asked at (0: none)
+    detail: str = ""  # the current question as drawn (the lecturer's text)
+    archived: list[Asking] = field(default_factory=list)  # the questions asked before, oldest first
 
     def state(self) -> ClassState:
-        rounds = tuple(Round(r.number, dict(r.answers), r.revealed) for r in self.rounds)
-        return ClassState(self.code, self.version, self.view, len(self.students), rounds, self.ended)
+        return ClassState(
+            self.code, self.version, self.view, len(self.students), self._rounds(), self.ended, self.asked_at
+        )
+
+    def asking(self) -> Asking | None:
+        """The current question as the tally counts it (None: no question)."""
+        question = self.view.question
+        if question is None or not self.rounds:
+            return None
+        return Asking(self.asked_at, question, self.detail, self._rounds(), len(self.students))
+
+    def ask(self, question: QuestionRef | None, detail: str, askings: int) -> None:
+        """Ask `question` (None: none) from this version on: the current one archived, its round 1 afresh."""
+        current = self.asking()
+        if current is not None:
+            self.archived = [*self.archived, current][-askings:]
+        self.rounds = _rounds_for(question)
+        self.asked_at, self.detail = (0, "") if question is None else (self.version, detail)
+
+    def _rounds(self) -> tuple[Round, ...]:
+        return tuple(Round(r.number, dict(r.answers), r.revealed) for r in self.rounds)
 
 
 class MemoryStore:
@@ -57,9 +80,10 @@ class MemoryStore:
 
     # --- the lecturer ---
 
-    def open_class(self, view: View) -> tuple[str, str]:
+    def open_class(self, view: View, detail: str = "") -> tuple[str, str]:
         """A new class showing `view`: (code, token); server_full at bounds.classes open classes."""
         text = view_json(view, self.bounds)
+        detail = check_detail(detail, self.bounds)
         with self._lock:
             now = self._sweep()
             if sum(not c.ended for c in self._classes.values()) >= self.bounds.classes:
@@ -68,7 +92,9 @@ class MemoryStore:
             if code is None:
                 raise ClassError("server_full", limit=self.bounds.classes)
             token = new_token()
-            self._classes[code] = _Class(code, token, view, text, now, rounds=_rounds_for(view.question))
+            room = _Class(code, token, view, text, now)
+            room.ask(view.question, detail, self.bounds.askings)
+            self._classes[code] = room
             return code, token
 
     def is_lecturer(self, code: str, token: str) -> bool:
@@ -79,17 +105,28 @@ class MemoryStore:
             except ClassError:
                 return False
 
-    def publish(self, code: str, token: str, view: View) -> ClassState:
-        """The lecturer shows `view`; the same view again changes nothing (the version stays)."""
+    def publish(self, code: str, token: str, view: View, detail: str = "") -> ClassState:
+        """The lecturer shows `view`; the same view again changes nothing (the version stays). Another question:
+        the one before archived, this one's round 1 afresh, kept with `detail`."""
         text = view_json(view, self.bounds)
+        detail = check_detail(detail, self.bounds)
         with self._lock:
             room = self._lecturers(code, token)
             if text != room.view_text:
-                if question_json(view.question) != question_json(room.view.question):
-                    room.rounds = _rounds_for(view.question)
-                room.view, room.view_text = view, text
                 room.version += 1
+                if question_json(view.question) != question_json(room.view.question):
+                    room.ask(view.question, detail, self.bounds.askings)
+                room.view, room.view_text = view, text
             return room.state()
+
+    def history(self, code: str, token: str) -> tuple[Asking, ...]:
+        """The questions asked, oldest first, the current one as it is now; an ended class's too."""
+        with self._lock:
+            room = self._class(code, self._clock(), ended_too=True)
+            if not same_token(token, room.token):
+                raise ClassError("not_lecturer")
+            current = room.asking()
+            return tuple(room.archived if current is None else [*room.archived, current][-self.bounds.askings :])
 
     def reveal(self, code: str, token: str) -> ClassState:
         """The current round takes no more answers; a second reveal changes nothing."""
@@ -113,17 +150,20 @@ class MemoryStore:
                 room.version += 1
             return room.state()
 
-    def end(self, code: str, token: str) -> None:
-        """The class ends: its students and answers are forgotten; ending it again changes nothing."""
+    def end(self, code: str, token: str) -> tuple[Asking, ...]:
+        """The class ends: its students and current answers are forgotten, the current question archived (the
+        history stays the lecturer's to read); ending it again changes nothing."""
         with self._lock:
             room = self._class(code, self._sweep(), ended_too=True)
             if not same_token(token, room.token):
                 raise ClassError("not_lecturer")
             if not room.ended:
+                room.ask(None, "", self.bounds.askings)
                 room.ended, room.touched = True, self._clock()
-                room.students, room.rounds = set(), []  # nothing of the class is kept but that it ended
+                room.students = set()  # nothing of the class is kept but that it ended, and its tally
                 room.version += 1
                 self._forget_oldest_ended()
+            return tuple(room.archived)
 
     # --- the students ---
 

@@ -1,14 +1,18 @@
 """The Redis class store: one class shared by every replica behind a load balancer (REDIS_URL picks it).
 
-Keys (one class is five keys with the same idle TTL, refreshed by every write, so an idle class disappears whole):
+Keys (one class is six keys with the same idle TTL, refreshed by every write, so an idle class disappears whole):
 
     live:{CODE}:meta   HASH   token (SHA-256 of the lecturer token, never the token), view (serial.view_json),
-                              question (serial.question_json of the view's question, "" for none), rounds (0, 1, 2),
+                              question (serial.question_json of the view's question, "" for none), asked_at (the
+                              version it was asked at, 0 for none), detail (the question as drawn), rounds (0, 1, 2),
                               r1, r2 ("1" once that round is revealed), ended ("1" once the lecturer ended it)
     live:{CODE}:v      STRING the version: INCR on every change
     live:{CODE}:s      SET    the students' ids (SCARD: how many joined)
     live:{CODE}:a1     HASH   round 1: student id -> answer text (HSET: a student's answer counts once)
     live:{CODE}:a2     HASH   round 2
+    live:{CODE}:log    LIST   the questions asked before, oldest first, at most bounds.askings: each a JSON array
+                              [asked_at, question, detail, [[{id: answer}, revealed] per round], joined], written
+                              by the script that asks another question (or ends the class) from the keys above
     live:open          ZSET   open class codes -> the time of their last write (bounds.classes; swept by score)
     live:ended         ZSET   ended class codes -> when they ended (at most bounds.classes remembered)
 
@@ -30,6 +34,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import json
 import logging
 import time
 from collections.abc import Callable
@@ -37,9 +42,18 @@ from typing import Any
 
 import redis
 
-from classroom.api import ROUNDS, Bounds, ClassError, ClassState, QuestionRef, Round, View
+from classroom.api import ROUNDS, Asking, Bounds, ClassError, ClassState, QuestionRef, Round, View
 from classroom.codes import is_code, new_code, new_token
-from classroom.serial import check_answer, check_round, check_student, question_json, view_from_json, view_json
+from classroom.serial import (
+    check_answer,
+    check_detail,
+    check_round,
+    check_student,
+    question_from_dict,
+    question_json,
+    view_from_json,
+    view_json,
+)
 
 _LOG = logging.getLogger(__name__)
 PREFIX = "live:"
@@ -49,12 +63,12 @@ CODE_TRIES = 20
 Arg = str | int | float  # what a script's ARGV takes
 TIMEOUT_S = 2.0  # a Redis that does not answer in this long is down, for the page that waits
 
-# KEYS: meta, v, s, a1, a2, open, ended. ARGV: code, now, ttl_ms, then the script's own.
+# KEYS: meta, v, s, a1, a2, log, open, ended. ARGV: code, now, ttl_ms, then the script's own.
 _PRELUDE = """
-local meta, v, s, open = KEYS[1], KEYS[2], KEYS[3], KEYS[6]
+local meta, v, s, log, open = KEYS[1], KEYS[2], KEYS[3], KEYS[6], KEYS[7]
 local code, now, ttl = ARGV[1], ARGV[2], tonumber(ARGV[3])
 local function touch()
-  for i = 1, 5 do redis.call('PEXPIRE', KEYS[i], ttl) end
+  for i = 1, 6 do redis.call('PEXPIRE', KEYS[i], ttl) end
   redis.call('ZADD', open, now, code)
 end
 local function check_open()
@@ -70,18 +84,43 @@ local function check_lecturer(token_hash)
   return nil
 end
 local function answers(n) return KEYS[3 + n] end
+-- the current question, its rounds and the students joined, appended to the log (its oldest beyond `keep` dropped)
+local function archive(keep)
+  local question, count = redis.call('HGET', meta, 'question'), tonumber(redis.call('HGET', meta, 'rounds'))
+  if not question or question == '' or not count or count == 0 then return end
+  local rounds = {}
+  for n = 1, count do
+    local flat, given = redis.call('HGETALL', answers(n)), {}
+    for i = 1, #flat, 2 do given[flat[i]] = flat[i + 1] end
+    rounds[n] = {given, redis.call('HGET', meta, 'r' .. n) == '1'}
+  end
+  local asked_at = tonumber(redis.call('HGET', meta, 'asked_at'))
+  local detail = redis.call('HGET', meta, 'detail') or ''
+  local entry = {asked_at, question, detail, rounds, redis.call('SCARD', s)}
+  redis.call('RPUSH', log, cjson.encode(entry))
+  redis.call('LTRIM', log, -keep, -1)
+end
+-- ask `question` (with its `detail`) from the version this write gives on: round 1 afresh, or no rounds
+local function ask(question, detail, keep)
+  archive(keep)
+  redis.call('DEL', answers(1), answers(2))
+  local version = redis.call('INCR', v)
+  local asked = question ~= ''
+  redis.call('HSET', meta, 'question', question, 'detail', asked and detail or '', 'asked_at', asked and version or 0,
+             'rounds', asked and 1 or 0, 'r1', '0', 'r2', '0')
+end
 """
 
 _OPEN = """
-local token_hash, view, question = ARGV[4], ARGV[5], ARGV[6]
-local cutoff, max_classes = tonumber(ARGV[7]), tonumber(ARGV[8])
+local token_hash, view, question, detail = ARGV[4], ARGV[5], ARGV[6], ARGV[7]
+local cutoff, max_classes = tonumber(ARGV[8]), tonumber(ARGV[9])
 redis.call('ZREMRANGEBYSCORE', open, '-inf', cutoff)
 if redis.call('ZCARD', open) >= max_classes then return 'server_full' end
 if redis.call('EXISTS', meta) == 1 then return 'taken' end
-local rounds = (question == '') and 0 or 1
-redis.call('HSET', meta, 'token', token_hash, 'view', view, 'question', question, 'rounds', rounds,
-           'r1', '0', 'r2', '0', 'ended', '0')
-redis.call('SET', v, 1)
+redis.call('DEL', log)
+redis.call('SET', v, 0)
+redis.call('HSET', meta, 'token', token_hash, 'view', view, 'rounds', 0, 'ended', '0')
+ask(question, detail, 1)
 touch()
 return 'ok'
 """
@@ -116,16 +155,16 @@ return 'ok'
 """
 
 _PUBLISH = """
-local token_hash, view, question = ARGV[4], ARGV[5], ARGV[6]
+local token_hash, view, question, detail, keep = ARGV[4], ARGV[5], ARGV[6], ARGV[7], tonumber(ARGV[8])
 local refused = check_lecturer(token_hash)
 if refused then return refused end
 if redis.call('HGET', meta, 'view') ~= view then
   if redis.call('HGET', meta, 'question') ~= question then
-    redis.call('DEL', answers(1), answers(2))
-    redis.call('HSET', meta, 'question', question, 'rounds', (question == '') and 0 or 1, 'r1', '0', 'r2', '0')
+    ask(question, detail, keep)
+  else
+    redis.call('INCR', v)
   end
   redis.call('HSET', meta, 'view', view)
-  redis.call('INCR', v)
 end
 touch()
 return 'ok'
@@ -151,17 +190,17 @@ return 'ok'
 _END = (
     """
 local token_hash, ended_ms, ended_cutoff, max_ended = ARGV[4], tonumber(ARGV[5]), ARGV[6], tonumber(ARGV[7])
+local keep = tonumber(ARGV[8])
 local ended = redis.call('HGET', meta, 'ended')
 if not ended then return 'class_unknown' end
 if redis.call('HGET', meta, 'token') ~= token_hash then return 'not_lecturer' end
 if ended == '1' then return 'ok' end
-redis.call('HSET', meta, 'ended', '1', 'rounds', 0, 'view', '')
-redis.call('DEL', s, answers(1), answers(2))
-redis.call('INCR', v)
-redis.call('PEXPIRE', meta, ended_ms)
-redis.call('PEXPIRE', v, ended_ms)
+ask('', '', keep)
+redis.call('HSET', meta, 'ended', '1', 'view', '')
+redis.call('DEL', s)
+for _, key in ipairs({meta, v, log}) do redis.call('PEXPIRE', key, ended_ms) end
 redis.call('ZREM', open, code)
-local ended_set = KEYS[7]
+local ended_set = KEYS[8]
 redis.call('ZREMRANGEBYSCORE', ended_set, '-inf', ended_cutoff)
 redis.call('ZADD', ended_set, now, code)
 local extra = redis.call('ZCARD', ended_set) - max_ended
@@ -171,7 +210,9 @@ if extra > 0 then
     + PREFIX
     + """{' .. old .. '}:meta', '"""
     + PREFIX
-    + """{' .. old .. '}:v')
+    + """{' .. old .. '}:v', '"""
+    + PREFIX
+    + """{' .. old .. '}:log')
   end
   redis.call('ZREMRANGEBYRANK', ended_set, 0, extra - 1)
 end
@@ -186,7 +227,7 @@ def class_keys(code: str) -> list[str]:
     # is also given live:open and live:ended (other slots) and _END deletes old classes' keys it names itself, so a
     # script spans slots, which Redis Cluster refuses (CROSSSLOT). The store needs one Redis (with replicas at most).
     base = f"{PREFIX}{{{code}}}:"
-    return [base + "meta", base + "v", base + "s", base + "a1", base + "a2", OPEN_KEY, ENDED_KEY]
+    return [*(base + name for name in ("meta", "v", "s", "a1", "a2", "log")), OPEN_KEY, ENDED_KEY]
 
 
 def token_digest(token: object) -> str:
@@ -230,15 +271,17 @@ class RedisStore:
 
     # --- the lecturer ---
 
-    def open_class(self, view: View) -> tuple[str, str]:
+    def open_class(self, view: View, detail: str = "") -> tuple[str, str]:
         """A new class showing `view`: (code, token); server_full at bounds.classes open classes in this Redis."""
         text = view_json(view, self.bounds)
+        detail = check_detail(detail, self.bounds)
         token = new_token()
         now = self._clock()
         for _ in range(CODE_TRIES):
             code = new_code()
             cutoff = now - self.bounds.idle_seconds
-            extra = (token_digest(token), text, question_json(view.question), cutoff, self.bounds.classes)
+            question = question_json(view.question)
+            extra = (token_digest(token), text, question, detail, cutoff, self.bounds.classes)
             outcome = self._run("open", code, *extra, now=now)
             if outcome == "ok":
                 return code, token
@@ -254,11 +297,47 @@ class RedisStore:
         given = token_digest(token)
         return bool(stored and given and ended == "0") and hmac.compare_digest(given, stored)
 
-    def publish(self, code: str, token: str, view: View) -> ClassState:
-        """The lecturer shows `view`; the same view again changes nothing (the version stays)."""
+    def publish(self, code: str, token: str, view: View, detail: str = "") -> ClassState:
+        """The lecturer shows `view`; the same view again changes nothing (the version stays). Another question:
+        the one before archived, this one's round 1 afresh, kept with `detail`."""
         text = view_json(view, self.bounds)
-        self._write("publish", code, token_digest(token), text, question_json(view.question))
+        detail = check_detail(detail, self.bounds)
+        question = question_json(view.question)
+        self._write("publish", code, token_digest(token), text, question, detail, self.bounds.askings)
         return self.state(code)
+
+    def history(self, code: str, token: str) -> tuple[Asking, ...]:
+        """The questions asked, oldest first, the current one as it is now; an ended class's too (one MULTI/EXEC)."""
+        meta, _, s, a1, a2, log, _, _ = self._keys(code)
+
+        def read() -> list:
+            pipe = self.client.pipeline()
+            pipe.hgetall(meta)
+            pipe.scard(s)
+            pipe.hgetall(a1)
+            pipe.hgetall(a2)
+            pipe.lrange(log, 0, -1)
+            return pipe.execute()
+
+        fields, students, answers1, answers2, archived = self._call(read)
+        given = token_digest(token)
+        if not fields:
+            raise ClassError("class_unknown")
+        if not (given and hmac.compare_digest(given, fields.get("token", ""))):
+            raise ClassError("not_lecturer")
+        try:
+            askings = [_archived(json.loads(entry)) for entry in archived]
+            if fields["ended"] != "1" and fields["question"]:
+                count = int(fields["rounds"])
+                rounds = tuple(
+                    Round(n, (answers1, answers2)[n - 1], fields[f"r{n}"] == "1") for n in range(1, count + 1)
+                )
+                question = question_from_dict(json.loads(fields["question"]))
+                askings.append(Asking(int(fields["asked_at"]), question, fields["detail"], rounds, students))
+        except (KeyError, IndexError, TypeError, ValueError) as error:  # written by another release
+            _LOG.warning("class %s's history is not in this release's format: %s", code, error)
+            raise ClassError("class_unknown") from None
+        return tuple(askings[-self.bounds.askings :])
 
     def reveal(self, code: str, token: str) -> ClassState:
         """The current round takes no more answers; a second reveal changes nothing."""
@@ -270,11 +349,13 @@ class RedisStore:
         self._write("round", code, token_digest(token), "again", ROUNDS)
         return self.state(code)
 
-    def end(self, code: str, token: str) -> None:
-        """The class ends: its students and answers are deleted; ending it again changes nothing."""
+    def end(self, code: str, token: str) -> tuple[Asking, ...]:
+        """The class ends: its students and current answers are deleted, the current question archived (the history
+        stays the lecturer's to read for bounds.ended_seconds); ending it again changes nothing."""
         ended_ms = max(1, round(self.bounds.ended_seconds * 1000))
         cutoff = self._clock() - self.bounds.ended_seconds
-        self._write("end", code, token_digest(token), ended_ms, cutoff, self.bounds.classes)
+        self._write("end", code, token_digest(token), ended_ms, cutoff, self.bounds.classes, self.bounds.askings)
+        return self.history(code, token)
 
     # --- the students ---
 
@@ -293,7 +374,7 @@ class RedisStore:
 
     def state(self, code: str) -> ClassState:
         """The class as it is now, read in one MULTI/EXEC (a read: the idle clock goes on)."""
-        meta, v, s, a1, a2, _, _ = self._keys(code)
+        meta, v, s, a1, a2, *_ = self._keys(code)
 
         def read() -> list:
             pipe = self.client.pipeline()  # transaction=True: MULTI ... EXEC
@@ -311,10 +392,11 @@ class RedisStore:
             answers = (answers1, answers2)
             rounds = tuple(Round(n, answers[n - 1], fields[f"r{n}"] == "1") for n in range(1, count + 1))
             view = view_from_json(fields["view"])
+            asked_at = int(fields["asked_at"])
         except (KeyError, IndexError, ValueError) as error:  # written by another release (a rolling deploy)
             _LOG.warning("class %s is not in this release's format: %s", code, error)
             raise ClassError("class_unknown") from None
-        return ClassState(code, int(version), view, students, rounds, False)
+        return ClassState(code, int(version), view, students, rounds, False, asked_at)
 
     def version(self, code: str) -> int:
         """The class's version alone (one MULTI/EXEC of two fields)."""
@@ -362,3 +444,15 @@ class RedisStore:
             return request()
         except redis.RedisError as error:
             raise ClassError("store_unavailable") from error
+
+
+def _archived(entry: Any) -> Asking:
+    """An asking as the scripts' archive() wrote it to the log; ValueError when it is not one."""
+    asked_at, question, detail, rounds, joined = entry
+    if not (isinstance(rounds, list) and all(isinstance(r, list) and len(r) == 2 for r in rounds)):
+        raise ValueError(f"not an asking's rounds: {rounds!r:.80}")
+    kept = tuple(
+        Round(n, {str(k): str(a) for k, a in given.items()} if isinstance(given, dict) else {}, revealed is True)
+        for n, (given, revealed) in enumerate(rounds, start=1)
+    )
+    return Asking(int(asked_at), question_from_dict(json.loads(question)), str(detail), kept, int(joined))

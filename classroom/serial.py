@@ -102,6 +102,15 @@ def check_answer(answer: object, bounds: Bounds) -> str:
     return answer
 
 
+def check_detail(detail: object, bounds: Bounds) -> str:
+    """A question's detail as kept (text, at most bounds.view_chars characters, UTF-8); ClassError("view_too_large")
+    otherwise."""
+    if not isinstance(detail, str) or len(detail) > bounds.view_chars or not _is_utf8(detail):
+        length = len(detail) if isinstance(detail, str) else None
+        raise ClassError("view_too_large", limit=bounds.view_chars, length=length)
+    return detail
+
+
 def check_student(student_id: object) -> str:
     """A student id as kept; ClassError("not_joined") when it is not one the app makes (nobody could have joined
     with it)."""

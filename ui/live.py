@@ -26,9 +26,10 @@ from streamlit.runtime.scriptrunner_utils.script_requests import RerunData
 from streamlit.runtime.scriptrunner_utils.script_run_context import get_script_run_ctx
 
 from classroom import tally
-from classroom.api import ERROR_CODES, MAX_ANSWER_CHARS, ClassError, ClassState, ClassStore, QuestionRef, View
+from classroom.api import ERROR_CODES, MAX_ANSWER_CHARS, Asking, ClassError, ClassState, ClassStore, QuestionRef, View
 from engine import EngineInputError
 from engine.questions import Kind, Question
+from engine.questions.serial import question_json
 from engine.scenario_io import decode_scenario, encode_scenario
 from ui import charts, live_store, numbers, share, state, url
 from ui.answer_inputs import answer_inputs_ui
@@ -47,7 +48,6 @@ from ui.question_wording import (
 from ui.text import md_literal
 from ui.view_models.live import (
     LECTURER_PARAM,
-    AskedLog,
     Distribution,
     FollowPlan,
     Group,
@@ -55,8 +55,8 @@ from ui.view_models.live import (
     StudentSeat,
     answer_shown,
     app_base,
-    asked_again,
     follow_plan,
+    follower_redraws,
     follows_in_part,
     join_link,
     lecturer_link,
@@ -71,7 +71,6 @@ from ui.view_models.live import (
     tally_csv,
     tally_json,
     valid_token,
-    with_rounds,
 )
 
 # seconds between a follower's polls of the class's version. Measured (3 followers in Chromium, 30 steps, 2 busy
@@ -93,10 +92,7 @@ _LECTURER: state.Slot[LecturerSeat | None] = state.Slot("live_lecturer", lambda:
 _STUDENT: state.Slot[StudentSeat | None] = state.Slot("live_student", lambda: None)
 _ASKED: state.Slot[tuple[str, int | None, QuestionRef, Question] | None] = state.Slot("live_asked", lambda: None)
 _CONFIRM_END: state.Slot[bool] = state.Slot("live_confirm_end", lambda: False)
-# the lecturer's log as last kept, read by the tally's download when clicked: the sidebar that drew the button is
-# not drawn again by a fragment's run (a walkthrough part, the projector), which may change the log after it
-_LOG_BOX: state.Slot[list[AskedLog]] = state.Slot("live_log_box", lambda: [{}])
-_ENDED_LOG: state.Slot[AskedLog] = state.Slot("live_ended_log", dict)  # the ended class's tally, still offered
+_ENDED_LOG: state.Slot[tuple[Asking, ...]] = state.Slot("live_ended_log", tuple)  # the ended class's, still offered
 _GATES: state.Slot[list[str]] = state.Slot("live_gates", list)
 _PAGE: state.Slot[str] = state.Slot("live_page", lambda: "home")
 _PART_PAGE: state.Slot[str | None] = state.Slot("live_part_page", lambda: None)  # the page whose run drew PART_FRAGMENT
@@ -211,7 +207,7 @@ def _take_lecturer_link() -> None:
         _ERROR.set(("not_lecturer", {}))
         return
     _STUDENT.set(None)
-    _set_lecturer(LecturerSeat(code, token))
+    _LECTURER.set(LecturerSeat(code, token))
     _not_in_the_address_bar()
 
 
@@ -243,19 +239,6 @@ def _follow(view: View, plan: FollowPlan | None = None) -> None:
         st.switch_page(PAGE_BY_KEY[plan.page].path)
 
 
-def _set_lecturer(seat: LecturerSeat) -> None:
-    """Keep the lecturer's seat, and its log where the tally's download reads it at click time."""
-    _LECTURER.set(seat)
-    _log_box()[0] = seat.asked
-
-
-def _log_box() -> list[AskedLog]:
-    """This session's box of the lecturer's log (made on first use: a Slot's default is not kept)."""
-    box = _LOG_BOX.get()
-    _LOG_BOX.set(box)
-    return box
-
-
 def publish(page: str | None = None) -> None:
     """The lecturer's view, published when it changed since the last time: the page, the part, the scenario, and
     the question its gate asks now."""
@@ -270,19 +253,13 @@ def publish(page: str | None = None) -> None:
     view = View(page, state.step(), encode_scenario(state.get_scenario()), ref)
     if view == seat.published:
         return
-    log, before = seat.asked, seat.published.question if seat.published is not None else None
-    if before is not None and before != ref:
-        # another question: the store drops this one's answers, so read those sent since the projector's last read
-        log = _log_at_click(live_store.store(), seat.code, [log])
-    try:
-        current = live_store.store().publish(seat.code, seat.token, view)
+    try:  # another question: the store archives this one with its answers, in the same write, for the tally
+        live_store.store().publish(seat.code, seat.token, view, "" if question is None else question_json(question))
     except ClassError as error:
         _refused(error)
         errors_ui()  # said where the change was made (a fragment's run draws no page top)
         return
-    if ref is not None and question is not None and ref != before:
-        log = asked_again(log, current.version, ref, question)  # the store starts this question's round 1 afresh
-    _set_lecturer(replace(seat, published=view, asked=log))
+    _LECTURER.set(replace(seat, published=view))
 
 
 # --- the sidebar ---
@@ -316,8 +293,8 @@ def _open_class() -> None:
         _refused(error)
         return
     _STUDENT.set(None)
-    _set_lecturer(LecturerSeat(code, token, published=view))
-    _ENDED_LOG.set({})
+    _LECTURER.set(LecturerSeat(code, token, published=view))
+    _ENDED_LOG.set(())
     _not_in_the_address_bar()
 
 
@@ -326,19 +303,20 @@ def _ask_to_end(asking: bool) -> None:
 
 
 def _end_class() -> None:
-    """The confirmed end: the answers read one last time, the class ended, its tally kept in this session."""
+    """The confirmed end: the class ended, its history as it ended (every answer sent up to the end) kept in this
+    session for the tally's download."""
     seat = lecturer()
     _CONFIRM_END.set(False)
     if seat is None:
         return
-    log = _log_at_click(live_store.store(), seat.code, [seat.asked])
+    history: tuple[Asking, ...] = ()
     try:
-        live_store.store().end(seat.code, seat.token)
+        history = live_store.store().end(seat.code, seat.token)
     except ClassError as error:
         _refused(error)
         if error.code not in GONE and error.code != "not_lecturer":  # still open: the lecturer keeps control
             return
-    _ENDED_LOG.set(log)
+    _ENDED_LOG.set(history)
     leave()
 
 
@@ -396,7 +374,7 @@ def lecturer_sidebar_ui(seat: LecturerSeat) -> None:
     with st.expander(t("live.private.title"), icon=":material/key:"):
         st.warning(t("live.private.warning"))
         st.code(lecturer_link(base_url(), seat.code, seat.token), language=None, wrap_lines=True)
-    class_tally_ui(seat.asked, seat.code)
+    class_tally_ui(seat)
     end_ui()
 
 
@@ -476,7 +454,7 @@ def follow_poll_ui() -> None:
         return
     before = seat.state
     _STUDENT.set(replace(seat, seen_version=current.version, state=current))
-    if before is not None and _shown(before) == _shown(current):
+    if before is not None and not follower_redraws(before, current):
         return
     plan = follow_plan(current.view, _PAGE.get(), state.step(), encode_scenario(state.get_scenario()))
     if before is not None and follows_in_part(plan, _PAGE.get(), _PART_PAGE.get(), current.ended):
@@ -508,12 +486,6 @@ def _rerun_part() -> None:
         )
     )
     st.empty()  # a point where the runner takes the request and ends this run, as st.rerun's own
-
-
-def _shown(current: ClassState) -> tuple:
-    """What a follower's page draws of the class: the view, the current round's number and reveal, the end."""
-    rnd = current.current_round
-    return (current.view, rnd.number if rnd else 0, rnd.revealed if rnd else False, current.ended)
 
 
 # --- the home page: typing the code ---
@@ -622,14 +594,12 @@ def projector_ui(gate: str, question: Question) -> None:
 
 @st.fragment(run_every=PROJECTOR_EVERY)
 def _projector_fragment_ui(gate: str, question: Question) -> None:
-    seat = lecturer()
     current = class_rounds()
-    if seat is None or current is None or current.view.question is None:
+    if current is None or current.view.question is None:
         return
     ref = current.view.question
     if ref != question_ref(gate, question):
         return
-    _set_lecturer(replace(seat, asked=with_rounds(seat.asked, current)))
     marked = answer_shown(current.rounds)
     rounds = projector_rounds(question, current.rounds, marked)
     if not rounds:
@@ -813,41 +783,34 @@ def _student_feedback_ui(
 # --- the tally's downloads ---
 
 
-def class_tally_ui(log: AskedLog, code: str | None = None) -> None:
-    """The class's tally as CSV and JSON (counts and shares only, classroom.tally's), each built when clicked: the
-    reader's words are taken now; the class `code` (None: it ended, the log is all there is) is read then, outside
-    this session, so the file holds the answers sent up to the click."""
-    if not log:
+def class_tally_ui(seat: LecturerSeat | tuple[Asking, ...]) -> None:
+    """The class's tally as CSV and JSON (counts and shares only, classroom.tally's), each built when clicked from
+    the class's history as the store has it then (every answer sent up to the click), or, for a class this session
+    ended, from its history as it ended; the reader's words are taken now."""
+    if isinstance(seat, LecturerSeat):
+        store, code, token = live_store.store(), seat.code, seat.token
+
+        def history() -> tuple[Asking, ...]:
+            try:
+                return store.history(code, token)
+            except ClassError:
+                return ()
+
+    elif seat:
+        history = partial(tuple, seat)
+    else:
         return
     header = tuple(t(f"live.export.col.{column}") for column in tally.CSV_HEADER)
     yes_no = (t("quiz.export.yes"), t("quiz.export.no"))
-
-    def ended() -> AskedLog:
-        return log  # the ended class's log: it changes no more
-
-    # a class going on: its seat's log as the last run kept it (the box), with the store's rounds at the click
-    at_click: Callable[[], AskedLog] = (
-        ended if code is None else partial(_log_at_click, live_store.store(), code, _log_box())
-    )
     st.caption(t("live.export.title"))
     share.tally_downloads_ui(
-        lambda: tally_csv(at_click(), header, yes_no),
-        lambda: tally_json(at_click()),
+        lambda: tally_csv(history(), header, yes_no),
+        lambda: tally_json(history()),
         file_name=t("live.export.file"),
         key="live_download",
         help=t("live.export.help"),
         label=t("live.export.button", kind="{kind}"),
     )
-
-
-def _log_at_click(store: ClassStore, code: str, box: list[AskedLog]) -> AskedLog:
-    """The log in `box` with the class's current question's rounds as the store has them now (as kept, if it cannot
-    say)."""
-    log = box[0]
-    try:
-        return with_rounds(log, store.state(code))
-    except ClassError:
-        return log
 
 
 def start_fragment() -> None:

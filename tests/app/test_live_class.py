@@ -585,6 +585,16 @@ def test_a_question_asked_again_asks_the_student_again(store):
     assert translate("es", "live.quiz.waiting") in page_text(alice)
 
 
+def test_the_lecturers_reload_through_the_private_link_keeps_the_classs_tally(store, downloads):
+    """The tally is the class's, not the lecturer's session's: a reload (or another device) through the private
+    link downloads every question asked before it, with its answers."""
+    lec, code, first, _ = part_one_answered(store, 2)
+    click(lec, translate("es", "walk.next"))  # part 2 asks its own question: part 1's is archived by the store
+    token = lec.session_state["live_lecturer"].token
+    again = session(**{"class": code, "teach": token})
+    assert counted(again, downloads, first.template_id) == 2
+
+
 def test_the_tally_download_holds_what_the_run_after_the_sidebar_kept(store, downloads):
     """The sidebar draws the download first; the same run (and, in the browser, a walkthrough part's or the
     projector's fragment, which do not draw the sidebar again) then keeps more in the lecturer's log: the file,

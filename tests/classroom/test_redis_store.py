@@ -47,9 +47,12 @@ def test_every_key_of_a_class_expires_and_no_token_is_kept(redis_server):
         student = new_student_id()
         store.join(code, student)
         store.answer(code, student, Q, 1, "0")
+        other = QuestionRef("walk.3", "walk.3.weight", 2)
+        store.publish(code, token, View("walkthrough", step=3, question=other))  # Q archived: the log is written
+        store.answer(code, student, other, 1, "0")
         store.vote_again(code, token)
-        store.answer(code, student, Q, 2, "1")
-        class_own = class_keys(code)[:5]
+        store.answer(code, student, other, 2, "1")
+        class_own = class_keys(code)[:6]
         assert set(store.client.keys("*")) == {*class_own, "live:open"}
         for key in class_own:
             assert 0 < store.client.pttl(key) <= 100_000, key
@@ -98,6 +101,7 @@ def test_a_redis_that_is_down_says_store_unavailable(tmp_path):
         lambda: store.reveal(code, token),
         lambda: store.vote_again(code, token),
         lambda: store.end(code, token),
+        lambda: store.history(code, token),
     ]
     for call in calls:
         with pytest.raises(ClassError) as error:

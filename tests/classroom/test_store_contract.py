@@ -6,7 +6,7 @@ import threading
 
 import pytest
 
-from classroom.api import MAX_STUDENTS, Bounds, ClassError, QuestionRef, View
+from classroom.api import MAX_STUDENTS, Asking, Bounds, ClassError, QuestionRef, Round, View
 from classroom.codes import is_code, new_code, new_student_id, new_token
 
 Q1 = QuestionRef("walk.2", "walk.2.score", 17)
@@ -204,6 +204,138 @@ def test_vote_again_before_the_reveal_closes_round_1(backend):
     ]
 
 
+# --- the history: every question asked, for the tally ---
+
+DETAIL_1 = '{"question": "one", "text": "¿qué? «perro»"}'  # what the lecturer's page wrote; the store keeps it as is
+DETAIL_2 = '{"question": "two"}'
+
+
+def test_the_history_keeps_each_question_asked_with_its_rounds_in_order(backend):
+    store, code, token = opened(backend)
+    a, b = joined(store, code, 2)
+    first = store.publish(code, token, ASKING, DETAIL_1)
+    assert first.asked_at == first.version
+    store.answer(code, a, Q1, 1, "0")
+    store.answer(code, b, Q1, 1, "1")
+    store.reveal(code, token)
+    store.vote_again(code, token)
+    store.answer(code, a, Q1, 2, "1")
+    second = store.publish(code, token, View("walkthrough", step=3, question=Q2), DETAIL_2)
+    assert second.asked_at == second.version > first.asked_at
+    store.answer(code, b, Q2, 1, "7.5")
+    assert store.history(code, token) == (
+        Asking(first.asked_at, Q1, DETAIL_1, (Round(1, {a: "0", b: "1"}, True), Round(2, {a: "1"}, False)), 2),
+        Asking(second.asked_at, Q2, DETAIL_2, (Round(1, {b: "7.5"}, False),), 2),
+    )
+    store.publish(code, token, LESSON)  # no question: the last one is archived, none is current
+    assert store.state(code).asked_at == 0
+    assert [asking.question for asking in store.history(code, token)] == [Q1, Q2]
+
+
+def test_a_class_opened_on_a_question_has_it_in_its_history(backend):
+    store = backend.make(Bounds())
+    code, token = store.open_class(ASKING, DETAIL_1)
+    assert store.state(code).asked_at == store.version(code)
+    assert store.history(code, token) == (Asking(store.version(code), Q1, DETAIL_1, (Round(1),), 0),)
+
+
+def test_the_same_question_asked_again_is_another_asking_whose_round_1_starts_afresh(backend):
+    """The lecturer goes on and comes back within a poll: the view reads as it was, the asking is new (asked_at),
+    so a follower sees that its answer no longer counts."""
+    store, code, token = opened(backend)
+    (student,) = joined(store, code, 1)
+    first = store.publish(code, token, ASKING, DETAIL_1)
+    store.answer(code, student, Q1, 1, "2")
+    store.publish(code, token, View("walkthrough", step=3, question=Q2), DETAIL_2)
+    again = store.publish(code, token, ASKING, DETAIL_1)
+    assert again.view == first.view and again.asked_at > first.asked_at
+    assert again.rounds == (Round(1),)
+    history = store.history(code, token)
+    assert [(h.question, h.asked_at) for h in history] == [
+        (Q1, first.asked_at),
+        (Q2, history[1].asked_at),
+        (Q1, again.asked_at),
+    ]
+    assert history[0].rounds == (Round(1, {student: "2"}),)
+
+
+def test_the_history_is_the_lecturers_only_and_outlives_the_end(backend):
+    store, code, token = opened(backend)
+    (student,) = joined(store, code, 1)
+    store.publish(code, token, ASKING, DETAIL_1)
+    store.answer(code, student, Q1, 1, "3")
+    for forged in ["", new_token(), token[:-1], student]:
+        refused("not_lecturer", store.history, code, forged)
+    refused("class_unknown", store.history, new_code(), token)
+    ended = store.end(code, token)
+    assert [(h.question, h.rounds, h.joined) for h in ended] == [(Q1, (Round(1, {student: "3"}),), 1)]
+    assert store.history(code, token) == ended == store.end(code, token)  # read again; a second end changes nothing
+    refused("class_ended", store.state, code)
+    refused("not_lecturer", store.history, code, new_token())
+
+
+def test_the_history_keeps_the_latest_askings_only(backend):
+    store, code, token = opened(backend, askings=3)
+    refs = [QuestionRef(f"walk.{n}", "walk.2.score", n) for n in range(5)]
+    for n, ref in enumerate(refs):
+        store.publish(code, token, View("walkthrough", step=n, question=ref), f'"{n}"')
+    assert [(h.question, h.detail) for h in store.history(code, token)] == [(r, f'"{n}"') for n, r in enumerate(refs)][
+        2:
+    ]
+
+
+def test_a_question_detail_too_large_or_no_text_is_refused_and_nothing_changes(backend):
+    store, code, token = opened(backend, view_chars=200)
+    before = store.state(code)
+    for detail in ["x" * 201, "\ud800", None, 12]:
+        refused("view_too_large", store.publish, code, token, ASKING, detail)
+        refused("view_too_large", store.open_class, ASKING, detail)
+    assert store.state(code) == before and store.history(code, token) == ()
+
+
+def test_every_answer_taken_while_the_lecturer_moves_between_questions_is_in_the_history(backend):
+    """The lecturer moves on while the class answers: an answer the store took (no refusal) is counted in exactly
+    one asking, none lost between the last read of a question and the next question (the archive is the same
+    atomic write as the move)."""
+    moves = 300
+    store, code, token = opened(backend, ASKING, askings=moves + 1)  # every asking kept
+    students = joined(store, code, 90)
+    taken: list[str] = []
+    errors: list[BaseException] = []
+    done = threading.Event()
+
+    def move() -> None:
+        views = [View("walkthrough", step=3, question=Q2), ASKING]
+        n = 0
+        while not done.is_set() and n < moves:  # bounded: stops by itself
+            store.publish(code, token, views[n % 2], DETAIL_1)
+            n += 1
+
+    def answer(chunk: list[str]) -> None:
+        try:
+            for k, student in enumerate(chunk):
+                try:
+                    store.answer(code, student, (Q1, Q2)[k % 2], 1, str(k))
+                    taken.append(student)
+                except ClassError as refusal:
+                    assert refusal.code == "no_question", refusal.code  # the lecturer had moved: not taken
+        except BaseException as error:  # pragma: no cover - reported below
+            errors.append(error)
+
+    mover = threading.Thread(target=move)
+    threads = [threading.Thread(target=answer, args=(students[k::3],)) for k in range(3)]
+    mover.start()
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    done.set()
+    mover.join(timeout=60)
+    assert not errors
+    counted = [s for asking in store.history(code, token) for r in asking.rounds for s in r.answers]
+    assert taken and sorted(counted) == sorted(taken)
+
+
 # --- the lecturer's token ---
 
 
@@ -217,6 +349,7 @@ def test_a_forged_token_changes_nothing(backend):
         refused("not_lecturer", store.reveal, code, forged)
         refused("not_lecturer", store.vote_again, code, forged)
         refused("not_lecturer", store.end, code, forged)
+        refused("not_lecturer", store.history, code, forged)
     assert store.state(code) == before
 
 

@@ -9,7 +9,7 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 
 from classroom.api import CODE_ALPHABET, CODE_LENGTH, QuestionRef, Round, View
-from classroom.tally import received_response
+from classroom.tally import GroupKind, received_response
 from engine import EngineInputError, lesson_scenario
 from engine.questions import Kind, generate
 from ui.view_models.live import (
@@ -265,23 +265,39 @@ def test_before_the_reveal_the_values_of_both_rounds_share_the_bars_and_few_bars
     assert projector_rounds(CHOICE, [choice], marked=False) == [distribution(CHOICE, choice)]
 
 
-def test_the_log_keeps_each_asking_of_a_question_apart_and_counts_it_with_classroom_tally():
-    from classroom.api import ClassState
-    from ui.view_models.live import asked_again, class_tallies, with_rounds
+def test_the_tally_counts_each_asking_of_the_class_history_on_the_question_as_drawn():
+    from classroom.api import Asking
+    from engine.questions.serial import question_json
+    from ui.view_models.live import class_tallies
 
     ref = question_ref("walk.2", SCORE)
-    view = View("walkthrough", 2, None, ref)
-    log = asked_again({}, 3, ref, SCORE)
-    log = with_rounds(log, ClassState("ABC234", 5, view, 2, (Round(1, {"a": "1.282", "b": "0"}),)))
-    log = asked_again(log, 9, ref, SCORE)  # asked again later: its round 1 starts afresh in the store
-    log = with_rounds(log, ClassState("ABC234", 11, view, 2, (Round(1, {"a": "2.978"}),)))
-    assert sorted(log) == [3, 9]
-    assert [len(asking.rounds[0].answers) for _, asking in sorted(log.items())] == [2, 1]
-    stale = with_rounds(log, ClassState("ABC234", 8, view, 2, (Round(1),)))
-    assert stale == log, "a read older than the latest asking changes nothing"
-    first, again = class_tallies(log)
+    history = (
+        Asking(3, ref, question_json(SCORE), (Round(1, {"a": "1.282", "b": "0"}),), 2),
+        Asking(5, ref, "{not the question}", (Round(1, {"a": "1.282"}),), 2),  # kept by another release: left out
+        Asking(9, ref, question_json(SCORE), (Round(1, {"a": "2.978"}),), 3),  # asked again, afresh
+        Asking(11, ref, question_json(SCORE), (), 3),  # no round: nothing to count
+    )
+    first, again = class_tallies(history)
     assert (first.rounds[0].answered, again.rounds[0].answered) == (2, 1)
-    assert asked_again({}, 1, ref, SCORE) and class_tallies(asked_again({}, 1, ref, SCORE)) == [], "no round read yet"
+    assert (first.rounds[0].joined, again.rounds[0].joined) == (2, 3)
+    assert first.rounds[0].group(GroupKind.RIGHT).count == 1  # 1.282 is the answer, counted on the question drawn
+
+
+def test_a_follower_sees_the_same_question_asked_anew_though_the_view_reads_the_same():
+    """The lecturer goes on and comes back within one poll (A, B, A): the view and the round read as before, but the
+    class asks the question anew (its round 1 afresh), so the follower's page must run again (its "answer received"
+    is no longer true)."""
+    from classroom.api import ClassState
+    from ui.view_models.live import follower_redraws
+
+    ref = question_ref("walk.2", SCORE)
+    view = View("walkthrough", 2, "c", ref)
+    before = ClassState("ABC234", 5, view, 2, (Round(1, {"me" * 8: "1.282"}),), asked_at=4)
+    assert not follower_redraws(before, replace(before, version=6, students=3)), "another student joined"
+    assert not follower_redraws(before, replace(before, version=6, rounds=(Round(1, {"x": "0"}),)))
+    assert follower_redraws(before, replace(before, version=9, rounds=(Round(1),), asked_at=8))
+    assert follower_redraws(before, replace(before, version=6, rounds=(Round(1, {}, True),)))  # the reveal
+    assert follower_redraws(before, replace(before, version=6, view=replace(view, step=3)))
 
 
 def test_a_question_is_tied_to_its_scenario_by_its_digest():
@@ -309,10 +325,10 @@ def test_an_answer_the_class_no_longer_holds_is_not_said_received():
     ref = question_ref("walk.2", SCORE)
     view = View("walkthrough", 2, "c", ref)
     me = "me" * 8
-    sent = ClassState("ABC234", 5, view, 1, (Round(1),))  # the class as read when the answer was sent
+    sent = ClassState("ABC234", 5, view, 1, (Round(1),), asked_at=4)  # the class as read when the answer was sent
     seat = StudentSeat("ABC234", me, seen_version=5, state=sent, responses={(ref, 1): "1,2820"}, sent_at={(ref, 1): 5})
     kept = replace(seat, seen_version=6, state=replace(sent, version=6, rounds=(Round(1, {me: "1.282"}),)))
     assert own_answer(kept, ref, 1, SCORE, ",") == "1,2820"  # counted: as this session typed it
-    asked_again = replace(seat, seen_version=9, state=replace(sent, version=9, rounds=(Round(1),)))
+    asked_again = replace(seat, seen_version=9, state=replace(sent, version=9, rounds=(Round(1),), asked_at=8))
     assert own_answer(asked_again, ref, 1, SCORE, ",") is None  # the store's round 1 holds no answer of theirs
     assert own_answer(seat, ref, 1, SCORE, ",") == "1,2820"  # not read since it was sent: as sent

@@ -17,16 +17,17 @@ import hashlib
 import math
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import NamedTuple
 from urllib.parse import urlencode, urlsplit, urlunsplit
 
 from classroom import codes, tally
-from classroom.api import ClassError, ClassState, QuestionRef, Round, View
+from classroom.api import Asking, ClassError, ClassState, QuestionRef, Round, View
 from classroom.tally import GroupKind, received_response
 from engine import EngineInputError
 from engine import questions as engine_questions
 from engine.questions import Kind, Question
+from engine.questions.serial import question_from_json
 from ui.question_book import typed_number
 
 CODE_PARAM = "class"  # ?class=CODE: the class a student follows (ui.url keeps it)
@@ -78,62 +79,38 @@ class StudentSeat:
 
 
 @dataclass(frozen=True)
-class Asking:
-    """One asking of a question in the class: the question, and its rounds and the students joined as last read."""
-
-    ref: QuestionRef
-    question: Question
-    rounds: tuple[Round, ...] = ()
-    joined: int = 0
-
-
-# The questions asked in a class, each asking under the class's version when it was published: a question asked
-# again later (the store starts its round 1 afresh) is a new entry, not the first one overwritten.
-AskedLog = Mapping[int, Asking]
-
-
-@dataclass(frozen=True)
 class LecturerSeat:
-    """The lecturer of a class: the code, the token (only here and in the private link), the view last published,
-    and the log of the questions asked in this class (the tally's download)."""
+    """The lecturer of a class: the code, the token (only here and in the private link), and the view last
+    published. The questions asked and their answers are the class's, read from the store (`ClassStore.history`)."""
 
     code: str
     token: str
     published: View | None = None
-    asked: AskedLog = field(default_factory=dict)
 
 
-def asked_again(log: AskedLog, version: int, ref: QuestionRef, question: Question) -> AskedLog:
-    """The log once the lecturer published the question `ref` (the view's version `version`): a new asking."""
-    return {**log, version: Asking(ref, question)}
+def class_tallies(history: Sequence[Asking]) -> list[tally.QuestionTally]:
+    """The class's tally: each asking that had a round, in the order asked, counted by classroom.tally on the
+    question as the lecturer's page drew it (its `detail`); an asking whose detail this release cannot read (kept by
+    another one) is left out."""
+    tallies = []
+    for asking in history:
+        try:
+            question = question_from_json(asking.detail)
+        except ValueError:
+            continue
+        if asking.rounds:
+            tallies.append(tally.question_tally(asking.question, question, asking.rounds, asking.joined))
+    return tallies
 
 
-def with_rounds(log: AskedLog, current: ClassState) -> AskedLog:
-    """The log with the class's current question's rounds as read now (into its latest asking)."""
-    ref = current.view.question
-    latest = max((version for version, asking in log.items() if asking.ref == ref), default=None)
-    if latest is None or latest > current.version:
-        return log
-    return {**log, latest: replace(log[latest], rounds=current.rounds, joined=current.students)}
-
-
-def class_tallies(log: AskedLog) -> list[tally.QuestionTally]:
-    """The class's tally: each asking that had a round, in the order asked, counted by classroom.tally."""
-    return [
-        tally.question_tally(asking.ref, asking.question, asking.rounds, asking.joined)
-        for _, asking in sorted(log.items())
-        if asking.rounds
-    ]
-
-
-def tally_csv(log: AskedLog, header: Sequence[str], yes_no: tuple[str, str]) -> str:
+def tally_csv(history: Sequence[Asking], header: Sequence[str], yes_no: tuple[str, str]) -> str:
     """The class's tally as CSV, its header and yes/no as given (in the reader's language): built at click time."""
-    return tally.tally_csv(class_tallies(log), header, yes_no)
+    return tally.tally_csv(class_tallies(history), header, yes_no)
 
 
-def tally_json(log: AskedLog) -> str:
+def tally_json(history: Sequence[Asking]) -> str:
     """The class's tally as JSON: built at click time."""
-    return tally.tally_json(class_tallies(log))
+    return tally.tally_json(class_tallies(history))
 
 
 def app_base(page_url: str | None, page_path: str) -> str:
@@ -190,6 +167,18 @@ def question_digest(question: Question) -> str:
     return hashlib.sha256(repr(question).encode()).hexdigest()[:DIGEST_CHARS]
 
 
+def follower_redraws(before: ClassState, current: ClassState) -> bool:
+    """Whether a follower's page draws anything else of the class read now (`current`) than of the one read
+    `before`: the view, the question's asking (asked again, it reads the same but starts afresh), the current
+    round's number and reveal, the end. Another student's join or answer changes none of it."""
+    return _drawn(before) != _drawn(current)
+
+
+def _drawn(current: ClassState) -> tuple:
+    rnd = current.current_round
+    return (current.view, current.asked_at, rnd.number if rnd else 0, rnd.revealed if rnd else False, current.ended)
+
+
 def follows_in_part(plan: FollowPlan, page: str, part_page: str | None, ended: bool) -> bool:
     """Whether a follower on `page` shows the lecturer's new view by rerunning only the fragment that draws the
     walkthrough's part (and its question): the page drew that fragment (`part_page` is the page whose last run drew
@@ -232,8 +221,8 @@ def sent_answer(question: Question, response: int | str, lang: str) -> str:
 def own_answer(seat: StudentSeat, ref: QuestionRef, number: int, question: Question, decimal: str) -> str | None:
     """The student's answer in round `number`, as they typed it (an option's index for a choice): from this
     session, or, after a reload, from the class (the store keeps it under their id), written back with the
-    reader's `decimal` separator so that it reads as the number it was. A session's answer the class, read since
-    it was sent, no longer holds (the question asked again: its round 1 starts afresh) is no answer."""
+    reader's `decimal` separator so that it reads as the number it was. A session's answer the class no longer
+    holds, the question asked anew since it was sent (its round 1 starts afresh), is no answer."""
     rounds = seat.state.rounds if seat.state is not None and seat.state.view.question == ref else ()
     kept = next((r.answers.get(seat.student_id) for r in rounds if r.number == number), None)
     if (ref, number) in seat.responses:
@@ -242,7 +231,7 @@ def own_answer(seat: StudentSeat, ref: QuestionRef, number: int, question: Quest
             current is not None
             and current.view.question == ref
             and kept is None
-            and current.version > seat.sent_at.get((ref, number), current.version)
+            and current.asked_at > seat.sent_at.get((ref, number), current.asked_at)
         )
         return None if dropped else seat.responses[(ref, number)]
     if kept is None or received_response(question, kept) is None:
