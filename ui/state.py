@@ -23,15 +23,15 @@ Two kinds of keys:
      values a link carried that are none of theirs, said once. The live class's (ui.live): "class" (the room code
      this session is in, or None) and "me" (a student's anonymous id, so that a reload keeps their answers).
    - The live class (ui.live): "live_lecturer" (a `ui.view_models.live.LecturerSeat`: the class this session teaches,
-     its token and the view last published; the questions asked are the class store's history), "live_student" (a `StudentSeat`: the class
-     followed, whether following, the class as last read and the student's own answers), "live_asked" ((page, part,
-     QuestionRef): the question the lecturer's page asks now), "live_gates" (the gates drawn in this run: the first
-     asks the class), "live_page" (the page key of this run), "live_part_page" (the page whose last run drew the
-     walkthrough's part fragment, which a follower's step reruns alone), "live_error" ((code, params) of a refused
-     class operation, said once), "live_answer_error" (the same for a student's answer, said by the question),
-     "live_confirm_end" (whether "End class" was pressed once and waits for its confirmation), "live_ended_log" (the
-     history of the class this session ended, `classroom.api.Asking`s, as the store gave it at the end: its tally
-     stays downloadable in the sidebar).
+     its token and the view last published; the questions asked are the class store's history), "live_student" (a
+     `StudentSeat`: the class followed, whether following, the class as last read and the student's own answers),
+     "live_asked" ((page, part, QuestionRef): the question the lecturer's page asks now), "live_gates" (the gates drawn
+     in this run: the first asks the class), "live_page" (the page key of this run), "live_part_page" (the page whose
+     last run drew the walkthrough's part fragment, which a follower's step reruns alone), "live_error" ((code, params)
+     of a refused class operation, said once), "live_answer_error" (the same for a student's answer, said by the
+     question), "live_confirm_end" (whether "End class" was pressed once and waits for its confirmation),
+     "live_ended_log" (the history of the class this session ended, `classroom.api.Asking`s, as the store gave it at the
+     end: its tally stays downloadable in the sidebar).
    - "link_error": (strings key, field) of a link or upload that could not be read, shown once.
    - "lists": {name: np.ndarray}: a page's own editable list of numbers (the softmax scores), with
      "lists_rev": {name: int} for its editor.
