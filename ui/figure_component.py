@@ -35,8 +35,12 @@ CHARTS = os.environ.get("ATTENTION_CHARTS", "component")  # "plotly_chart": ever
 COMPONENT_NAME = "attention_figure"
 KEY_PREFIX = "figure_"  # a chart's key is a widget's: "figure_<the figure's key>", apart from the app's own state
 
-_LOADER = served.loader("figure.js", 'module.draw(component, served("' + served.PLOTLY_JS + '"))')
-_PRELOADER = served.loader("figure.js", 'module.preload(served("' + served.PLOTLY_JS + '"))')
+# plotly.js's plain file, and its packed one once the server has it (the element's data says so: `packed`)
+_PLOTLY_SOURCES = (
+    f'served("{served.PLOTLY_JS}"), (component.data || {{}}).packed ? served("{served.PLOTLY_JS_PACKED}") : null'
+)
+_LOADER = served.loader("figure.js", f"module.draw(component, {_PLOTLY_SOURCES})")
+_PRELOADER = served.loader("figure.js", f"module.preload({_PLOTLY_SOURCES})")
 
 # A figure's place, marked as one from the moment Streamlit mounts the element, as st.plotly_chart's node is: the
 # chart's code arrives later (the loader, figure.js and plotly.js are fetched and run in the browser), and a page
@@ -68,7 +72,7 @@ def preload_ui() -> None:
     if not component_on():
         return
     served.serve_files()
-    _preload(key=KEY_PREFIX + "plotly_preload")
+    _preload(key=KEY_PREFIX + "plotly_preload", data={"packed": served.packed_ready()})
 
 
 def figure_ui(spec: dict, *, config: dict, alt: str, labels: dict[str, str], key: str | None) -> None:
@@ -79,5 +83,6 @@ def figure_ui(spec: dict, *, config: dict, alt: str, labels: dict[str, str], key
     served.serve_files()
     width = spec.get("layout", {}).get("width")
     data: dict[str, Any] = {"figure": spec, "config": config, "alt": alt, "theme": "streamlit", "labels": labels}
+    data["packed"] = served.packed_ready()
     fixed = isinstance(width, int | float) and width > 0  # as st.plotly_chart's width="content"
     _figure(data=data, key=None if key is None else KEY_PREFIX + key, width=int(width) if fixed else "stretch")

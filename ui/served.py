@@ -6,10 +6,24 @@ vendored and no CDN is asked, so it works offline and on Community Cloud.
 An `st.components.v2` component carries its code in every element of every run; the app's components carry only
 a small loader (`loader`) that imports their module once (the browser keeps it for every element) and hands it
 the element.
+
+plotly.js is also served packed (`plotly.min.js.gz`, written once per server process into a folder of its own):
+Streamlit compresses every response of the component route again for each request (it leaves only its own
+/static/ files alone), which for plotly's 4.8 MB cost the server about 180 ms of CPU per new browser (measured:
+benchmarks/README.md, "Joining"). A file that is already gzip is sent as it is (`application/gzip`, which the
+compression skips), and figure.js unpacks it in the browser (`DecompressionStream`); a browser without it takes
+the plain file, and so does an element sent before the server has packed it (`packed_ready`: the first pages after
+a start), so that no browser ever asks for a file that is not there yet.
 """
 
 from __future__ import annotations
 
+import atexit
+import gzip
+import os
+import shutil
+import tempfile
+import threading
 from pathlib import Path
 
 import plotly
@@ -20,7 +34,12 @@ PLOTLY_DIR = Path(plotly.__file__).resolve().parent / "package_data"  # plotly.m
 SCRIPTS = f"{__name__}.scripts"  # the names Streamlit gives the two served folders (module.name)
 PLOTLY = f"{__name__}.plotly_js"
 PLOTLY_JS = f"component/{PLOTLY}/plotly.min.js"
-_served_by: list[object] = []  # the runtime the two folders were declared to (one per server process)
+PACKED = f"{__name__}.plotly_packed"
+PACKED_NAME = "plotly.min.js.gz"
+PLOTLY_JS_PACKED = f"component/{PACKED}/{PACKED_NAME}"
+_served_by: list[object] = []  # the runtime the three folders were declared to (one per server process)
+_packed_dir: list[Path] = []  # the folder plotly.min.js.gz is written into, this process's own
+_packed: list[bool] = []  # [True] once plotly.min.js.gz is there
 
 # The server's root, found from Streamlit's own script (so a base URL path or a host's prefix is kept)
 _SERVED = """function served(path) {
@@ -30,8 +49,37 @@ _SERVED = """function served(path) {
 """
 
 
+def pack(source: Path, folder: Path) -> Path:
+    """`source` gzip-compressed into `folder` under its name + ".gz" (written whole, then renamed into place, so a
+    request never reads half of it); the path written."""
+    target = folder / (source.name + ".gz")
+    partial = folder / f".{target.name}.{os.getpid()}.partial"
+    partial.write_bytes(gzip.compress(source.read_bytes(), compresslevel=9, mtime=0))
+    partial.replace(target)
+    return target
+
+
+def _packed_folder() -> Path:
+    """This process's folder for the packed plotly.js, made once and removed when the process ends; the packing
+    (0.3 s of CPU) runs in a thread of its own, so no page waits for it."""
+    if not _packed_dir:
+        folder = Path(tempfile.mkdtemp(prefix="attention-plotly-"))
+        atexit.register(shutil.rmtree, folder, ignore_errors=True)
+        threading.Thread(target=pack, args=(PLOTLY_DIR / "plotly.min.js", folder), daemon=True).start()
+        _packed_dir.append(folder)
+    return _packed_dir[0]
+
+
+def packed_ready() -> bool:
+    """Whether this server sends plotly.min.js.gz now (packed, in place, and declared to its file route)."""
+    if not _packed and _packed_dir and (_packed_dir[0] / PACKED_NAME).exists():
+        _packed.append(True)
+    return bool(_packed)
+
+
 def serve_files() -> None:
-    """Declare the folders of the app's scripts and of plotly.min.js to this server's component file route, once."""
+    """Declare the folders of the app's scripts and of plotly.min.js (plain and packed) to this server's component
+    file route, once."""
     from streamlit.runtime import Runtime
 
     if not Runtime.exists() or (_served_by and _served_by[0] is Runtime.instance()):
@@ -39,8 +87,9 @@ def serve_files() -> None:
     served = (
         components_v1.declare_component("scripts", path=STATIC).name,
         components_v1.declare_component("plotly_js", path=PLOTLY_DIR).name,
+        components_v1.declare_component("plotly_packed", path=_packed_folder()).name,
     )
-    assert served == (SCRIPTS, PLOTLY), served  # the loaders' URLs
+    assert served == (SCRIPTS, PLOTLY, PACKED), served  # the loaders' URLs
     _served_by[:] = [Runtime.instance()]
 
 

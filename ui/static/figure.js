@@ -23,16 +23,43 @@ const NARROWEST = 150; // px, as st.plotly_chart
 const MIN_CONTRAST = 4.5; // WCAG AA for text of normal size: what every text a figure sets its own colour for keeps
 const FULLSCREEN_PAD = 24; // px around a figure shown full screen
 
-function loadPlotly(src) {
+function runScript(src) {
+  return new Promise((resolve, reject) => {
+    const script = document.createElement("script");
+    script.src = src;
+    script.async = true;
+    script.onload = () => resolve(window.Plotly);
+    script.onerror = () => reject(new Error("plotly.js did not load from " + src));
+    document.head.appendChild(script);
+  });
+}
+
+// plotly.js from its packed file (gzip, sent by the server as it is: ui/served.py), unpacked here and run from a
+// blob; null where that cannot be done (no DecompressionStream, the file not there yet), to take the plain file
+async function unpacked(packed) {
+  if (!packed || typeof DecompressionStream !== "function") return null;
+  try {
+    const response = await fetch(packed);
+    if (!response.ok || !response.body) return null;
+    const code = await new Response(response.body.pipeThrough(new DecompressionStream("gzip"))).blob();
+    return URL.createObjectURL(new Blob([code], { type: "text/javascript" }));
+  } catch (error) {
+    return null;
+  }
+}
+
+function loadPlotly(src, packed) {
   if (window.Plotly && window.Plotly.react) return Promise.resolve(window.Plotly);
   if (!window.__attentionPlotly) {
-    window.__attentionPlotly = new Promise((resolve, reject) => {
-      const script = document.createElement("script");
-      script.src = src;
-      script.async = true;
-      script.onload = () => resolve(window.Plotly);
-      script.onerror = () => reject(new Error("plotly.js did not load from " + src));
-      document.head.appendChild(script);
+    window.__attentionPlotly = unpacked(packed).then(async (blob) => {
+      if (!blob) return runScript(src);
+      try {
+        return await runScript(blob);
+      } catch (error) {
+        return runScript(src);
+      } finally {
+        URL.revokeObjectURL(blob);
+      }
     });
   }
   return window.__attentionPlotly;
@@ -232,7 +259,7 @@ async function render(chart) {
   try {
     do {
       chart.again = false;
-      const Plotly = await loadPlotly(chart.plotlySrc);
+      const Plotly = await loadPlotly(chart.plotlySrc, chart.plotlyPacked);
       if (chart.gone) return;
       const drawing = chart.data;
       const figure = drawing.figure || { data: [], layout: {} };
@@ -278,11 +305,11 @@ function purge(chart) {
 
 // plotly.js fetched and run ahead of any figure (figure_component.preload_ui): the browser does it while the
 // server is still busy, e.g. loading a model, instead of after the page's first figure has arrived.
-export function preload(plotlySrc) {
-  return loadPlotly(plotlySrc).catch(() => undefined); // a figure drawn later says if it does not load
+export function preload(plotlySrc, plotlyPacked) {
+  return loadPlotly(plotlySrc, plotlyPacked).catch(() => undefined); // a figure drawn later says if it does not load
 }
 
-export function draw(component, plotlySrc) {
+export function draw(component, plotlySrc, plotlyPacked) {
   const { data, parentElement } = component;
   let chart = parentElement.__attentionFigure;
   if (!chart) {
@@ -291,7 +318,7 @@ export function draw(component, plotlySrc) {
     box.setAttribute("data-testid", "attentionFigure");
     const graph = document.createElement("div");
     box.appendChild(graph);
-    chart = { parent: parentElement, box, graph, generation: 0, plotlySrc };
+    chart = { parent: parentElement, box, graph, generation: 0, plotlySrc, plotlyPacked };
     parentElement.__attentionFigure = chart;
     // a narrower or wider column (a phone turned, the sidebar opened): the figure follows, up to its own width
     chart.observer = new ResizeObserver(() => {

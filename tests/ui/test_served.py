@@ -1,0 +1,37 @@
+"""ui/served.py: plotly.js packed once per server process, and the loader each component element carries."""
+
+from __future__ import annotations
+
+import gzip
+
+from ui import served
+
+
+def test_pack_writes_the_file_gzip_compressed_beside_nothing_else(tmp_path):
+    source = tmp_path / "code.js"
+    source.write_bytes(b"window.Plotly = {};\n" * 1000)
+    folder = tmp_path / "packed"
+    folder.mkdir()
+    target = served.pack(source, folder)
+    assert target == folder / "code.js.gz"
+    assert gzip.decompress(target.read_bytes()) == source.read_bytes()
+    assert len(target.read_bytes()) < len(source.read_bytes()) / 10
+    assert [p.name for p in folder.iterdir()] == ["code.js.gz"]  # the partial file was renamed into place
+
+
+def test_the_loader_imports_its_module_from_the_served_scripts_and_returns_the_call():
+    code = served.loader("copy.js", "module.draw(component)")
+    assert f'import(served("component/{served.SCRIPTS}/copy.js"))' in code
+    assert "return module.draw(component);" in code
+    assert code.startswith("function served(path)")
+
+
+def test_the_packed_file_is_named_to_the_browser_only_once_it_is_there(tmp_path, monkeypatch):
+    """An element sent while the server still packs names only the plain file (a request for a file that is not
+    there yet is a 404 in the browser's console)."""
+    monkeypatch.setattr(served, "_packed_dir", [tmp_path])
+    monkeypatch.setattr(served, "_packed", [])
+    assert not served.packed_ready()
+    (tmp_path / served.PACKED_NAME).write_bytes(gzip.compress(b"window.Plotly = {};"))
+    assert served.packed_ready() and served.packed_ready()
+    assert served._packed == [True]  # found once: no look at the disk per figure after that
