@@ -109,13 +109,14 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
 
-def warm(url: str) -> None:
-    """Each page opened once (its modules imported, its first figures built), then a pause past ui.heap's freeze."""
+def warm(url: str, pause: float = WARM_PAUSE_S) -> None:
+    """Each page opened once (its modules imported, its first figures built), then a pause past ui.heap's freeze
+    (`pause` s: 0 in the smoke tests, which check what is printed, not the figures)."""
     for page in ("builder", "walkthrough"):
         connection = Connection(url)
         connection.run(Recording.load(page).opening())
         connection.close()
-    time.sleep(WARM_PAUSE_S)
+    time.sleep(pause)
 
 
 def locust(
@@ -181,10 +182,17 @@ def _num(value: float) -> str:
 
 
 def measure(
-    replicas: int, users: int, scenario: str, steady: float, env: dict[str, str], label: str, profile: bool = False
+    replicas: int,
+    users: int,
+    scenario: str,
+    steady: float,
+    env: dict[str, str],
+    label: str,
+    profile: bool = False,
+    pause: float = WARM_PAUSE_S,
 ) -> Point:
     with Topology(replicas=replicas, balancer=replicas > 1, cpus=SERVER_CPUS, balancer_cpus=CLIENT_CPUS, env=env) as t:
-        warm(t.url)
+        warm(t.url, pause)
         pids = [r.process.pid for r in t.started]
         with tempfile.TemporaryDirectory() as tmp, Sampler(pids) as sampler:
             results, samples = Path(tmp) / "results.json", Path(tmp) / "py-spy.txt"
@@ -254,6 +262,7 @@ def main() -> None:
     )
     parser.add_argument("--rounds", type=int, default=1, help="with --compare: A/B pairs per point")
     parser.add_argument("--profile", action="store_true", help="py-spy on the (first) server at each point")
+    parser.add_argument("--warm-pause", type=float, default=WARM_PAUSE_S, help="s after the warm-up (0: a smoke run)")
     args = parser.parse_args()
     sessions = [int(n) for n in args.sessions.split(",")]
     replica_counts = [int(n) for n in args.replicas.split(",")]
@@ -272,13 +281,15 @@ def main() -> None:
         for users in sessions:
             for _ in range(args.rounds):
                 for label, env in (("A", base), ("B", variant)):
-                    point = measure(1, users, "class", args.steady, env, label, args.profile)
+                    point = measure(1, users, "class", args.steady, env, label, args.profile, args.warm_pause)
                     print(point.row(), flush=True)
         print(load_average())
         return
     for replicas in [] if args.storm_only else replica_counts:
         for users in sessions if replicas == 1 else [int(n) for n in args.replica_sessions.split(",")]:
-            point = measure(replicas, users, "class", args.steady, {}, f"{replicas} × class", args.profile)
+            point = measure(
+                replicas, users, "class", args.steady, {}, f"{replicas} × class", args.profile, args.warm_pause
+            )
             points.append(point)
             print(point.row(), flush=True)
     if points:
@@ -286,7 +297,8 @@ def main() -> None:
     if not args.no_storm:
         for replicas in replica_counts:
             for users in [int(n) for n in args.storm.split(",")]:
-                point = measure(replicas, users, "storm", STORM_TAIL_S, {}, f"{replicas} × join storm", args.profile)
+                label = f"{replicas} × join storm"
+                point = measure(replicas, users, "storm", STORM_TAIL_S, {}, label, args.profile, args.warm_pause)
                 print(point.row(), flush=True)
     print(load_average())
 

@@ -58,12 +58,12 @@ def joins_together(browser: Browser, url: str, count: int) -> None:
 
 
 def measure(
-    browser: Browser, variant: str, browsers: int, together: int, profile: Path | None
+    browser: Browser, variant: str, browsers: int, together: int, profile: Path | None, pause: float = WARM_PAUSE_S
 ) -> tuple[list[float], float]:
     with Topology(replicas=1, balancer=variant == "balancer", cpus=SERVER_CPUS, balancer_cpus=CLIENT_CPUS) as t:
         pid = t.started[0].process.pid
         join(browser, t.url)  # modules imported, first figures built, haproxy's cache filled
-        time.sleep(WARM_PAUSE_S)
+        time.sleep(pause)
         alone = []
         with pyspy.sampled(pid, profile) if profile is not None else contextlib.nullcontext():
             for _ in range(browsers):
@@ -84,6 +84,7 @@ def main() -> None:
     parser.add_argument("--browsers", type=int, default=6, help="joins one at a time per variant and round")
     parser.add_argument("--together", type=int, default=8, help="joins at once per variant and round")
     parser.add_argument("--profile", action="store_true", help="py-spy on the server in the last round")
+    parser.add_argument("--warm-pause", type=float, default=WARM_PAUSE_S, help="s after the warm-up (0: a smoke run)")
     args = parser.parse_args()
     chromium = find_chromium() or sys.exit("no Chromium: apt-get install chromium")
     os.sched_setaffinity(0, {int(CLIENT_CPUS)})  # this script and the Chromium it starts: core 1
@@ -95,7 +96,7 @@ def main() -> None:
         for round_ in range(args.rounds):
             for variant in results:
                 profile = Path(tmp) / f"{variant}.txt" if args.profile and round_ == args.rounds - 1 else None
-                alone, together = measure(browser, variant, args.browsers, args.together, profile)
+                alone, together = measure(browser, variant, args.browsers, args.together, profile, args.warm_pause)
                 results[variant][0].extend(alone)
                 results[variant][1].append(together)
                 print(f"  {variant}, {args.together} at once: {together:.0f} ms each", flush=True)

@@ -29,6 +29,7 @@ from benchmarks.bench_capacity import (  # noqa: E402
     CLIENT_CPUS,
     JOIN_WINDOW_S,
     SERVER_CPUS,
+    WARM_PAUSE_S,
     Sampler,
     load_average,
     locust,
@@ -79,6 +80,7 @@ def main() -> None:
     parser.add_argument("--minutes", type=float, default=60, help="how long the class runs after everyone joined")
     parser.add_argument("--window", type=float, default=300, help="seconds per row of the table")
     parser.add_argument("--env", nargs="*", default=[], metavar="STREAMLIT_X=value", help="serving settings changed")
+    parser.add_argument("--warm-pause", type=float, default=WARM_PAUSE_S, help="s after the warm-up (0: a smoke run)")
     args = parser.parse_args()
     env = parse_env(args.env)
     print(
@@ -88,7 +90,7 @@ def main() -> None:
     )
     seconds = JOIN_WINDOW_S + 5 + args.minutes * 60
     with Topology(replicas=1, balancer=False, cpus=SERVER_CPUS, env=env) as topology:
-        warm(topology.url)
+        warm(topology.url, args.warm_pause)
         pid = topology.started[0].process.pid
         with tempfile.TemporaryDirectory() as tmp, Sampler([pid]) as sampler:
             results = Path(tmp) / "results.json"

@@ -18,7 +18,7 @@ NUMBER = r"\d+(?:\.\d+)?"
 
 def test_bench_capacity_prints_a_row_for_one_server():
     require([] if shutil.which("taskset") else ["util-linux"], "bench_capacity.py (taskset)")
-    args = ["--sessions", "2", "--replicas", "1", "--no-storm", "--steady", "2"]
+    args = ["--sessions", "2", "--replicas", "1", "--no-storm", "--steady", "2", "--warm-pause", "0"]
     out = run_benchmark("bench_capacity.py", *args, timeout=300)
     # | servers | students | first page p50 / p95 | ... | server RSS | failures | load generator CPU |
     row = rf"^\| 1 × class \| 2 \| [\d,]+ / [\d,]+ \| .* \| {NUMBER} \| \d+ \| \d+% \|$"
@@ -27,7 +27,9 @@ def test_bench_capacity_prints_a_row_for_one_server():
 
 def test_bench_soak_prints_a_row_per_window_and_the_memory_verdict():
     require([] if shutil.which("taskset") else ["util-linux"], "bench_soak.py (taskset)")
-    out = run_benchmark("bench_soak.py", "--sessions", "2", "--minutes", "0.5", "--window", "10", timeout=300)
+    out = run_benchmark(
+        "bench_soak.py", "--sessions", "2", "--minutes", "0.5", "--window", "10", "--warm-pause", "0", timeout=300
+    )
     # | window (min) | server RSS min / median / max (MB) | interactions | p50 / p95 | CPU per interaction |
     rows = [line for line in out.splitlines() if re.search(rf"^\| {NUMBER}–{NUMBER} \| \d+ / \d+ / \d+ \|", line)]
     assert len(rows) >= 3, out  # 30 s of class after the join (and Locust's stop), in windows of 10 s
