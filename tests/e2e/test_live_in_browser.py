@@ -1,9 +1,10 @@
 """The live class in Chromium (issue 28): a lecturer on a 1280×720 projector and three students (one on a 390×844
 phone) through a walkthrough question round: the QR code decodes to the join link, the students follow the
 lecturer's page and part, answer, the projector counts them and shows the distribution, the lecturer reveals with
-the S key, and the students read their own feedback. Screenshots: docs/screenshots/live-projector.png (the live
-distribution), live-projector-revealed.png (both rounds, the right one marked), live-join-1280x720.png (the code
-and QR code large), live-phone.png and live-phone-feedback.png.
+the S key, and the students read their own feedback. Screenshots, in artifacts/screenshots/ (the README's, in
+docs/screenshots/, are copies of a run's chosen for a question that shows the projector well): live-projector.png
+(the live distribution), live-projector-revealed.png (both rounds, the right one marked), live-join-1280x720.png (the
+code and QR code large), live-phone.png and live-phone-feedback.png.
 
 Self-contained on purpose: only the `browser` and `app_url` fixtures of tests/e2e/conftest.py.
 """
@@ -24,7 +25,7 @@ from ui.questions import REVEAL_SHORTCUT
 
 pytestmark = pytest.mark.e2e
 
-SCREENSHOTS = ROOT / "docs" / "screenshots"
+SCREENSHOTS = ROOT / "artifacts" / "screenshots"  # not docs/: a test run leaves the repository's files as they are
 PROJECTOR = {"width": 1280, "height": 720}
 PHONE = {"width": 390, "height": 844}
 SIDEBAR = "[data-testid=stSidebar]"
