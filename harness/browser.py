@@ -130,3 +130,23 @@ def open_app(page: Page, url: str) -> None:
     """Load a page and wait for its first run to finish."""
     page.goto(url)
     wait_for_app(page)
+
+
+# Streamlit's own way to another page of the app without loading the document again: the address changed, then the
+# browser's "back" event, which its frontend answers by running the page the address names, with its query.
+IN_APP = (
+    """url => { history.pushState({}, '', url); window.dispatchEvent(new PopStateEvent('popstate', {state: {}})); }"""
+)
+
+
+def visit(page: Page, url: str) -> None:
+    """Show the app's page at `url` in `page` and wait for its run: in the same session, without loading the
+    document again (Streamlit's frontend, plotly.js and the session stay), when the page already shows the app at
+    that origin; else loaded as `open_app` does."""
+    here, there = urllib.parse.urlsplit(page.url), urllib.parse.urlsplit(url)
+    if (here.scheme, here.netloc) != (there.scheme, there.netloc) or page.script_runs.finished == 0:  # type: ignore[attr-defined]
+        open_app(page, url)
+        return
+    before = runs(page)
+    page.evaluate(IN_APP, url)
+    wait_for_app(page, before)

@@ -27,8 +27,8 @@ import time
 import pytest
 from axe_playwright_python.sync_playwright import Axe
 
-from harness.browser import TIMEOUT_MS
-from tests.e2e.shared import FIGURES_DRAWN, open_app, watched_page
+from harness.browser import TIMEOUT_MS, visit
+from tests.e2e.shared import FIGURES_DRAWN, watched_page
 from ui.pages import PAGE_BY_KEY, PAGES, page_url
 
 pytestmark = pytest.mark.e2e
@@ -59,8 +59,10 @@ def addresses(base: str, lang: str, present: int, *, questions: bool) -> list[tu
 
 
 def scan(page, url: str, *, questions: bool) -> list[dict]:
-    """axe-core's violations on the page at `url`, once it has run and drawn its figures."""
-    open_app(page, url, questions=questions)
+    """axe-core's violations on the page at `url`, once it has run and drawn its figures. The first address of a
+    scan is loaded; the next are shown in the same session, as the app's menu shows them (`visit`): each says its
+    language, mode and whether the questions are on, so nothing is carried over from the one before."""
+    visit(page, f"{url}&questions_on={'true' if questions else 'false'}")
     page.wait_for_function(FIGURES_DRAWN, timeout=TIMEOUT_MS)
     page.evaluate(SETTLED)
     options = {

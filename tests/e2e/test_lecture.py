@@ -8,6 +8,8 @@ lecture-walkthrough-part<n>-<view>.png (what the projector shows of each walkthr
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import replace
 
 import pytest
@@ -16,7 +18,7 @@ from playwright.sync_api import Page, expect
 from engine import lesson_scenario
 from engine.presets import LESSON_TOKENS
 from engine.scenario_io import encode_scenario
-from harness.browser import runs
+from harness.browser import runs, visit
 from tests.e2e.lecture_helpers import (
     HEADER_PX,
     MIN_PHONE_FIGURE_PX,
@@ -89,14 +91,50 @@ def keys_ready(page: Page) -> None:
 # --- 9. every page in every view: measured, then photographed whole ---
 
 
+@pytest.fixture(scope="module")
+def view_pages(browser) -> Iterator[dict[str, Page]]:
+    """A browser page per view, kept between this module's tests that only look at a page."""
+    pages: dict[str, Page] = {}
+    yield pages
+    for page in pages.values():
+        page.context.close()
+
+
+@contextmanager
+def looking_at(view_pages: dict[str, Page], browser, view: View, url: str) -> Iterator[Page]:
+    """The page at `url` in `view`: the view's first test loads it in a fresh context (a new session); the next ones
+    go to theirs in the same session, as the app's menu goes (`harness.browser.visit`: the address says the
+    language, the mode and the questions, so nothing is carried over), at the view's size again. A page whose test
+    failed is closed, not kept."""
+    page = view_pages.pop(view.name, None)
+    if page is None:
+        page = new_page(browser, view)
+        open_view(page, url, view)
+    else:
+        page.set_viewport_size({"width": view.width, "height": view.height})
+        page.console_errors.clear()
+        page.dialogs.clear()
+        visit(page, url)
+        settle(page)
+    try:
+        yield page
+    except BaseException:
+        page.context.close()
+        raise
+    view_pages[view.name] = page
+
+
 @pytest.mark.parametrize("view", VIEWS, ids=lambda view: view.name)
 @pytest.mark.parametrize("spec", PAGES, ids=lambda spec: spec.key)
-def test_every_page_in_every_view(browser, app_url, spec, view):
-    page = new_page(browser, view)
+def test_every_page_in_every_view(browser, app_url, view_pages, spec, view):
     # sizes and contrast are checked on the page's own figures, tables and derivations: with the questions off,
     # since a page waiting for a prediction (the multi-head page's and the pipeline's first questions) shows none
     # yet (the questions' own sizes: test_a_question_in_presentation_mode_is_read_from_the_back_row and AppTest)
-    open_view(page, page_url(app_url, spec) + query(view, questions_on="false"), view)
+    with looking_at(view_pages, browser, view, page_url(app_url, spec) + query(view, questions_on="false")) as page:
+        look_at_every_view(page, spec, view)
+
+
+def look_at_every_view(page: Page, spec, view: View) -> None:
     expect(page.locator("[data-testid=stMain] h1").first).to_have_text(title(spec.key, "es"))
     if view.presentation:
         assert sidebar_open(page) != view.sidebar_closed
@@ -129,7 +167,6 @@ def test_every_page_in_every_view(browser, app_url, spec, view):
     assert page.console_errors == [], page.console_errors
     assert page.dialogs == []
     screenshot(page, f"lecture-{spec.key}-{view.name}")
-    page.context.close()
 
 
 def open_every_editor(page: Page, tab_key: str | None) -> None:
