@@ -2,53 +2,21 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import expect
 
-from harness.browser import visit
 from tests.e2e.shared import act, assert_healthy, choose_language, open_app, screenshot, watched_page
 from ui.i18n import LANGUAGES
 from ui.pages import PAGE_BY_KEY, PAGES, page_url
 
 pytestmark = pytest.mark.e2e
 
-VIEWPORT = {"width": 1400, "height": 1000}  # as the `page` fixture's
-
-
-@pytest.fixture(scope="module")
-def kept(browser) -> Iterator[list[Page]]:
-    """The page of the last test here that passed, to show the next test's page in the same session."""
-    pages: list[Page] = []
-    yield pages
-    for page in pages:
-        page.context.close()
-
-
-@pytest.fixture
-def reused(browser, kept) -> Iterator[Page]:
-    """A page that already shows the app (the last passing test's) or a fresh one; kept again only if the test
-    passes (a failed test's page is closed)."""
-    page = kept.pop() if kept else watched_page(browser.new_context(viewport=VIEWPORT, color_scheme="light"))
-    page.console_errors.clear()
-    page.dialogs.clear()
-    try:
-        yield page
-    except BaseException:
-        page.context.close()
-        raise
-    kept.append(page)
-
 
 @pytest.mark.parametrize("mode", ["normal", "presentation"])
 @pytest.mark.parametrize("lang", sorted(LANGUAGES))
 @pytest.mark.parametrize("spec", PAGES, ids=lambda spec: spec.key)
-def test_each_page_renders_without_errors(reused, app_url, spec, lang, mode):
-    # the page in Spanish, not in presentation mode, whatever the test before left (harness.browser.visit: the
-    # first test loads it, the next ones show it in the same session); then the sidebar's controls change it
-    page = reused
-    visit(page, f"{page_url(app_url, spec)}?lang=es&present=false&questions_on=false")
+def test_each_page_renders_without_errors(page, app_url, spec, lang, mode):
+    open_app(page, page_url(app_url, spec))
     if lang != "es":
         choose_language(page, lang)
     sidebar = page.locator("[data-testid=stSidebar]")
