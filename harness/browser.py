@@ -33,7 +33,8 @@ UNTHROTTLED_FLAGS = [
 ]
 
 RUN_DONE = {ForwardMsg.FINISHED_SUCCESSFULLY, ForwardMsg.FINISHED_FRAGMENT_RUN_SUCCESSFULLY}
-IDLE_APP = "[data-testid=stApp][data-test-connection-state=CONNECTED][data-test-script-state=notRunning]"
+CONNECTED_APP = "[data-testid=stApp][data-test-connection-state=CONNECTED]"
+IDLE_APP = f"{CONNECTED_APP}[data-test-script-state=notRunning]"
 SHOWS_LATEST = f"""() => document.querySelector('{IDLE_APP}') !== null
   && document.querySelectorAll('[data-stale=true], [data-testid=stSkeleton]').length === 0"""
 # Every wait is event-driven, so a long cap costs a passing run nothing; it only bounds a failing one. On a
@@ -139,12 +140,20 @@ IN_APP = (
 )
 
 
+def connected(page: Page) -> bool:
+    """Whether the page's Streamlit frontend is connected to its server now."""
+    return bool(page.evaluate(f"() => document.querySelector('{CONNECTED_APP}') !== null"))
+
+
 def visit(page: Page, url: str) -> None:
     """Show the app's page at `url` in `page` and wait for its run: in the same session, without loading the
     document again (Streamlit's frontend, plotly.js and the session stay), when the page already shows the app at
-    that origin; else loaded as `open_app` does."""
+    that origin, connected; else loaded as `open_app` does. For pages that keep their language and mode: under
+    load, such a visit right after a switch of presentation mode (whose second run a timer starts) has been seen
+    to leave the frontend disconnected for good (tests/e2e/test_pages_in_browser.py loads its pages again)."""
     here, there = urllib.parse.urlsplit(page.url), urllib.parse.urlsplit(url)
-    if (here.scheme, here.netloc) != (there.scheme, there.netloc) or page.script_runs.finished == 0:  # type: ignore[attr-defined]
+    loaded = page.script_runs.finished > 0  # type: ignore[attr-defined]
+    if (here.scheme, here.netloc) != (there.scheme, there.netloc) or not loaded or not connected(page):
         open_app(page, url)
         return
     before = runs(page)
