@@ -3,9 +3,11 @@
 A tiny `st.components.v2` component, run in the page's own document (no iframe), listens to every key press on
 the document in the capture phase, so a press counts from any focus (also right after clicking a part number,
 whose radio group would otherwise take the arrows), and never while the reader types (inputs, selects, the data
-grid, sliders). It keeps the part it is heading to itself and sends Python the ABSOLUTE part to show: presses
-that come faster than a rerun (a clicker's 60 ms) accumulate instead of being dropped, and a rerun that arrives
-late cannot move the part back. Streamlit's own keys (r, c, Esc) are left alone.
+grid, sliders). It keeps the part it is heading to itself and sends Python the ABSOLUTE part to show, with a
+stamp per press: presses that come faster than a rerun (a clicker's 60 ms) accumulate instead of being dropped.
+Each rerun tells it the stamp of the last press the server had applied when it drew the part; while a press is
+still on its way, a rerun that started before it (a timer's, a late one) cannot move the part back or make the
+next press count from an old part. Streamlit's own keys (r, c, Esc) are left alone.
 
 On a change of part it brings the part's top (the container keyed `anchor`) into view, under the header.
 The JavaScript is a fixed constant: nothing a user typed or a URL carried goes into it.
@@ -19,11 +21,13 @@ import streamlit as st
 
 from ui import state
 
+PENDING_MS = 15_000  # a press the server has not answered in this time is given up (a restart never answers)
 NEXT_KEYS = ("ArrowRight", "PageDown", " ")  # " " is Space; Shift+Space goes back, as in slide software
 PREVIOUS_KEYS = ("ArrowLeft", "PageUp")
 
 _JS = r"""
 const NEXT = new Set(["ArrowRight", "PageDown", " "]);
+const PENDING_MS = __PENDING_MS__;
 const PREVIOUS = new Set(["ArrowLeft", "PageUp"]);
 // Where a key belongs to what has the focus: typing, choosing in an open list or menu, moving a slider, the
 // data grid, tabs. Everything else (buttons, the part picker, switches, radio buttons) lets the keys step.
@@ -83,16 +87,17 @@ function bringIntoView(keys, anchor) {
 export default function (component) {
   const { data, setStateValue } = component;
   // One listener per page, whatever the number of reruns: this function runs again on every change of data.
-  const keys = window.__attentionPartKeys || (window.__attentionPartKeys = { pending: [], shown: null });
+  const keys = window.__attentionPartKeys || (window.__attentionPartKeys = { pending: [], shown: null, count: 0 });
   keys.send = setStateValue;
   keys.parts = data.parts;
-  const heading = keys.pending.indexOf(data.part);
-  if (heading === -1) {
-    keys.target = data.part;  // moved by a click or a link: follow it
-    keys.pending = [];
-  } else {
-    keys.pending = keys.pending.slice(heading + 1);  // a rerun on the way to the target: keep going
-  }
+  // presses the server had applied when it drew this part (and any before them) are no longer on their way; a
+  // press unanswered for PENDING_MS is given up (a server that restarted never answers it)
+  const applied = keys.pending.findIndex((sent) => sent.press === data.press);
+  const now = Date.now();
+  keys.pending = keys.pending.slice(applied + 1).filter((sent) => now - sent.at < PENDING_MS);
+  // nothing on its way: the part drawn is the part (also after a click or a link); presses on their way: they
+  // will move it, and the next press counts from the last one
+  if (keys.pending.length === 0) keys.target = data.part;
   if (keys.shown !== data.part) {
     if (keys.shown !== null || data.scroll) bringIntoView(keys, data.anchor);
     keys.shown = data.part;
@@ -106,10 +111,11 @@ export default function (component) {
       const target = Math.min(keys.parts, Math.max(1, keys.target + step));
       if (target === keys.target) return;
       keys.target = target;
-      keys.pending.push(target);
       // a state value, not a trigger: one that arrives during a rerun is not wiped at that rerun's end; the
-      // press's time makes every press a change, also back to a part already asked for
-      keys.send("part", { part: target, press: Date.now() + Math.random() });
+      // press's stamp makes every press a change, also back to a part already asked for
+      const press = Date.now() + "-" + Math.random().toString(36).slice(2) + "-" + (++keys.count);
+      keys.pending.push({ press, at: Date.now() });
+      keys.send("part", { part: target, press });
     };
     keys.onKeyUp = (event) => {
       if (event.key === " " && !ownsKeys(event)) event.preventDefault();  // a focused button clicks on Space's keyup
@@ -124,9 +130,16 @@ export default function (component) {
     window.__attentionPartKeys = undefined;
   };
 }
-"""
+""".replace("__PENDING_MS__", str(PENDING_MS))
 
 _part_keys = st.components.v2.component("attention_part_keys", js=_JS)
+
+
+def _last_press(key: str) -> dict:
+    """The last press the component sent: {"part": the part it asks for, "press": its stamp}, or {}."""
+    value = state.widget_value(key)
+    press = value.get("part") if isinstance(value, dict) else None
+    return press if isinstance(press, dict) else {}
 
 
 def part_keys_ui(part: int, parts: int, *, key: str, anchor: str, scroll: bool, on_part: Callable[[int], None]) -> None:
@@ -135,13 +148,20 @@ def part_keys_ui(part: int, parts: int, *, key: str, anchor: str, scroll: bool, 
     into view; `scroll` also does it when the page first shows (presentation mode)."""
 
     def _on_part() -> None:
-        target = ((state.widget_value(key) or {}).get("part") or {}).get("part")
+        target = _last_press(key).get("part")
         if isinstance(target, int) and 1 <= target <= parts:
             on_part(target)
 
+    press = _last_press(key).get("press")
     _part_keys(
         key=key,
-        data={"part": int(part), "parts": int(parts), "anchor": anchor, "scroll": bool(scroll)},
+        data={
+            "part": int(part),
+            "parts": int(parts),
+            "anchor": anchor,
+            "scroll": bool(scroll),
+            "press": press if isinstance(press, str) else None,  # the last press applied: the stamp it came with
+        },
         on_part_change=_on_part,
         height=0,
     )

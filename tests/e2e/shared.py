@@ -5,6 +5,8 @@ Server start, Chromium and the waits on Streamlit's readiness live in the shared
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from playwright.sync_api import Page, expect
@@ -65,6 +67,20 @@ def watched_page(context) -> Page:
     page.on("requestfailed", lambda request: page.console_errors.append(f"request failed: {request.url}"))
     page.on("dialog", on_dialog)
     return page
+
+
+@contextmanager
+def routed_page(browser_, origin: str, serve: Callable) -> Iterator[Page]:
+    """A watched page in a context of its own whose requests to `origin` are answered by `serve(route)` (a script
+    tested on its own, without Streamlit), opened at `origin`; closed afterwards."""
+    context = browser_.new_context()
+    try:
+        context.route(f"{origin}/**", serve)
+        page = watched_page(context)
+        page.goto(f"{origin}/")
+        yield page
+    finally:
+        context.close()
 
 
 def open_app(page: Page, url: str, questions: bool = False) -> None:

@@ -15,7 +15,7 @@ import pytest
 from playwright.sync_api import Page
 
 from tests.e2e.lecture_helpers import MIN_CONTRAST, contrast, rgba
-from tests.e2e.shared import watched_page
+from tests.e2e.shared import routed_page
 from ui import figure_component, figure_specs, served
 from ui.figure_specs import BlockLabels
 
@@ -59,15 +59,9 @@ LOAD_PLOTLY = """async () => { await import('/figure.js');
 @contextmanager
 def script_page(browser) -> Iterator[Page]:
     """A page of its own that serves figure.js and plotly.js, with plotly.js loaded; closed afterwards."""
-    context = browser.new_context()
-    try:
-        context.route(f"{ORIGIN}/**", serve)
-        page = watched_page(context)
-        page.goto(f"{ORIGIN}/")
+    with routed_page(browser, ORIGIN, serve) as page:
         page.evaluate(LOAD_PLOTLY)
         yield page
-    finally:
-        context.close()
 
 
 def serve(route) -> None:
@@ -80,11 +74,7 @@ def serve(route) -> None:
 
 
 def test_a_chart_taken_away_while_it_is_drawn_leaves_no_error(browser):
-    context = browser.new_context()
-    try:
-        context.route(f"{ORIGIN}/**", serve)
-        page = watched_page(context)
-        page.goto(f"{ORIGIN}/")
+    with routed_page(browser, ORIGIN, serve) as page:
         # plotly.js loaded once, so that each drop below lands inside Plotly.react and not in the script's loading
         page.evaluate("""async () => { const { draw } = await import('/figure.js');
           const slot = document.createElement('div'); document.body.appendChild(slot);
@@ -93,8 +83,6 @@ def test_a_chart_taken_away_while_it_is_drawn_leaves_no_error(browser):
         removed = [page.evaluate(DRAW_AND_DROP, ticks) for ticks in range(0, 40)]
         assert all(removed), removed
         assert page.console_errors == [], page.console_errors
-    finally:
-        context.close()
 
 
 # A chart whose place has no width (a tab not open, a folded expander: a `display: none` box around it) gets two
@@ -290,15 +278,9 @@ def test_plotly_js_comes_from_its_packed_file_and_from_the_plain_one_when_that_i
         else:
             route.fulfill(status=200, content_type=kind, body=file.read_bytes() if file else PAGE)
 
-    context = browser.new_context()
-    try:
-        context.route(f"{ORIGIN}/**", serve_counted)
-        page = watched_page(context)
-        page.goto(f"{ORIGIN}/")
+    with routed_page(browser, ORIGIN, serve_counted) as page:
         assert page.evaluate(LOAD_FROM, ["/plotly.min.js", packed])
         errors = [e for e in page.console_errors if "missing.js.gz" not in e]  # the missing file's failure is expected
         assert errors == [], errors
-    finally:
-        context.close()
     plotly_files = [path for path in asked if "plotly" in path or path.endswith(".gz")]
     assert plotly_files == ([packed] if packed == "/plotly.min.js.gz" else [packed, "/plotly.min.js"]), asked
