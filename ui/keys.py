@@ -113,8 +113,9 @@ export default function (component) {
       keys.target = target;
       // a state value, not a trigger: one that arrives during a rerun is not wiped at that rerun's end; the
       // press's stamp makes every press a change, also back to a part already asked for
-      const press = Date.now() + "-" + Math.random().toString(36).slice(2) + "-" + (++keys.count);
-      keys.pending.push({ press, at: Date.now() });
+      const at = Date.now();
+      const press = at + "-" + (++keys.count);  // the count tells this mount's presses apart, the time other mounts'
+      keys.pending.push({ press, at });
       keys.send("part", { part: target, press });
     };
     keys.onKeyUp = (event) => {

@@ -173,13 +173,14 @@ def selected_cell(page: Page, timeout: float) -> tuple[int, int] | None:
     except PlaywrightTimeoutError:
         return None
     cell = page.evaluate(SELECTED_CELL)
-    while True:  # a slow click's selection may land after a later click's: wait until it stays
+    for _ in range(20):  # a slow click's selection may land after a later click's: wait until it stays
         page.wait_for_timeout(300)
         again = page.evaluate(SELECTED_CELL)
         if again == cell and cell is not None:
             column, row = map(int, cell.split("-"))
             return row, column
         cell = again
+    return None
 
 
 def type_into_x_cell(page: Page, row: int, column: int, text: str, *, commit: bool = True) -> None:

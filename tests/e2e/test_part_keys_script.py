@@ -19,9 +19,8 @@ pytestmark = pytest.mark.e2e
 ORIGIN = "http://keys.test"
 PAGE = "<!doctype html><html><body><button id=focus>a button</button></body></html>"
 
-# The component mounted on `part`, with a recorder of what it sends; `render(part, press)` is a rerun that drew
-# `part` having applied the press stamped `press` (null: none); `press(key)` is a clicker's key; `sent()` is the
-# parts asked for so far and `last()` the stamp of the last press sent.
+# The component mounted on `part`, with a recorder of what it sends (the parts asked for, and each press's stamp);
+# `window.render(part, press)` is a rerun that drew `part` having applied the press stamped `press` (null: none).
 MOUNT = """async ([parts, part]) => {
   const { default: mount } = await import('/keys.js');
   window.sentParts = [];
