@@ -20,6 +20,10 @@ RUN pip install -r requirements.txt
 
 RUN useradd --create-home --uid 10001 --shell /usr/sbin/nologin app
 COPY --chown=app:app . .
+# The app's own bytecode, compiled once here: PYTHONDONTWRITEBYTECODE above keeps a running container from writing
+# it, so without this every start compiled app.py, pages/, ui/ and engine/ from source again (pip compiles the
+# packages' own at install).
+RUN python -m compileall -q app.py pages ui engine
 USER 10001
 
 EXPOSE 8501

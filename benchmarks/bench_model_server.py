@@ -20,6 +20,12 @@ same minutes. --first-open-only ends each round once the first session has opene
 for three sessions then); --profile DIR records the server with py-spy during that first open (DIR/round-N.txt,
 summarized at the end of the round).
 
+The app's own bytecode: `--bytecode compiled` (the default) compiles app.py, pages/, ui/ and engine/ in each
+checkout before the rounds, as a deployed app has them (the Dockerfile compiles them at build; Python writes them
+on a server's first start elsewhere); `--bytecode source` removes them before each round and starts the server with
+PYTHONDONTWRITEBYTECODE=1, so it compiles them from source (as every server in this sandbox did before, whose
+environment sets that variable); `--bytecode both` alternates the two.
+
 The first open is timed three times: until the page's frame is there (its title drawn, the script still running:
 what a reader sees at once, the loading message among it), until the sentence's pieces (their table: the model
 loaded and the forward pass done), until the figure of every head is drawn, and until the page is complete (its
@@ -32,7 +38,9 @@ import argparse
 import contextlib
 import json
 import os
+import shutil
 import statistics
+import subprocess
 import sys
 import tempfile
 import threading
@@ -66,6 +74,7 @@ WORDS = tuple(TEXT.split())
 DEFAULT_MODEL_DIR = Path(tempfile.gettempdir()) / "attention-bench-multilingual-xlmr"
 SAMPLE_S = 0.05
 TIMEOUT_MS = 300_000
+APP_SOURCES = ("app.py", "pages", "ui", "engine")  # the app's own modules (what the Dockerfile compiles)
 FIGURE = ":is([data-testid=attentionFigure], [data-testid=stPlotlyChart]) .main-svg"  # a drawn heatmap, either kind
 
 
@@ -142,6 +151,17 @@ class Memory:
         return peak
 
 
+def set_bytecode(root: Path, compiled: bool) -> None:
+    """The checkout's own modules compiled into their __pycache__ folders, or those folders removed."""
+    if compiled:
+        subprocess.run([sys.executable, "-m", "compileall", "-q", *APP_SOURCES], cwd=root, check=True)
+        return
+    for name in APP_SOURCES[1:]:
+        for cache in (root / name).rglob("__pycache__"):
+            shutil.rmtree(cache, ignore_errors=True)
+    shutil.rmtree(root / "__pycache__", ignore_errors=True)
+
+
 def one_round(
     browser: Browser,
     root: Path,
@@ -149,10 +169,14 @@ def one_round(
     sentences: list[str],
     first_open_only: bool = False,
     profile: Path | None = None,
+    compiled: bool = True,
 ) -> dict[str, float]:
     port = free_port()
     url = f"http://127.0.0.1:{port}"
     env = {"ATTENTION_MODEL_DIR": str(model_dir), "HF_HUB_OFFLINE": "1"}
+    set_bytecode(root, compiled)
+    if not compiled:
+        env["PYTHONDONTWRITEBYTECODE"] = "1"
     os.sched_setaffinity(0, {0})  # the server inherits CPU 0
     process = start_app(root / "app.py", port, env, cwd=root)
     os.sched_setaffinity(0, {1})
@@ -222,6 +246,10 @@ def one_round(
     return figures
 
 
+def label(root: Path, compiled: bool) -> str:
+    return f"{root} ({'bytecode compiled' if compiled else 'from source'})"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--model-dir", type=Path, default=DEFAULT_MODEL_DIR)
@@ -230,6 +258,7 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=1, help="rounds per checkout")
     parser.add_argument("--first-open-only", action="store_true", help="end each round after the first open")
     parser.add_argument("--profile", type=Path, metavar="DIR", help="py-spy the server during each first open")
+    parser.add_argument("--bytecode", choices=("compiled", "source", "both"), default="compiled")
     args = parser.parse_args()
     chromium = find_chromium()
     if chromium is None:
@@ -237,9 +266,11 @@ def main() -> None:
     write_model_dir(args.model_dir)
     sentences = sentences_of(PIECES, 6, args.model_dir / "tokenizer.json")
     roots = [args.root, args.compare] if args.compare else [args.root]
+    kinds = {"compiled": [True], "source": [False], "both": [True, False]}[args.bytecode]
+    variants = [(root, compiled) for root in roots for compiled in kinds]
     print(f"{os.cpu_count()} CPUs; load average {' '.join(f'{x:.2f}' for x in os.getloadavg())} at the start")
     print(f"model: {args.model_dir} (multilingual geometry, random weights, the real XLM-R tokenizer.json)")
-    results: dict[Path, list[dict]] = {root: [] for root in roots}
+    results: dict[str, list[dict]] = {label(*variant): [] for variant in variants}
     if args.profile:
         args.profile.mkdir(parents=True, exist_ok=True)
     done = 0
@@ -248,13 +279,16 @@ def main() -> None:
         browser = launch(playwright, chromium, UNTHROTTLED_FLAGS)
         try:
             for _ in range(args.rounds):
-                for root in roots:
+                for root, compiled in variants:
                     done += 1
                     samples = args.profile / f"round-{done}.txt" if args.profile else None
-                    figures = one_round(browser, root, args.model_dir, sentences, args.first_open_only, samples)
-                    results[root].append(figures)
+                    figures = one_round(
+                        browser, root, args.model_dir, sentences, args.first_open_only, samples, compiled
+                    )
+                    results[label(root, compiled)].append(figures)
                     load = " ".join(f"{x:.2f}" for x in os.getloadavg())
-                    print(f"  {root}: " + ", ".join(f"{k} {v:.1f}" for k, v in figures.items()) + f" (load {load})")
+                    said = ", ".join(f"{k} {v:.1f}" for k, v in figures.items())
+                    print(f"  {label(root, compiled)}: {said} (load {load})")
                     if samples:
                         pyspy.summarize(samples)
         finally:

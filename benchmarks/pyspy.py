@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import collections
+import shutil
 import signal
 import subprocess
+import sys
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -24,7 +26,10 @@ BUCKETS = {
 @contextmanager
 def sampled(pid: int, path: Path, rate: int = 100) -> Iterator[None]:
     """py-spy records `pid` (every thread, without pausing it) into `path` (collapsed stacks) while the block runs."""
-    command = ["py-spy", "record", "--nonblocking", "--pid", str(pid), "--format", "raw", "--rate", str(rate)]
+    # The py-spy beside this Python (a venv's bin/) when the venv is not activated, else the one on PATH.
+    beside = Path(sys.executable).parent / "py-spy"
+    executable = str(beside) if beside.is_file() else shutil.which("py-spy") or "py-spy"
+    command = [executable, "record", "--nonblocking", "--pid", str(pid), "--format", "raw", "--rate", str(rate)]
     spy = subprocess.Popen(
         [*command, "--output", str(path)],
         stdout=subprocess.DEVNULL,

@@ -10,6 +10,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from playwright.sync_api import Page, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from harness import browser
 from harness.browser import TIMEOUT_MS, act, is_base_path_probe, runs, wait_for_app, watch_runs
@@ -145,3 +146,68 @@ def screenshot(page: Page, name: str) -> Path:
     path = ARTIFACTS / f"{name}.png"
     page.screenshot(path=str(path), full_page=True)
     return path
+
+
+# --- the x editor (glide-data-grid draws its cells on a canvas) ---
+
+
+def x_cell(page: Page, row: int, column: int) -> str:
+    """The text of a cell of the x editor (glide-data-grid keeps an accessible copy of each cell in the DOM)."""
+    return page.locator("[data-testid=stDataFrame]").first.locator(f"#glide-cell-{column}-{row}").inner_text()
+
+
+# the cell the grid has selected, as "column-row" (glide-data-grid focuses its accessible copy, #glide-cell-<c>-<r>)
+SELECTED_CELL = """() => { const cell = document.activeElement;
+  if (cell?.getAttribute('aria-selected') !== 'true') return null;
+  return (cell.id.match(/^glide-cell-(\\d+-\\d+)$/) || [])[1] || null; }"""
+
+
+def selected_cell(page: Page, timeout: float) -> tuple[int, int] | None:
+    """(row, column) of the cell the grid selects within `timeout` ms, once it no longer changes; None if none."""
+    try:
+        page.wait_for_function(SELECTED_CELL, timeout=timeout)
+    except PlaywrightTimeoutError:
+        return None
+    cell = page.evaluate(SELECTED_CELL)
+    for _ in range(20):  # a slow click's selection may land after a later click's: wait until it stays
+        page.wait_for_timeout(300)
+        again = page.evaluate(SELECTED_CELL)
+        if again == cell and cell is not None:
+            column, row = map(int, cell.split("-"))
+            return row, column
+        cell = again
+    return None
+
+
+def type_into_x_cell(page: Page, row: int, column: int, text: str, *, commit: bool = True, was: str = "") -> None:
+    """Select a cell of the x editor's token column with a click, walk from the cell selected to (row, column) with
+    the arrow keys and type `text` into its editor (checked first to hold `was`, if given); Enter commits it (the
+    grid is a canvas: the keyboard is the reliable way in)."""
+    grid = page.locator("[data-testid=stDataFrame]").first
+    grid.scroll_into_view_if_needed()
+    box = grid.bounding_box()
+    assert box is not None
+    # right after the share box closes, the grid takes the first click as focus only: a click that selected no cell
+    # within a second or two is followed by another (a first wait of 10 s cost 10 s in most runs of this test). Each
+    # click goes to another row than the one before: a second click on a cell that a slow first click did select
+    # would open its editor (glide-data-grid's "second-click" activation).
+    selected = None
+    for attempt, timeout in enumerate((1_500, 3_000, 10_000)):
+        page.mouse.click(box["x"] + 60, box["y"] + 35 + 17 + 35 * (attempt % 2))  # row 0, then 1, then 0
+        selected = selected_cell(page, timeout)
+        if selected is not None:
+            break
+    assert selected is not None, "three clicks on the x editor selected no cell"
+    at_row, at_column = selected
+    for _ in range(abs(row - at_row)):
+        page.keyboard.press("ArrowDown" if row > at_row else "ArrowUp")
+    for _ in range(abs(column - at_column)):
+        page.keyboard.press("ArrowRight" if column > at_column else "ArrowLeft")
+    page.keyboard.press("Enter")
+    editor = page.locator("textarea.gdg-input, input.gdg-input").first
+    expect(editor).to_be_visible()
+    if was:  # the cell's number before it is typed over (the right cell reached)
+        expect(editor).to_have_value(was)
+    editor.fill(text)
+    if commit:
+        act(page, lambda: page.keyboard.press("Enter"))

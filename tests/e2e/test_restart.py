@@ -9,7 +9,7 @@ from playwright.sync_api import Page, expect
 
 from harness.browser import runs, wait_for_app
 from harness.server import ROOT, free_port, start_app, stop_app, wait_healthy
-from tests.e2e.shared import act, open_app, screenshot, watched_page
+from tests.e2e.shared import act, open_app, screenshot, type_into_x_cell, watched_page
 from ui.i18n import LANGUAGES
 
 pytestmark = pytest.mark.e2e
@@ -22,17 +22,9 @@ LESSON = {"es": "= +0,461", "en": "= +0.461"}
 
 
 def edit_perro_x0(page: Page, text: str) -> None:
-    """In the builder's x editor, perro's first number: the grid is a canvas, its cells found by place (at 1400
-    px wide: the row numbers, the names' column, then x0 around a third of the way across)."""
-    grid = page.locator("[data-testid=stDataFrame]").first
-    grid.scroll_into_view_if_needed()
-    box = grid.bounding_box()
-    assert box is not None
-    page.mouse.dblclick(box["x"] + 0.33 * box["width"], box["y"] + 35 + 35 + 17)  # the header, el's row, perro's
-    editor = page.locator("textarea.gdg-input, input.gdg-input").first
-    expect(editor).to_have_value("0,5" if text == "1,5" else "0.5")
-    editor.fill(text)
-    act(page, lambda: page.keyboard.press("Enter"))
+    """In the builder's x editor, perro's first number (row 1, column 2: after the row numbers and the names),
+    checked to be the lesson's before it is typed over and committed."""
+    type_into_x_cell(page, 1, 2, text, was="0,5" if text == "1,5" else "0.5")
 
 
 def shows_part_1_with(page: Page, derivation: str) -> None:

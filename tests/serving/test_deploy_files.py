@@ -162,3 +162,15 @@ def test_the_image_gets_what_the_app_needs():
     for keyword, source in dockerfile():
         if keyword == "COPY" and not source.startswith("--"):
             assert (ROOT / source.split()[0]).exists(), source
+
+
+def test_the_image_carries_the_apps_bytecode():
+    """PYTHONDONTWRITEBYTECODE keeps a container from writing bytecode, so the image compiles the app's own
+    modules at build, after they are copied in; else every start compiles them from source again."""
+    instructions = dockerfile()
+    assert "PYTHONDONTWRITEBYTECODE=1" in dict(instructions)["ENV"]
+    copied = max(i for i, (keyword, source) in enumerate(instructions) if keyword == "COPY" and source.endswith(" ."))
+    compiled = [i for i, (keyword, command) in enumerate(instructions) if keyword == "RUN" and "compileall" in command]
+    assert compiled and compiled[0] > copied
+    targets = instructions[compiled[0]][1].split("compileall", 1)[1].split()
+    assert {"app.py", "pages", "ui", "engine"} <= set(targets)
