@@ -733,8 +733,13 @@ def student_gate_ui(
         st.markdown(question_text(question))
         given_ui(question, context)
         given = own_answer(seat, ref, number, question, numbers.decimal_separator())
+        # Three slots drawn in every run, before and after the reveal alike: the form, a refusal, the status (answer
+        # received, then the feedback). With the form gone after the reveal the box had one element fewer, and the
+        # last one before it ("answer received", changeable) could stay on a phone beside the feedback: a part run
+        # left it stale (CI, and 2 of 5 runs here under load).
+        form_slot, error_slot, status_slot = st.empty(), st.empty(), st.empty()
         if not shown:
-            with st.form(_answer_key(gate, number, "form"), border=False):
+            with form_slot.container(), st.form(_answer_key(gate, number, "form"), border=False):
                 answer_inputs_ui(question, _answer_key(gate, number, "choice"), _answer_key(gate, number, "number"))
                 st.form_submit_button(
                     t("live.quiz.send"),
@@ -743,14 +748,15 @@ def student_gate_ui(
                     args=(gate, ref, question, number),
                     width="stretch",
                 )
+        with error_slot.container():
             errors_ui(_ANSWER_ERROR)
-            if given is not None:
+        with status_slot.container():
+            if shown:
+                _student_feedback_ui(question, given, ref, number, seat)
+            elif given is not None:
                 st.success(t("live.quiz.received", answer=_given_text(question, given)))
             else:
                 st.caption(t("live.quiz.waiting"))
-        else:
-            errors_ui(_ANSWER_ERROR)
-            _student_feedback_ui(question, given, ref, number, seat)
     return shown
 
 
