@@ -14,7 +14,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from ui import heap, live, questions, served, state, url
+from ui import heap, live, questions, served, state, theme_message, url
 from ui.document import document_ui
 from ui.i18n import LANGUAGE_NAMES, t
 from ui.layout import mode_switch_ui, style_ui
@@ -30,6 +30,7 @@ def page(key: str) -> None:
     """Set up the page `key` (see ui.pages): call first in every page script."""
     heap.page_started()
     served.serve_files()  # after a start, plotly.js is packed (in a thread) while this first page runs
+    theme_message.install()  # from the next run on, every run's new_session message takes its theme ready-made
     url.settings_from_url()
     st.set_page_config(
         page_title=f"{t(f'page.{key}')} · {t('app.short_title')}",
