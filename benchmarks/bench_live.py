@@ -146,6 +146,7 @@ class Point:
     setup: str
     students: int
     follow: list[float]  # seconds, per student and step
+    steps: list[tuple[int, list[float], int]]  # per step: its part, its latencies, students who never showed it
     missed: int  # student-steps never seen
     answers: list[float]  # seconds, answer sent → projector's count including it
     uncounted: int  # answers the projector never showed
@@ -156,17 +157,25 @@ class Point:
     load_after: str
 
 
-def follow_latencies(steps: list[tuple[float, int]], seen: list[list[float]], students: int) -> tuple[list[float], int]:
-    """Per step and student: the first time the student's page showed the step's part after it was sent."""
-    latencies, missed = [], 0
+def step_latencies(
+    steps: list[tuple[float, int]], seen: list[list[float]], students: int
+) -> list[tuple[int, list[float], int]]:
+    """Per step: the part it goes to, each student's time from its send to their page first showing that part after
+    it, and how many students never showed it."""
+    per_step = []
     for sent, part in steps:
         first: dict[int, float] = {}
         for when, shown, student in seen:
             if int(shown) == part and when >= sent and int(student) not in first:
                 first[int(student)] = when
-        latencies += [when - sent for when in first.values()]
-        missed += students - len(first)
-    return latencies, missed
+        per_step.append((part, [when - sent for when in first.values()], students - len(first)))
+    return per_step
+
+
+def follow_latencies(steps: list[tuple[float, int]], seen: list[list[float]], students: int) -> tuple[list[float], int]:
+    """Every step's latencies together, and the student-steps never seen."""
+    per_step = step_latencies(steps, seen, students)
+    return [latency for _, latencies, _ in per_step for latency in latencies], sum(missed for *_, missed in per_step)
 
 
 def tally_latencies(answered: list[list[float]], counts: list[tuple[float, int, int]]) -> tuple[list[float], int]:
@@ -227,12 +236,14 @@ def measure(setup: str, students: int, every: float) -> Point:
         load_after = load_average()
         timings = json.loads(results.read_text())
     follow, missed = follow_latencies(lecturer.steps, timings["seen"], students)
+    steps = step_latencies(lecturer.steps, timings["seen"], students)
     answers, uncounted = tally_latencies(timings["answered"], lecturer.counts)
     span = sampler.span(first_step, end)
     return Point(
         setup,
         students,
         follow,
+        steps,
         missed,
         answers,
         uncounted,
@@ -256,6 +267,11 @@ def print_point(p: Point) -> None:
     )
 
 
+def step_text(part: int, latencies: list[float], missed: int) -> str:
+    ms = lambda q: f"{1000 * percentile(latencies, q):.0f}"  # noqa: E731
+    return f"part {part}: {ms(0.5)} / {ms(0.95)} / {ms(1.0)}, {missed} missed"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--setup", choices=("single", "replicas"), default="single")
@@ -272,8 +288,13 @@ def main() -> None:
         "| uncounted | errors | server CPU | CPU ms per student-s | generator CPU | load avg before → after |"
     )
     print("|---|---|---|---|---|---|---|---|---|---|---|---|")
+    points = []
     for students in (int(n) for n in args.sessions.split(",")):
-        print_point(measure(args.setup, students, args.every))
+        points.append(measure(args.setup, students, args.every))
+        print_point(points[-1])
+    print("\nfollow per step (where a tail comes from): part shown, ms p50 / p95 / max, students who never showed it")
+    for p in points:
+        print(f"- {p.setup}, {p.students}: " + "; ".join(step_text(*step) for step in p.steps), flush=True)
 
 
 if __name__ == "__main__":

@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from benchmarks.bench_live import follow_latencies, tally_latencies
+from benchmarks.bench_live import follow_latencies, step_latencies, step_text, tally_latencies
 from harness.server import ROOT
 
 STUDENTS = 3
@@ -24,6 +24,19 @@ def test_a_step_counts_from_its_send_to_each_students_first_sighting_after_it():
     latencies, missed = follow_latencies(steps, seen, students=2)
     assert sorted(latencies) == [0.25, 0.5, 2.0]
     assert missed == 1  # student 1 never showed part 3
+
+
+def test_each_step_has_its_own_latencies_and_misses():
+    steps = [(10.0, 2), (20.0, 3)]
+    seen = [[9.0, 2, 0], [10.5, 2, 0], [11.0, 2, 0], [12.0, 2, 1], [20.25, 3, 0]]
+    per_step = step_latencies(steps, seen, students=2)
+    assert [(part, sorted(latencies), missed) for part, latencies, missed in per_step] == [
+        (2, [0.5, 2.0], 0),
+        (3, [0.25], 1),
+    ]
+    # of 0.5 and 2.0 s: the median is the element at round(0.5 × 1) = 0, the p95 at round(0.95 × 1) = 1
+    assert step_text(*per_step[0]) == "part 2: 500 / 2000 / 2000, 0 missed"
+    assert step_text(3, [], 2) == "part 3: nan / nan / nan, 2 missed"
 
 
 def test_an_answer_counts_until_the_projector_first_shows_a_count_that_includes_it():
@@ -46,3 +59,6 @@ def test_the_benchmark_runs_a_tiny_class_through_every_part_without_errors():
     assert cells[3] == "0", row  # every student showed every step
     assert (cells[5], cells[6], cells[7]) == (str(STUDENTS * PARTS), "0", "0"), row  # answers, uncounted, errors
     assert "load avg" in run.stdout and "→" in cells[-1]
+    per_step = next(line for line in run.stdout.splitlines() if line.startswith(f"- single, {STUDENTS}: "))
+    assert [f"part {part}:" in per_step for part in range(2, PARTS + 1)] == [True] * (PARTS - 1), per_step
+    assert per_step.count(", 0 missed") == PARTS - 1, per_step
