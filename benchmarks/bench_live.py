@@ -172,10 +172,14 @@ def step_latencies(
     return per_step
 
 
+def totals(per_step: list[tuple[int, list[float], int]]) -> tuple[list[float], int]:
+    """Every step's latencies together, and the student-steps never seen."""
+    return [latency for _, latencies, _ in per_step for latency in latencies], sum(missed for *_, missed in per_step)
+
+
 def follow_latencies(steps: list[tuple[float, int]], seen: list[list[float]], students: int) -> tuple[list[float], int]:
     """Every step's latencies together, and the student-steps never seen."""
-    per_step = step_latencies(steps, seen, students)
-    return [latency for _, latencies, _ in per_step for latency in latencies], sum(missed for *_, missed in per_step)
+    return totals(step_latencies(steps, seen, students))
 
 
 def tally_latencies(answered: list[list[float]], counts: list[tuple[float, int, int]]) -> tuple[list[float], int]:
@@ -235,8 +239,8 @@ def measure(setup: str, students: int, every: float) -> Point:
             crowd.join()
         load_after = load_average()
         timings = json.loads(results.read_text())
-    follow, missed = follow_latencies(lecturer.steps, timings["seen"], students)
     steps = step_latencies(lecturer.steps, timings["seen"], students)
+    follow, missed = totals(steps)
     answers, uncounted = tally_latencies(timings["answered"], lecturer.counts)
     span = sampler.span(first_step, end)
     return Point(
