@@ -14,12 +14,10 @@ from playwright.sync_api import expect
 
 from harness.browser import find_chromium, launch, open_app, watch_runs
 from harness.server import ROOT, served
-from tests.e2e.shared import watched_page
+from tests.e2e.shared import EXPECT_TIMEOUT_MS, watched_page
 
 VIEWPORT = {"width": 1400, "height": 1000}
-# Playwright's assertions retry until this; they follow waits for the app to be idle, so they pass at once on
-# a quiet machine (5 s, Playwright's default, is too short for a busy one).
-expect.set_options(timeout=20_000)
+expect.set_options(timeout=EXPECT_TIMEOUT_MS)
 PROJECTOR = {"width": 1280, "height": 720}  # a lecture room's projector
 
 

@@ -21,6 +21,10 @@ from ui.i18n import LANGUAGE_NAMES, LANGUAGES
 __all__ = ["act", "open_app", "runs", "wait_for_app"]
 
 ARTIFACTS = ROOT / "artifacts" / "screenshots"
+# ms: how long Playwright's assertions retry in every browser test (set in conftest.py). They follow waits for the
+# app to be idle, so they pass at once on a quiet machine; Playwright's own 5 s is too short for a busy one. A module
+# that needs longer sets its own and gives this one back (Playwright's options are global to the worker).
+EXPECT_TIMEOUT_MS = 20_000
 # A figure's node, whichever draws it: the app's figure component (ui/figure_component.py) or st.plotly_chart
 # (ATTENTION_CHARTS=plotly_chart). Every browser test finds figures with this, `keyed` and `charts`.
 CHART = ":is([data-testid=attentionFigure], [data-testid=stPlotlyChart])"

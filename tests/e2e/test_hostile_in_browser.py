@@ -28,7 +28,7 @@ from engine.scenario_io import encode_scenario
 from harness.browser import ScriptRuns, is_base_path_probe, runs, wait_for_app
 from harness.server import free_port, start_app, stop_app, wait_healthy
 from tests.e2e.conftest import warm_up
-from tests.e2e.shared import assert_healthy, keyed, type_into_x_cell, wait_for_figure, x_cell
+from tests.e2e.shared import EXPECT_TIMEOUT_MS, assert_healthy, keyed, type_into_x_cell, wait_for_figure, x_cell
 from ui.i18n import LANGUAGE_NAMES, LANGUAGES, translate
 from ui.pages import PAGES, page_url
 
@@ -65,10 +65,11 @@ class Server:
 
 @pytest.fixture(scope="module", autouse=True)
 def patient_expect():
-    """Expectations wait as long as the page waits (Playwright's default is 5 s), then the default comes back."""
+    """This module's expectations wait as long as a run may take here, then the suite's own wait comes back (not
+    Playwright's 5 s: the setting is global to the worker, and a live-class test failed on 5 s after this module)."""
     expect.set_options(timeout=WAIT_MS)
     yield
-    expect.set_options(timeout=5_000)
+    expect.set_options(timeout=EXPECT_TIMEOUT_MS)
 
 
 @pytest.fixture(scope="module")

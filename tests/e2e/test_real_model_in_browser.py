@@ -20,7 +20,7 @@ from harness.browser import ScriptRuns, runs, wait_for_app
 from harness.fake_hub import FakeHub, model_files_of
 from harness.server import free_port, start_app, stop_app, wait_healthy
 from harness.tiny_model import TINY_CONFIG, random_bert_tensors, write_model
-from tests.e2e.shared import assert_healthy, charts, screenshot
+from tests.e2e.shared import EXPECT_TIMEOUT_MS, assert_healthy, charts, screenshot
 from ui.i18n import LANGUAGE_NAMES, LANGUAGES
 from ui.numbers import count
 
@@ -58,10 +58,11 @@ def warm_up(browser, url: str) -> None:
 
 @pytest.fixture(scope="module", autouse=True)
 def patient_expectations():
-    """This module's expectations wait as long as a run may take here; other modules keep Playwright's 5 s."""
+    """This module's expectations wait as long as a run may take here, then the suite's own wait comes back (not
+    Playwright's 5 s: the setting is global to the worker, and a live-class test failed on 5 s after this module)."""
     expect.set_options(timeout=SLOW_MS)
     yield
-    expect.set_options(timeout=5_000)
+    expect.set_options(timeout=EXPECT_TIMEOUT_MS)
 
 
 @pytest.fixture(scope="module")
