@@ -43,9 +43,16 @@ SHOWS_LATEST = f"""() => document.querySelector('{IDLE_APP}') !== null
 TIMEOUT_MS = 120_000
 
 
-def find_chromium() -> str | None:
-    """Debian's Chromium, where it is installed (Playwright's own browser download is not used)."""
-    for candidate in ("/usr/bin/chromium", shutil.which("chromium"), shutil.which("chromium-browser")):
+def find_chromium(*, headless_shell: bool = False) -> str | None:
+    """Debian's Chromium, where it is installed (Playwright's own browser download is not used).
+
+    With `headless_shell`, its old headless shell first (Debian's chromium-headless-shell, what Playwright's own
+    headless runs use: the same Blink and V8 without the full browser's compositing), the browser tests' choice: a
+    page opened and drawn cost the machine 2.4 s of CPU against 3.6 s in the full browser
+    (benchmarks/bench_page_open.py: six pages, four rounds alternated). The benchmarks keep the full browser, the
+    one a reader has."""
+    shells = ("/usr/bin/chromium-headless-shell", shutil.which("chromium-headless-shell")) if headless_shell else ()
+    for candidate in (*shells, "/usr/bin/chromium", shutil.which("chromium"), shutil.which("chromium-browser")):
         if candidate and Path(candidate).exists():
             return candidate
     return None

@@ -45,6 +45,14 @@ def test_bench_latency_prints_a_pages_interaction_beside_the_floors():
     assert lines_matching(rf"^load average at the end: {NUMBER}", out), out
 
 
+def test_bench_page_open_prints_each_browsers_cpu_per_open():
+    require()
+    out = run_benchmark("bench_page_open.py", "--rounds", "1", "--pages", "softmax", timeout=300)
+    assert lines_matching(rf"^round 1 .+ 1 opens: wall {NUMBER} s, machine CPU {NUMBER} s \(server {NUMBER} s\)", out)
+    assert lines_matching(rf"^  .+ wall {NUMBER} s, machine CPU {NUMBER} s, per open {NUMBER} s", out), out
+    assert lines_matching(rf"^load average at the end: {NUMBER}", out), out
+
+
 def test_load_sessions_prints_latency_memory_and_isolation():
     require()
     out = run_benchmark("load_sessions.py", "--sessions", "1", "--stagger", "0", timeout=300)
