@@ -7,6 +7,7 @@ skeleton.
 
 from __future__ import annotations
 
+import os
 import shutil
 import time
 import urllib.parse
@@ -50,7 +51,13 @@ def find_chromium(*, headless_shell: bool = False) -> str | None:
     headless runs use: the same Blink and V8 without the full browser's compositing), the browser tests' choice: a
     page opened and drawn cost the machine 2.4 s of CPU against 3.6 s in the full browser
     (benchmarks/bench_page_open.py: six pages, four rounds alternated). The benchmarks keep the full browser, the
-    one a reader has."""
+    one a reader has.
+
+    ATTENTION_CHROMIUM, when set, names the browser outright: the benchmarks' smoke runs are given the shell (they
+    check that a script runs and prints, not its figures), and `ATTENTION_CHROMIUM=/usr/bin/chromium python -m
+    pytest` runs the browser tests in the full browser."""
+    if chosen := os.environ.get("ATTENTION_CHROMIUM"):
+        return chosen
     shells = ("/usr/bin/chromium-headless-shell", shutil.which("chromium-headless-shell")) if headless_shell else ()
     for candidate in (*shells, "/usr/bin/chromium", shutil.which("chromium"), shutil.which("chromium-browser")):
         if candidate and Path(candidate).exists():

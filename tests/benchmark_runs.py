@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from harness.browser import find_chromium
+
 ROOT = Path(__file__).resolve().parents[1]
 BENCHMARKS = ROOT / "benchmarks"
 
@@ -22,7 +24,9 @@ def run_benchmark(script: str, *args: str, timeout: float = 120) -> str:
         capture_output=True,
         text=True,
         timeout=timeout,
-        env={**os.environ, "PYTHONWARNINGS": "ignore"},
+        # Chromium's headless shell where installed: a smoke run checks that the script runs and prints, and the shell
+        # opens a page for a third less CPU (harness.browser.find_chromium)
+        env={**os.environ, "PYTHONWARNINGS": "ignore", "ATTENTION_CHROMIUM": find_chromium(headless_shell=True) or ""},
     )
     assert done.returncode == 0, f"{script} exited {done.returncode}:\n{done.stderr[-3000:]}"
     return done.stdout

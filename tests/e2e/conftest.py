@@ -23,7 +23,7 @@ PROJECTOR = {"width": 1280, "height": 720}  # a lecture room's projector
 
 @pytest.fixture(scope="session")
 def chromium_path() -> str:
-    path = find_chromium(headless_shell=True)
+    path = find_chromium(headless_shell=True)  # the headless shell where installed (or ATTENTION_CHROMIUM's)
     if path is None:
         if os.environ.get("CI") == "true":
             pytest.fail("CI=true but no Chromium found: install Debian's chromium package")
