@@ -169,6 +169,11 @@ def look_at_every_view(page: Page, spec, view: View) -> None:
     screenshot(page, f"lecture-{spec.key}-{view.name}")
 
 
+# An expander that reruns the page when opened (st.expander(key=..., on_change="rerun"), which draws its content only
+# when open) is keyed: its element's container carries the key's class. The others only show what they hold.
+RERUNS_WHEN_OPENED = "s => /(^| )st-key-/.test(s.closest('[data-testid=stExpander]').parentElement.className)"
+
+
 def open_every_editor(page: Page, tab_key: str | None) -> None:
     """Open the tab the editors are on, then every folded expander of the main area, one at a time."""
     tab = page.get_by_role("tab", name=LANGUAGES["es"][tab_key]) if tab_key else None
@@ -178,8 +183,11 @@ def open_every_editor(page: Page, tab_key: str | None) -> None:
         folded = page.locator("[data-testid=stMain] [data-testid=stExpander] details:not([open]) > summary")
         if folded.count() == 0:
             return
-        folded.first.click()  # some expanders rerun the page when opened (to draw their content), some do not
-        page.wait_for_timeout(500)
+        summary = folded.last  # from the bottom up: an expander opening (animated) moves none of those still to open
+        if summary.evaluate(RERUNS_WHEN_OPENED):
+            act(page, summary.click)  # its run draws what it holds
+        else:
+            summary.click()  # what it holds is on the page already: shown, and its figures drawn at their width
         settle(page)
 
 
