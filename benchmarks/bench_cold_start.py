@@ -33,12 +33,12 @@ sys.path.insert(0, str(ROOT))
 from playwright.sync_api import Browser, sync_playwright  # noqa: E402
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg  # noqa: E402
 
-from harness.browser import find_chromium, launch  # noqa: E402
+from harness.browser import CHART, find_chromium, launch  # noqa: E402
 from harness.server import free_port, start_app, stop_app, wait_healthy  # noqa: E402
 
 DONE = {ForwardMsg.FINISHED_SUCCESSFULLY}
 # a figure: the app's figure component or st.plotly_chart
-FIGURE = ":is([data-testid=attentionFigure], [data-testid=stPlotlyChart])"
+FIGURE = CHART
 SHOWN = """() => document.querySelector('[data-testid=stApp][data-test-script-state=notRunning]') !== null
   && document.querySelectorAll('[data-stale=true], [data-testid=stSkeleton]').length === 0
   && document.querySelectorAll('[data-testid=stMain] h1').length > 0

@@ -36,7 +36,7 @@ sys.path.insert(0, str(ROOT))
 
 from playwright.sync_api import Browser, Page, expect, sync_playwright  # noqa: E402
 
-from harness.browser import SHOWS_LATEST, ScriptRuns, find_chromium, launch  # noqa: E402
+from harness.browser import CHART, SHOWS_LATEST, ScriptRuns, find_chromium, launch  # noqa: E402
 from harness.server import Server, served  # noqa: E402
 from ui.i18n import DEFAULT_LANGUAGE, LANGUAGES  # noqa: E402
 from ui.pages import PAGES, page_url  # noqa: E402
@@ -70,7 +70,7 @@ for (const type of ['keydown', 'pointerdown']) {
 }
 """
 # a figure: the app's figure component or st.plotly_chart
-FIGURE = ":is([data-testid=attentionFigure], [data-testid=stPlotlyChart])"
+FIGURE = CHART
 PAGE_SIZE = f"""[document.querySelectorAll('[data-testid=stMain] {FIGURE}').length,
   document.querySelectorAll('*').length]"""
 DOM_QUIET = f"performance.now() - window.__lastMutation > {QUIET_MS}"

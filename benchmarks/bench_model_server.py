@@ -53,7 +53,7 @@ sys.path.insert(0, str(ROOT))
 from playwright.sync_api import Browser, sync_playwright  # noqa: E402
 
 from benchmarks import pyspy  # noqa: E402
-from harness.browser import UNTHROTTLED_FLAGS, find_chromium, launch, runs, wait_for_app, watch_runs  # noqa: E402
+from harness.browser import CHART, UNTHROTTLED_FLAGS, find_chromium, launch, runs, wait_for_app, watch_runs  # noqa: E402
 from harness.server import free_port, start_app, stop_app, wait_healthy  # noqa: E402
 from harness.tiny_model import random_bert_tensors, xlmr_tokenizer_json  # noqa: E402
 from ui.i18n import LANGUAGES  # noqa: E402
@@ -75,7 +75,7 @@ DEFAULT_MODEL_DIR = Path(tempfile.gettempdir()) / "attention-bench-multilingual-
 SAMPLE_S = 0.05
 TIMEOUT_MS = 300_000
 APP_SOURCES = ("app.py", "pages", "ui", "engine")  # the app's own modules (what the Dockerfile compiles)
-FIGURE = ":is([data-testid=attentionFigure], [data-testid=stPlotlyChart]) .main-svg"  # a drawn heatmap, either kind
+FIGURE = f"{CHART} .main-svg"  # a drawn heatmap, either kind
 
 
 def write_model_dir(directory: Path) -> None:

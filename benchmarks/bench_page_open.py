@@ -28,13 +28,13 @@ sys.path.insert(0, str(ROOT))
 import psutil  # noqa: E402
 from playwright.sync_api import Browser, ViewportSize, sync_playwright  # noqa: E402
 
-from harness.browser import TIMEOUT_MS, UNTHROTTLED_FLAGS, launch, wait_for_app, watch_runs  # noqa: E402
+from harness.browser import CHART, TIMEOUT_MS, UNTHROTTLED_FLAGS, launch, wait_for_app, watch_runs  # noqa: E402
 from harness.server import served  # noqa: E402
 
 BROWSERS = {"full browser": "/usr/bin/chromium", "headless shell": "/usr/bin/chromium-headless-shell"}
 PAGES = ["walkthrough", "softmax", "builder", "multihead", "scaling", "pipeline"]
 VIEWPORT: ViewportSize = {"width": 1400, "height": 1000}  # the browser tests' own
-FIGURE = "[data-testid=stMain] :is([data-testid=attentionFigure], [data-testid=stPlotlyChart])"
+FIGURE = f"[data-testid=stMain] {CHART}"
 FIGURES_DRAWN = f"""() => [...document.querySelectorAll('{FIGURE}')]
   .every(chart => chart.querySelector('.js-plotly-plot .main-svg'))"""
 

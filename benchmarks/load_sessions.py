@@ -22,7 +22,7 @@ sys.path.insert(0, str(ROOT))
 
 from playwright.async_api import Browser, Page, async_playwright  # noqa: E402
 
-from harness.browser import CHROMIUM_FLAGS, SHOWS_LATEST, UNTHROTTLED_FLAGS, find_chromium, finishes_a_run  # noqa: E402
+from harness.browser import CHART, CHROMIUM_FLAGS, SHOWS_LATEST, UNTHROTTLED_FLAGS, find_chromium, finishes_a_run  # noqa: E402
 from harness.server import free_port, start_app, stop_app, wait_healthy  # noqa: E402
 from ui.i18n import LANGUAGES  # noqa: E402
 
@@ -38,7 +38,7 @@ TIMEOUT_MS = 120_000
 STRINGS = LANGUAGES["es"]  # every session reads the app in its default language
 # The token names on the figures' axes, as plotly draws them (SVG text).
 # a figure: the app's figure component or st.plotly_chart
-FIGURE = ":is([data-testid=attentionFigure], [data-testid=stPlotlyChart])"
+FIGURE = CHART
 AXIS_LABELS = f"[data-testid=stMain] {FIGURE} .xtick text, {FIGURE} .ytick text"
 
 

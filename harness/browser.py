@@ -33,6 +33,10 @@ UNTHROTTLED_FLAGS = [
     "--disable-backgrounding-occluded-windows",
 ]
 
+# A figure's node, whichever draws it: the app's figure component (ui/figure_component.py) or st.plotly_chart
+# (ATTENTION_CHARTS=plotly_chart). The browser tests and the benchmarks find figures with this.
+CHART = ":is([data-testid=attentionFigure], [data-testid=stPlotlyChart])"
+
 RUN_DONE = {ForwardMsg.FINISHED_SUCCESSFULLY, ForwardMsg.FINISHED_FRAGMENT_RUN_SUCCESSFULLY}
 CONNECTED_APP = "[data-testid=stApp][data-test-connection-state=CONNECTED]"
 IDLE_APP = f"{CONNECTED_APP}[data-test-script-state=notRunning]"

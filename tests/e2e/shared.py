@@ -13,7 +13,7 @@ from playwright.sync_api import Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from harness import browser
-from harness.browser import TIMEOUT_MS, act, is_base_path_probe, runs, wait_for_app, watch_runs
+from harness.browser import CHART, TIMEOUT_MS, act, is_base_path_probe, runs, wait_for_app, watch_runs
 from harness.server import ROOT
 from ui.figure_component import KEY_PREFIX
 from ui.i18n import LANGUAGE_NAMES, LANGUAGES
@@ -25,9 +25,6 @@ ARTIFACTS = ROOT / "artifacts" / "screenshots"
 # app to be idle, so they pass at once on a quiet machine; Playwright's own 5 s is too short for a busy one. A module
 # that needs longer sets its own and gives this one back (Playwright's options are global to the worker).
 EXPECT_TIMEOUT_MS = 20_000
-# A figure's node, whichever draws it: the app's figure component (ui/figure_component.py) or st.plotly_chart
-# (ATTENTION_CHARTS=plotly_chart). Every browser test finds figures with this, `keyed` and `charts`.
-CHART = ":is([data-testid=attentionFigure], [data-testid=stPlotlyChart])"
 FIGURE = f"[data-testid=stMain] {CHART}"
 
 # Every text node plotly drew in the page's figures (axis labels, titles, cell values), as the browser shows it.
