@@ -3,9 +3,10 @@
 import streamlit as st
 
 from engine import lesson_scenario
-from ui import live, questions, shell, state
+from ui import questions, shell, state
 from ui.i18n import t
 from ui.layout import page_header
+from ui.live import follow
 from ui.scenario_controls import edited_notice_ui
 from ui.sections import where
 from ui.sections.walkthrough import common, dividing, handout, navigation, projections, scores, softmax, weighted_sum
@@ -19,16 +20,16 @@ edited_notice_ui()
 share_ui(state.step(), downloads=handout.handout_ui)
 
 
-@st.fragment(key=live.PART_FRAGMENT)
+@st.fragment(key=follow.PART_FRAGMENT)
 def parts_ui() -> None:
     """The part controls and the part: stepping (the reader's, or a live class's lecturer's) reruns and redraws
     only this fragment."""
-    live.start_fragment()
+    follow.start_fragment()
     scenario = state.get_scenario()
     result = scenario.run()
     part = navigation.part_top_ui(scenario)
     shown = questions.gate_ui(f"walk.{part}", scenario)
-    live.publish()  # a change of part in this fragment: the class follows it
+    follow.publish()  # a change of part in this fragment: the class follows it
     if not shown:
         pass  # the part waits for a prediction; its inputs and code below stay
     elif part == 1:

@@ -1,6 +1,6 @@
 """A question's answer field, the same wherever a student answers: the options as a radio (each with its letter),
 or a number typed in the reader's convention with what is accepted as right said below it. Drawn inside the
-caller's form (ui.questions for a student alone, ui.live for a class's round)."""
+caller's form (ui.questions for a student alone, ui.live.rounds for a class's round)."""
 
 from __future__ import annotations
 

@@ -32,10 +32,11 @@ import streamlit as st
 
 from engine import AttentionResult, EngineInputError, Scenario
 from engine.questions import Kind, Question, ScalingSetup, SoftmaxRow
-from ui import live, numbers, state, url
+from ui import numbers, state, url
 from ui.answer_inputs import answer_inputs_ui
 from ui.derivation import token_text
 from ui.i18n import t
+from ui.live import follow, rounds
 from ui.question_book import Book, GateView, Record, gate_view, graded, page_of, pick_question
 from ui.question_wording import (
     answer_text,
@@ -122,24 +123,24 @@ def gate_ui(
     `key` names this gate (default: the section; two gates on one section need two keys), `templates` limits
     the templates asked, `page` is the page key the export names (default: from the section)."""
     gate = key or section
-    followed = live.class_question(gate, live.current_page(), context)
+    followed = rounds.class_question(gate, follow.current_page(), context)
     if followed is not None:  # a student following a live class: the lecturer's question, answered per round
-        return live.student_gate_ui(gate, *followed, context, given_ui=_given_ui)
+        return rounds.student_gate_ui(gate, *followed, context, given_ui=_given_ui)
     if not state.questions_on():
         return True
     current = book()
     question = pick_question(
         section, context, seed=current.seed, gate=gate, draw=current.draw(gate), templates=templates
     )
-    asks_class = live.asked(gate, question)
+    asks_class = rounds.asked(gate, question)
     if question is None:
         return True
     current = current.asking(gate, question)
     ANSWERS.set(current)
     if asks_class:  # the lecturer of a live class: the class's reveal decides, the projector shows the answers
-        view = gate_view(current, gate, page or page_of(section), question, revealed=live.round_revealed())
+        view = gate_view(current, gate, page or page_of(section), question, revealed=rounds.round_revealed())
         _lecture_ui(view, context)
-        live.projector_ui(gate, question)
+        rounds.projector_ui(gate, question)
         return view.revealed
     view = gate_view(current, gate, page or page_of(section), question)
     if state.presentation_mode():
@@ -179,8 +180,8 @@ def _on_check(gate: str, page: str, question: Question, ident: str) -> None:
 
 def _on_show(gate: str, page: str, question: Question) -> None:
     ANSWERS.set(book().shown(gate, page, question))
-    if live.lecturing():
-        live.reveal()  # the class's round too: it takes no more answers
+    if rounds.lecturing():
+        rounds.reveal()  # the class's round too: it takes no more answers
     _full_rerun()
 
 

@@ -239,9 +239,9 @@ def tally_downloads_ui(
     label: str = "{kind}",
 ) -> None:
     """A tally's two downloads, CSV and JSON (`label` names each from its kind; keys "<key>_csv", "<key>_json"): a
-    student's own answers (ui.questions) or a class's (ui.live). One under the other, the sidebar's width each: side
-    by side, presentation mode's type cut them to "C…" and "J…". A callable is a file built when clicked (outside the
-    reader's session: it is given all it needs)."""
+    student's own answers (ui.questions) or a class's (ui.live.panels). One under the other, the sidebar's width
+    each: side by side, presentation mode's type cut them to "C…" and "J…". A callable is a file built when clicked
+    (outside the reader's session: it is given all it needs)."""
     for kind, data, mime in (("csv", csv, "text/csv"), ("json", json, "application/json")):
         st.download_button(
             label.format(kind=kind.upper()),

@@ -14,10 +14,11 @@ from pathlib import Path
 
 import streamlit as st
 
-from ui import heap, live, questions, served, state, theme_message, url
+from ui import heap, questions, served, state, theme_message, url
 from ui.document import document_ui
 from ui.i18n import LANGUAGE_NAMES, t
 from ui.layout import mode_switch_ui, style_ui
+from ui.live import follow, panels, seats
 from ui.pages import PAGE_BY_KEY, PAGES
 from ui.reconnect import reconnect_ui
 
@@ -41,14 +42,14 @@ def page(key: str) -> None:
         initial_sidebar_state="collapsed" if st.context.is_embedded else "auto",
         menu_items={"About": t("app.about")},
     )
-    live.start_ui(key)
+    follow.start_ui(key)
     sidebar_ui(key)
     style_ui(state.presentation_mode())
     if state.presentation_mode():
         exit_presentation_ui()
     mode_switch_ui()
-    live.publish(key)
-    live.errors_ui()
+    follow.publish(key)
+    seats.errors_ui()
 
 
 def _language_chosen() -> None:
@@ -72,7 +73,7 @@ def sidebar_ui(current: str) -> None:
         st.caption(t("sidebar.theme_hint"))
         questions.sidebar_ui()
         st.divider()
-        live.sidebar_ui()
+        panels.sidebar_ui()
         st.divider()
         for spec in PAGES:
             st.page_link(spec.path, label=t(f"page.{spec.key}"), icon=spec.icon, disabled=spec.key == current)

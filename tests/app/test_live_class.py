@@ -527,7 +527,7 @@ def test_a_store_that_does_not_answer_is_said_and_the_page_still_draws(store, mo
 
 def test_a_choice_bar_is_labelled_by_its_options_letter_and_marked_after_the_reveal():
     from engine.questions import generate
-    from ui.live import group_label
+    from ui.live.rounds import group_label
     from ui.view_models.live import Group
 
     question = generate("walk.1.which_column", lesson_scenario(), 7)

@@ -141,7 +141,7 @@ def live_dynamic_keys() -> set[str]:
     """The live class's built keys: every ClassError code and the UI's own refusals, the tally's columns."""
     from classroom.api import ERROR_CODES
     from classroom.tally import CSV_HEADER
-    from ui.live import UI_ERRORS
+    from ui.live.seats import UI_ERRORS
 
     keys = {f"live.error.{code}" for code in (*ERROR_CODES, *UI_ERRORS)}
     return keys | {f"live.export.col.{name}" for name in CSV_HEADER}

@@ -1,7 +1,7 @@
 """The live class's view-model: who this session is in a class, what a follower must change to show the lecturer's
 view, what an answer is sent as, and the class's distribution of answers to a question, round by round.
 
-Pure: no Streamlit, no session state, no strings. ui/live.py reads the session and the store (classroom/api.py),
+Pure: no Streamlit, no session state, no strings. ui/live/ reads the session and the store (classroom/api.py),
 calls these, and says the result in the reader's language.
 
     seat = StudentSeat(code, student_id)                  a student in class `code`, following by default
