@@ -3,8 +3,9 @@ part's question; prints the figures.
 
 A lecturer (this script, one websocket, as a browser speaks it: loadtest/protocol.py) opens the walkthrough with the
 questions on, turns on the live class and reads the room code from its sidebar. N Locust students
-(loadtest/locustfile.py, FollowingStudent) join by the class's link within 10 s and follow: each runs its page's
-poll fragment at the interval the server set (1 s), as the browser's timer does. Once all joined, the lecturer
+(loadtest/locustfile.py, FollowingStudent) join by the class's link within 10 s and follow: each reads what the server
+sends by itself (the lecturer's step wakes every follower: ui/live/wake.py) and, as the browser's timer does, reruns its
+page's poll fragment at the fallback interval the server set. Once all joined, the lecturer
 presses Next every `--every` seconds, part 1 to 5; each part asks the class a question, which each student answers
 once after 1 to 3 s. Between steps the lecturer's page runs its own timers (the projector's count every 1.5 s).
 

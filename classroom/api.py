@@ -20,6 +20,7 @@ language (strings `live.error.<code>`).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -175,6 +176,13 @@ class ClassStore(Protocol):
     def end(self, code: str, token: str) -> tuple[Asking, ...]:
         """The lecturer ends the class: every later read says class_ended. Its history as it ended (the current
         question archived with the answers sent up to the end)."""
+        ...
+
+    def listen(self, listener: Callable[[str], None]) -> None:
+        """Call `listener(code)` after every lecturer write that changed what class `code`'s followers show (a
+        changed view, a new round, the reveal, the end; never a join or an answer), on this server or, for Redis,
+        on any replica (classroom/bell.py): from the writer's thread (in-process) or the store's listening thread
+        (Redis). The listener must be quick and not raise."""
         ...
 
 

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from classroom.api import ROUNDS, Asking, Bounds, ClassError, ClassState, QuestionRef, Round, View
+from classroom.bell import Bell, Listener
 from classroom.codes import is_code, new_code, new_token, same_token
 from classroom.serial import check_answer, check_detail, check_round, check_student, question_json, view_json
 
@@ -77,6 +78,11 @@ class MemoryStore:
         self._clock = clock
         self._lock = threading.Lock()
         self._classes: dict[str, _Class] = {}
+        self.bell = Bell()  # rung after a lecturer's write that followers must see, outside the lock
+
+    def listen(self, listener: Listener) -> None:
+        """Call `listener(code)` after every lecturer write that changed what a follower shows (classroom/bell.py)."""
+        self.bell.listen(listener)
 
     # --- the lecturer ---
 
@@ -112,12 +118,16 @@ class MemoryStore:
         detail = check_detail(detail, self.bounds)
         with self._lock:
             room = self._lecturers(code, token)
-            if text != room.view_text:
+            changed = text != room.view_text
+            if changed:
                 room.version += 1
                 if question_json(view.question) != question_json(room.view.question):
                     room.ask(view.question, detail, self.bounds.askings)
                 room.view, room.view_text = view, text
-            return room.state()
+            state = room.state()
+        if changed:
+            self.bell.ring(code)
+        return state
 
     def history(self, code: str, token: str) -> tuple[Asking, ...]:
         """The questions asked, oldest first, the current one as it is now; an ended class's too."""
@@ -134,10 +144,14 @@ class MemoryStore:
             room = self._lecturers(code, token)
             if not room.rounds:
                 raise ClassError("no_question")
-            if not room.rounds[-1].revealed:
+            changed = not room.rounds[-1].revealed
+            if changed:
                 room.rounds[-1].revealed = True
                 room.version += 1
-            return room.state()
+            state = room.state()
+        if changed:
+            self.bell.ring(code)
+        return state
 
     def vote_again(self, code: str, token: str) -> ClassState:
         """Round 2 of the current question (round 1 takes no more answers); at ROUNDS, nothing changes."""
@@ -145,10 +159,14 @@ class MemoryStore:
             room = self._lecturers(code, token)
             if not room.rounds:
                 raise ClassError("no_question")
-            if len(room.rounds) < ROUNDS:  # at ROUNDS already: a second click changes nothing
+            changed = len(room.rounds) < ROUNDS  # at ROUNDS already: a second click changes nothing
+            if changed:
                 room.rounds.append(_Round(len(room.rounds) + 1))
                 room.version += 1
-            return room.state()
+            state = room.state()
+        if changed:
+            self.bell.ring(code)
+        return state
 
     def end(self, code: str, token: str) -> tuple[Asking, ...]:
         """The class ends: its students and current answers are forgotten, the current question archived (the
@@ -157,13 +175,17 @@ class MemoryStore:
             room = self._class(code, self._sweep(), ended_too=True)
             if not same_token(token, room.token):
                 raise ClassError("not_lecturer")
-            if not room.ended:
+            changed = not room.ended
+            if changed:
                 room.ask(None, "", self.bounds.askings)
                 room.ended, room.touched = True, self._clock()
                 room.students = set()  # nothing of the class is kept but that it ended, and its tally
                 room.version += 1
                 self._forget_oldest_ended()
-            return tuple(room.archived)
+            archived = tuple(room.archived)
+        if changed:
+            self.bell.ring(code)
+        return archived
 
     # --- the students ---
 

@@ -15,6 +15,8 @@ Keys (one class is six keys with the same idle TTL, refreshed by every write, so
                               by the script that asks another question (or ends the class) from the keys above
     live:open          ZSET   open class codes -> the time of their last write (bounds.classes; swept by score)
     live:ended         ZSET   ended class codes -> when they ended (at most bounds.classes remembered)
+    live:bell          (a pub/sub channel, not a key) a class's code, published by the lecturer's write that changed
+                              what its followers show, heard by every replica (classroom/bell.py)
 
 One Redis server (or a primary and its replicas), not Redis Cluster: every script touches a class's keys and the two
 server-wide sets, which hash to other slots (see class_keys).
@@ -43,6 +45,7 @@ from typing import Any
 import redis
 
 from classroom.api import ROUNDS, Asking, Bounds, ClassError, ClassState, QuestionRef, Round, View
+from classroom.bell import CHANNEL, Listener, RedisBell
 from classroom.codes import is_code, new_code, new_token
 from classroom.serial import (
     check_answer,
@@ -67,6 +70,7 @@ TIMEOUT_S = 2.0  # a Redis that does not answer in this long is down, for the pa
 _PRELUDE = """
 local meta, v, s, log, open = KEYS[1], KEYS[2], KEYS[3], KEYS[6], KEYS[7]
 local code, now, ttl = ARGV[1], ARGV[2], tonumber(ARGV[3])
+local bell = '{bell}'  -- bell.CHANNEL: a PUBLISH after a write that followers must see
 local function touch()
   for i = 1, 6 do redis.call('PEXPIRE', KEYS[i], ttl) end
   redis.call('ZADD', open, now, code)
@@ -165,6 +169,7 @@ if redis.call('HGET', meta, 'view') ~= view then
     redis.call('INCR', v)
   end
   redis.call('HSET', meta, 'view', view)
+  redis.call('PUBLISH', bell, code)
 end
 touch()
 return 'ok'
@@ -179,9 +184,11 @@ if rounds == 0 then return 'no_question' end
 if ARGV[5] == 'reveal' and redis.call('HGET', meta, 'r' .. rounds) ~= '1' then
   redis.call('HSET', meta, 'r' .. rounds, '1')
   redis.call('INCR', v)
+  redis.call('PUBLISH', bell, code)
 elseif ARGV[5] == 'again' and rounds < tonumber(ARGV[6]) then
   redis.call('HSET', meta, 'rounds', rounds + 1)
   redis.call('INCR', v)
+  redis.call('PUBLISH', bell, code)
 end
 touch()
 return 'ok'
@@ -200,6 +207,7 @@ redis.call('HSET', meta, 'ended', '1', 'view', '')
 redis.call('DEL', s)
 for _, key in ipairs({meta, v, log}) do redis.call('PEXPIRE', key, ended_ms) end
 redis.call('ZREM', open, code)
+redis.call('PUBLISH', bell, code)
 local ended_set = KEYS[8]
 redis.call('ZREMRANGEBYSCORE', ended_set, '-inf', ended_cutoff)
 redis.call('ZADD', ended_set, now, code)
@@ -254,7 +262,7 @@ class RedisStore:
             _LOG.warning("REDIS_URL is not a Redis URL: %s", error)
             raise ClassError("store_unavailable", reason="bad_url") from None
         self._scripts = {
-            name: self.client.register_script(_PRELUDE + body)
+            name: self.client.register_script(_PRELUDE.replace("{bell}", CHANNEL) + body)
             for name, body in [
                 ("open", _OPEN),
                 ("join", _JOIN),
@@ -264,9 +272,17 @@ class RedisStore:
                 ("end", _END),
             ]
         }
+        self.bell = RedisBell(self.client.pubsub)
+
+    def listen(self, listener: Listener) -> None:
+        """Call `listener(code)` after every lecturer write, on any replica, that changed what a follower shows: the
+        write's script PUBLISHes the code on bell.CHANNEL, and this store's listening thread (started by the first
+        listener) hears it."""
+        self.bell.listen(listener)
 
     def close(self) -> None:
-        """Close the connections to Redis."""
+        """Close the connections to Redis (and stop listening for the bell)."""
+        self.bell.close()
         self.client.close()
 
     # --- the lecturer ---

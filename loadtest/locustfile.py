@@ -12,9 +12,10 @@ Scenarios (the user class named on the command line):
 - ClassStudent, a class at work:   locust -f loadtest/locustfile.py ClassStudent -u 60 -r 6 -t 2m --headless -H URL
 - JoiningStudent, a join storm: N students open the link within 10 s and stay: -u 200 -r 20.
 - FollowingStudent, a live class (issue 28): N students join the class `--class-code` on the walkthrough and follow
-  the lecturer (benchmarks/bench_live.py drives the lecturer): as the browser's timer does, every second the page's
-  poll fragment runs again (the `auto_rerun` interval the server set); when the page shows a part it did not show
-  before, that is noted ("seen"); when it shows the class's question, the student thinks 1 to 3 s and answers.
+  the lecturer (benchmarks/bench_live.py drives the lecturer): the page reads what the server sends by itself (the
+  run that moves a follower when the lecturer steps) and, as the browser's timer does, reruns its poll fragment at
+  the `auto_rerun` interval the server set (the fallback); when the page shows a part it did not show before, that
+  is noted ("seen"); when it shows the class's question, the student thinks 1 to 3 s and answers.
 
 `--results FILE` writes every timing (ms) as JSON when the run ends, for benchmarks/bench_capacity.py.
 """
@@ -39,8 +40,9 @@ from locust.env import Environment
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from streamlit.proto.BackMsg_pb2 import BackMsg
+from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
-from loadtest.protocol import Connection, Run, RunError
+from loadtest.protocol import Connection, RunError
 from loadtest.recording import WALK_PART, Recording, builder_step
 from ui.i18n import LANGUAGES
 
@@ -205,7 +207,14 @@ class JoiningStudent(Student):
 
 
 class FollowingStudent(AppUser):
-    """A phone in a live class: joins by the class's link, follows the lecturer, answers each question once."""
+    """A phone in a live class: joins by the class's link, follows the lecturer, answers each question once.
+
+    As the browser does, the page reads whatever the server sends, whenever it sends it (`Connection.on_message`):
+    the run the server begins by itself when the lecturer steps (the follower woken, ui/live/wake.py) as well as
+    the runs the page asks for. Between them, the page's poll fragment runs again at the interval the server set
+    (`auto_rerun`), the fallback the browser's timer keeps. A part shown for the first time is noted ("seen") when
+    its message arrives; a question shown is answered once, after 1 to 3 s of thought during which the page still
+    reads what comes."""
 
     wait_time = constant(0)
 
@@ -218,6 +227,9 @@ class FollowingStudent(AppUser):
         self.shown = 0  # the part the page shows
         self.answered: set[tuple[int, int]] = set()  # (part, round) answered
         self.next_poll = 0.0
+        self.drawn: list[tuple[str, str, list[str]]] = []  # this run's answer inputs so far: (kind, id, options)
+        self.submit = ""  # this run's answer button, if drawn
+        self.question: tuple[str, str, list[str], str, tuple[int, int]] | None = None  # to answer
         self.join()
 
     def join(self) -> None:
@@ -227,7 +239,8 @@ class FollowingStudent(AppUser):
         opening.rerun_script.page_name = "walkthrough"
         try:
             self.connection = Connection(self.base)
-            self.read(self.connection.run(opening, keep=True))
+            self.connection.on_message = self.note
+            self.connection.run(opening)
             self.report("first page", start)
         except (RunError, OSError) as exc:
             self.connection = None
@@ -235,7 +248,8 @@ class FollowingStudent(AppUser):
 
     @task
     def follow(self) -> None:
-        """The poll fragment's next run, at the interval the server set, and an answer when a question shows."""
+        """Read what the server sends until the poll fragment's timer is due (a question shown: answer it), then
+        run the poll, as the browser's timer does."""
         if self.connection is None:
             gevent.sleep(1)
             self.join()
@@ -245,46 +259,73 @@ class FollowingStudent(AppUser):
             gevent.sleep(1)
             return
         fragment_id, every = next(iter(timers.items()))
-        gevent.sleep(max(0.0, self.next_poll - time.time()))
+        start = time.perf_counter()
+        try:
+            self.connection.listen(max(0.0, self.next_poll - time.time()), until=lambda: self.question is not None)
+        except RunError as exc:
+            self.broken("listen", start, exc)
+            return
+        if self.question is not None:
+            self.answer()
+            return
         self.next_poll = time.time() + every
         poll = self.message()
         poll.rerun_script.fragment_id = fragment_id
         poll.rerun_script.is_auto_rerun = True
         start = time.perf_counter()
         try:
-            self.read(self.connection.run(poll, keep=True))
+            self.connection.run(poll)
             self.report("follow poll", start)
         except RunError as exc:
             self.broken("follow poll", start, exc)
 
-    def read(self, run: Run) -> None:
-        """Note a part shown for the first time, and answer the class's question the page shows."""
-        page = self.connection.page if self.connection else None
-        inputs, submit, options = [], None, []
-        for msg in run.messages:
-            if msg.WhichOneof("type") != "delta" or msg.delta.WhichOneof("type") != "new_element":
-                continue
-            element = msg.delta.new_element
-            kind = element.WhichOneof("type")
-            widget_id = getattr(getattr(element, kind), "id", "") if kind else ""
-            if (part := WALK_PART.search(widget_id)) and int(part.group(1)) != self.shown:
-                self.shown = int(part.group(1))
-                TIMINGS["seen"].append([time.time(), self.shown, self.number])
-            if ANSWER.search(widget_id):
-                inputs.append((kind, widget_id))
-                options = list(element.radio.options) if kind == "radio" else []
-            if kind == "button" and element.button.label == SEND:
-                submit = widget_id
-        if page is None or submit is None or len(inputs) != 1:
+    def note(self, msg: ForwardMsg) -> None:
+        """One message from the server, as it arrives: a part shown for the first time is noted; at a run's end, a
+        question it drew that this student has not answered is the one to answer."""
+        kind = msg.WhichOneof("type")
+        if kind == "script_finished":
+            self.ask_if_drawn()
             return
-        kind, widget_id = inputs[0]
+        if kind != "delta" or msg.delta.WhichOneof("type") != "new_element":
+            return
+        element = msg.delta.new_element
+        element_kind = element.WhichOneof("type") or ""
+        widget_id = str(getattr(getattr(element, element_kind), "id", "")) if element_kind else ""
+        if (part := WALK_PART.search(widget_id)) and int(part.group(1)) != self.shown:
+            self.shown = int(part.group(1))
+            TIMINGS["seen"].append([time.time(), self.shown, self.number])
+        if ANSWER.search(widget_id):
+            self.drawn.append((element_kind, widget_id, list(element.radio.options) if element_kind == "radio" else []))
+        if element_kind == "button" and element.button.label == SEND:
+            self.submit = widget_id
+
+    def ask_if_drawn(self) -> None:
+        drawn, submit = self.drawn, self.submit
+        self.drawn, self.submit = [], ""
+        if not submit or len(drawn) != 1:
+            return
+        kind, widget_id, options = drawn[0]
         match = ANSWER.search(widget_id)
         assert match is not None
         asked = (int(match.group(1)), int(match.group(2)))
-        if asked in self.answered:
-            return
+        if asked not in self.answered:
+            self.question = (kind, widget_id, options, submit, asked)
+
+    def answer(self) -> None:
+        """Answer the question shown, once, after 1 to 3 s of thought (the page reads what comes meanwhile)."""
+        assert self.question is not None and self.connection is not None
+        kind, widget_id, options, submit, asked = self.question
+        self.question = None
         self.answered.add(asked)
-        gevent.sleep(self.rng.uniform(1, 3))  # reads the question, thinks
+        start = time.perf_counter()
+        try:
+            self.connection.listen(self.rng.uniform(1, 3))  # reads the question, thinks
+        except RunError as exc:
+            self.broken("listen", start, exc)
+            return
+        page = self.connection.page
+        if submit not in page.widgets:  # the page moved on meanwhile: that question is gone
+            return
         answer = self.message()
         answer.rerun_script.fragment_id = page.widgets[submit]
         states = answer.rerun_script.widget_states.widgets
@@ -298,8 +339,6 @@ class FollowingStudent(AppUser):
         pressed.id = submit
         pressed.trigger_value = True
         sent, start = time.time(), time.perf_counter()
-        if self.connection is None:  # the first page never came: nothing to answer on
-            return
         try:
             self.connection.run(answer)
             TIMINGS["answered"].append([sent, time.time(), asked[0], self.number])

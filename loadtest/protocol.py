@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import contextlib
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import websocket
@@ -190,6 +191,9 @@ class Connection:
         self.session_id = ""  # the server's id for this session, from its new_session message
         self.cache = MessageCache()  # the cacheable messages received, as the browser's message cache
         self._fragments: tuple[str, ...] = ()  # the fragment the run asked for runs (none: the whole page)
+        # called with every message received, as it arrives (a page that reads what the server sends by itself)
+        self.on_message: Callable[[ForwardMsg], None] | None = None
+        self._unasked: set[str] = set()  # the fragments of a run the server began by itself, so far
 
     def run(self, message: BackMsg, *, keep: bool = False) -> Run:
         """Send one BackMsg that asks for a run (in this page's terms, `Page.adapt`) and wait for that run to
@@ -237,6 +241,8 @@ class Connection:
         msg = ForwardMsg.FromString(payload)
         self.cache.read(msg)
         self.page.read(msg)
+        if self.on_message is not None:
+            self.on_message(msg)
         return msg
 
     def _ends_run(self, msg: ForwardMsg) -> bool:
@@ -256,15 +262,26 @@ class Connection:
                 return True
         return False
 
-    def listen(self, seconds: float) -> list[ForwardMsg]:
-        """What the server sends in the next `seconds` (its pings are answered), as an idle browser tab reads it."""
+    def listen(self, seconds: float, until: Callable[[], bool] | None = None) -> list[ForwardMsg]:
+        """What the server sends in the next `seconds` (its pings are answered), as an idle browser tab reads it;
+        `until()`, checked after each message, ends the wait early when true. A run the server began by itself (a
+        follower woken by the lecturer's step) ages the message cache, when it ends, as the browser's does: only
+        the messages of the fragments it drew (one that drew nothing ages nothing)."""
         deadline = time.perf_counter() + seconds
         messages = []
         try:
-            while True:
+            while until is None or not until():
                 msg = self._receive(deadline)
-                if msg is not None:
-                    messages.append(msg)
+                if msg is None:
+                    continue
+                messages.append(msg)
+                kind = msg.WhichOneof("type")
+                if kind == "delta" and msg.delta.fragment_id:
+                    self._unasked.add(msg.delta.fragment_id)
+                elif kind == "script_finished" and msg.script_finished in RUN_DONE:
+                    if self._unasked:
+                        self.cache.run_finished(tuple(sorted(self._unasked)))
+                    self._unasked = set()
         except RunTimeoutError:
             pass  # the time is up
         finally:

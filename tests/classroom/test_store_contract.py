@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
+import queue
 import threading
+import time
 
 import pytest
 
@@ -494,3 +497,62 @@ def test_answers_from_many_threads_are_counted_exactly(backend):
     answers = store.state(code).rounds[0].answers
     assert len(answers) == 120
     assert sorted(answers.values()).count("0") == 40  # threads 0 and 3, 20 students each
+
+
+# --- the bell: followers hear the lecturer's changes at once ---
+
+
+def heard_rings(store, code: str, act, expected: int) -> list[str]:
+    """The codes the store's bell rang while `act()` ran: waits for `expected` rings of `code` (at most 10 s, the
+    Redis bell rings from its own thread), then half a second more for any ring that should not come."""
+    rings: queue.Queue[str] = queue.Queue()
+    store.listen(rings.put)
+    listening = getattr(store.bell, "listening", None)  # the Redis bell's subscription (in-process: at once)
+    assert listening is None or listening.wait(10), "the Redis bell never subscribed"
+    act()
+    got: list[str] = []
+    deadline = time.monotonic() + 10
+    while len(got) < expected and time.monotonic() < deadline:
+        with contextlib.suppress(queue.Empty):
+            ring = rings.get(timeout=0.1)
+            if ring == code:
+                got.append(ring)
+    time.sleep(0.5)
+    while not rings.empty():
+        ring = rings.get()
+        if ring == code:
+            got.append(ring)
+    return got
+
+
+def test_the_bell_rings_for_each_change_followers_see_and_for_nothing_else(backend):
+    store, code, token = opened(backend)
+
+    def lecture() -> None:
+        (student,) = joined(store, code, 1)  # a join: no ring
+        store.publish(code, token, ASKING)  # ring 1: another view
+        store.publish(code, token, ASKING)  # the same view: nothing changed
+        store.answer(code, student, Q1, 1, "0")  # an answer: no ring
+        store.reveal(code, token)  # ring 2
+        store.reveal(code, token)  # revealed already
+        store.vote_again(code, token)  # ring 3: round 2
+        store.vote_again(code, token)  # at ROUNDS: nothing changed
+        store.end(code, token)  # ring 4
+        store.end(code, token)  # ended already
+
+    assert heard_rings(store, code, lecture, 4) == [code] * 4
+
+
+def test_a_refused_write_and_a_listener_that_fails_do_not_ring_or_break_the_write(backend):
+    store, code, token = opened(backend)
+
+    def broken(_code: str) -> None:
+        raise RuntimeError("a listener's own fault")
+
+    store.listen(broken)
+
+    def lecture() -> None:
+        refused("not_lecturer", store.publish, code, new_token(), View("softmax"))  # refused: no ring
+        assert store.publish(code, token, View("softmax")).view == View("softmax")  # rings; `broken` fails
+
+    assert heard_rings(store, code, lecture, 1) == [code]

@@ -33,8 +33,8 @@ CLASS_QUESTION = "[class*='st-key-live_quiz_walk_1']"
 # the projector's chart, keyed live_bars_<gate>: the figure component's element is keyed figure_live_bars_<gate>
 BARS = "[class*='live_bars_'] :is([data-testid=attentionFigure], [data-testid=stPlotlyChart])"
 NUMBERS = ("1", "2", "3")  # typed to a numeric question: before the reveal the projector draws only these
-# ms: a follower polls every second; the margin is for a busy 2-core machine (10 s ran out twice in 10 runs with two
-# other processes spinning on its two cores)
+# ms: the lecturer's change wakes a follower at once (its own poll, the fallback, comes every 5 s); the margin is for a
+# busy 2-core machine (10 s ran out twice in 10 runs with two other processes spinning on its two cores)
 FOLLOW_WITHIN = 20_000
 
 

@@ -1,16 +1,22 @@
-"""A live class's follower on a real server (issue 28's speed): the lecturer's step to another part reruns only the
-follower's part fragment (the part, its question, the address's ?step=), not the whole page, which the step does
-not change; a change of page still reruns (and switches) the whole page."""
+"""A live class's follower on a real server (issue 28's speed): the lecturer's step moves the follower at once, without
+the follower's page asking (the server wakes it: ui/live/wake.py), and reruns only the follower's part fragment (the
+part, its question, the address's ?step=), not the whole page, which the step does not change; a change of page
+still reruns (and switches) the whole page. The page's own poll stays, as the fallback, at FOLLOW_EVERY."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import pytest
 from streamlit.proto.BackMsg_pb2 import BackMsg
+from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
 from benchmarks.bench_live import Lecturer
-from deploy.topology import Topology
-from loadtest.protocol import Connection, Run
+from deploy.topology import Topology, missing_programs
+from loadtest.protocol import RUN_DONE, Connection, Run
 from loadtest.recording import WALK_PART
+from tests.benchmark_runs import require
+from ui.live.follow import FOLLOW_EVERY
 
 pytestmark = pytest.mark.slow
 
@@ -40,9 +46,9 @@ def poll(student: Connection) -> Run:
     return student.run(message, keep=True)
 
 
-def parts_shown(run: Run) -> list[int]:
+def parts_shown(messages: Sequence[ForwardMsg]) -> list[int]:
     parts = []
-    for msg in run.messages:
+    for msg in messages:
         if msg.WhichOneof("type") == "delta" and msg.delta.WhichOneof("type") == "new_element":
             element = msg.delta.new_element
             widget_id = getattr(getattr(element, element.WhichOneof("type")), "id", "")
@@ -51,27 +57,60 @@ def parts_shown(run: Run) -> list[int]:
     return parts
 
 
-def page_level(run: Run) -> list[str]:
-    """What the run drew or set outside any fragment: a whole page's run."""
-    kinds = [msg.WhichOneof("type") for msg in run.messages]
+def page_level(messages: Sequence[ForwardMsg]) -> list[str]:
+    """What the runs drew or set outside any fragment: a whole page's run."""
+    kinds = [msg.WhichOneof("type") for msg in messages]
     drawn = [
         f"delta {msg.delta.WhichOneof('type')}"
-        for msg in run.messages
+        for msg in messages
         if msg.WhichOneof("type") == "delta" and not msg.delta.fragment_id
     ]
     return drawn + [kind for kind in kinds if kind in ("navigation", "page_config_changed")]
 
 
-def test_a_followers_step_reruns_only_the_part_and_keeps_the_address(server):
+def woken(student: Connection, moved) -> list[ForwardMsg]:
+    """What the server sends the student by itself until `moved()` and the run that moved it ended (at most 30 s);
+    the student never polls."""
+    ended: list[bool] = []
+    student.on_message = lambda msg: ended.append(
+        msg.WhichOneof("type") == "script_finished" and msg.script_finished in RUN_DONE
+    )
+    try:
+        messages = student.listen(30, until=lambda: moved() and bool(ended) and ended[-1])
+    finally:
+        student.on_message = None
+    assert moved(), f"the follower was not moved without polling ({len(messages)} messages in 30 s)"
+    return messages
+
+
+def test_the_page_polls_only_as_a_fallback(server):
+    lecturer = Lecturer(server)
+    lecturer.open_class()
+    student = join(server, lecturer.code)
+    assert list(student.page.timers.values()) == [FOLLOW_EVERY] and FOLLOW_EVERY >= 5
+
+
+def test_a_followers_step_comes_without_a_poll_reruns_only_the_part_and_keeps_the_address(server):
     lecturer = Lecturer(server)
     lecturer.open_class()
     student = join(server, lecturer.code)
     for part in range(2, 6):
         lecturer.next_part()
-        run = poll(student)
-        assert parts_shown(run) == [part]
-        assert f"step={part}" in student.page.query_string
-        assert page_level(run) == [], part
+        messages = woken(student, lambda part=part: f"step={part}" in student.page.query_string)
+        assert parts_shown(messages) == [part]
+        assert page_level(messages) == [], part
+
+
+def test_a_polling_follower_is_not_moved_twice(server):
+    """The fallback poll after the wake-up finds nothing new: it draws nothing."""
+    lecturer = Lecturer(server)
+    lecturer.open_class()
+    student = join(server, lecturer.code)
+    lecturer.next_part()
+    woken(student, lambda: "step=2" in student.page.query_string)
+    student.listen(1)  # the wake-up's last messages
+    run = poll(student)
+    assert parts_shown(run.messages) == [] and page_level(run.messages) == []
 
 
 def test_a_change_of_page_still_reruns_the_whole_page(server):
@@ -83,7 +122,20 @@ def test_a_change_of_page_still_reruns_the_whole_page(server):
     switch.rerun_script.page_name = "softmax"
     switch.rerun_script.page_script_hash = ""
     lecturer.connection.run(switch)
-    run = poll(student)
-    assert page_level(run), "the follower's page ran whole"
-    assert student.page.page_script_hash not in ("", walkthrough)
+    messages = woken(student, lambda: student.page.page_script_hash not in ("", walkthrough))
+    assert page_level(messages), "the follower's page ran whole"
     assert student.page.page_script_hash == lecturer.connection.page.page_script_hash
+
+
+def test_on_replicas_a_step_on_one_wakes_the_followers_on_another():
+    """Redis's bell: the lecturer on one replica, the student on the other, the student never polls."""
+    require(missing_programs(redis=True), "two replicas on Redis")
+    with Topology(replicas=2, balancer=False, redis=True) as topology:
+        one, other = topology.started
+        lecturer = Lecturer(one.url)
+        lecturer.open_class()
+        student = join(other.url, lecturer.code)
+        for part in (2, 3):
+            lecturer.next_part()
+            messages = woken(student, lambda part=part: f"step={part}" in student.page.query_string)
+            assert parts_shown(messages) == [part]

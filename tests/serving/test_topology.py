@@ -7,7 +7,6 @@ cookie, then runs. Without haproxy or redis-server the tests skip, except under 
 
 from __future__ import annotations
 
-import os
 import random
 import time
 from dataclasses import dataclass, field
@@ -18,6 +17,7 @@ import requests
 from deploy.topology import COOKIE, Topology, missing_programs
 from loadtest.protocol import Connection, Page
 from loadtest.recording import Recording, builder_step
+from tests.benchmark_runs import require
 
 pytestmark = pytest.mark.slow
 BUILDER = Recording.load("builder")
@@ -26,12 +26,7 @@ FAILOVER_S = 30  # the balancer marks a replica down after two failed checks 2 s
 
 
 def needs_programs() -> None:
-    missing = missing_programs(redis=True)
-    if missing:
-        message = f"the topology needs Debian's {' and '.join(missing)} (apt-get install {' '.join(missing)})"
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"CI=true but {message}")
-        pytest.skip(message)
+    require(missing_programs(redis=True), "the topology")
 
 
 @pytest.fixture(scope="module")

@@ -4,9 +4,10 @@ Every page run starts with `start_ui` (ui.shell): the private lecturer link's to
 address bar), a student joins the class the URL names (?class=CODE&me=ID, kept by ui.url), and a follower is moved
 to the lecturer's page, part and scenario when the lecturer's view changed. The lecturer's view is published at the
 end of the shell (`publish`), by the walkthrough's fragment after a change of part, and by a question's gate
-(`ui.live.rounds.asked`), each time only when it changed. A follower's sidebar polls the class's version every second
-(`follow_poll_ui`); when only the part changed, the poll reruns only the walkthrough's part fragment (`PART_FRAGMENT`,
-`start_fragment`).
+(`ui.live.rounds.asked`), each time only when it changed. A follower's sidebar has a poll fragment (`follow_poll_ui`)
+that reads the class; the store's bell wakes it at once when the lecturer changes what the class sees
+(ui/live/wake.py), and the browser's timer reruns it every FOLLOW_EVERY seconds as the fallback. When only the part
+changed, the poll reruns only the walkthrough's part fragment (`PART_FRAGMENT`, `start_fragment`).
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from engine import EngineInputError
 from engine.questions.serial import question_json
 from engine.scenario_io import decode_scenario, encode_scenario
 from ui import live_store, state, url
+from ui.live import wake
 from ui.live.seats import (
     ASKED,
     ERROR,
@@ -52,13 +54,14 @@ from ui.view_models.live import (
     valid_token,
 )
 
-# seconds between a follower's polls of the class's version. Measured (3 followers in Chromium, 30 steps, 2 busy
-# cores, load 4-6): the follower shows the lecturer's step after a median 1.04 s, p95 1.22 s at 1 s; 0.93 s and
-# 1.20 s at 0.5 s: the page's rerun, not the poll, is most of it, so the poll stays at half the CPU.
-FOLLOW_EVERY = 1.0
+# Seconds between a follower's own polls of the class: the fallback for a wake-up that did not come (the store's bell
+# moves followers at once: ui/live/wake.py). A poll that finds nothing new still costs the server a run (5-6 ms):
+# at 1 s, 200 followers' polls alone took most of a core (README, "The live class under load").
+FOLLOW_EVERY = 5.0
 # The key of the fragment that draws the walkthrough's part and its question: a follower's step reruns only it
 # (`follow_poll_ui`), not the whole page (sidebar, page top), which the step does not change.
 PART_FRAGMENT = "walk_part_fragment"
+POLL_FRAGMENT = "live_follow_poll"  # the follower's poll fragment, which the lecturer's change wakes (ui/live/wake.py)
 
 _PART_PAGE: state.Slot[str | None] = state.Slot("live_part_page", lambda: None)  # the page whose run drew PART_FRAGMENT
 
@@ -158,13 +161,16 @@ def publish(page: str | None = None) -> None:
     LECTURER.set(replace(seat, published=view))
 
 
-@st.fragment(run_every=FOLLOW_EVERY)
+@st.fragment(run_every=FOLLOW_EVERY, key=POLL_FRAGMENT)
 def follow_poll_ui() -> None:
-    """A follower's poll: the class's version every second; the whole page reruns only when what it shows changed
-    (the view, the round, the reveal), not for every answer another student sends."""
+    """A follower's poll, woken by the lecturer's change (`wake`) or every FOLLOW_EVERY seconds: the class's version;
+    the whole page reruns only when what it shows changed (the view, the round, the reveal), not for every answer
+    another student sends."""
     seat = student()
     if seat is None or not seat.following:
+        wake.unfollow()
         return
+    wake.follow(seat.code, live_store.store(), POLL_FRAGMENT)
     try:
         if live_store.store().version(seat.code) == seat.seen_version:
             return

@@ -1,0 +1,134 @@
+"""Followers woken when the lecturer changes what the class sees (issue 28), instead of each asking every second.
+
+A following student's page has a poll fragment (`ui.live.follow.follow_poll_ui`) that reads the class and applies
+the lecturer's view. The browser reruns it on a timer; that timer is now only the fallback (FOLLOW_EVERY). What
+moves a follower at once is the store's bell (classroom/bell.py): after every lecturer write that followers must see,
+the store rings with the class's code, and this module asks each follower of that class on this server for a run of
+their poll fragment, as the browser's timer would, from the server's side.
+
+- `follow(code, store, key)`, from the poll fragment's run while following: this session is a follower of `code`, and
+  its poll is the fragment keyed `key` (its id, the page and the address it runs on are kept for the wake-up).
+- `unfollow()`: no longer (stopped following, left, or became the lecturer).
+- The bell's ring (any thread: the lecturer's, or the Redis bell's) is handed to Streamlit's event loop; there, each
+  follower of the class that is still connected and still has that fragment gets the run. A follower that is not
+  connected (a phone asleep) is forgotten: its page's first run after it reconnects registers it again.
+
+The run asked for is the one the browser's timer sends (RerunData: the fragment, the page, the address), without
+widget states, as `follow._rerun_part` asks Streamlit's runner for the part's run: through the session's script
+runner when it has one, else a new one, which is what Streamlit's own `AppSession.request_rerun` does. Those are
+Streamlit internals, pinned with Streamlit in requirements.txt; tests/serving/test_follow_step.py checks that a
+follower that never polls is moved by the lecturer's step.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from dataclasses import dataclass
+
+from streamlit.errors import StreamlitAPIException
+from streamlit.runtime import Runtime
+from streamlit.runtime.scriptrunner_utils.script_requests import RerunData
+from streamlit.runtime.scriptrunner_utils.script_run_context import get_script_run_ctx
+
+from classroom.api import ClassStore
+
+_LOG = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Follower:
+    """What a follower's wake-up run needs: its class, its poll fragment, the page and address it runs on."""
+
+    code: str
+    fragment_id: str
+    page_script_hash: str
+    query_string: str
+
+
+_LOCK = threading.Lock()
+_FOLLOWERS: dict[str, dict[str, Follower]] = {}  # class code → session id → the follower
+_HEARD: set[int] = set()  # the stores whose bell this server listens to (by id: one per store, made once)
+
+
+def follow(code: str, store: ClassStore, fragment_key: str) -> None:
+    """This session follows class `code`: woken by `store`'s bell from now on, by a run of the fragment keyed
+    `fragment_key` (`st.fragment(key=...)`, the poll), which this page run has drawn."""
+    ctx = get_script_run_ctx()
+    if ctx is None:
+        return
+    try:
+        fragment_ids = ctx.fragment_storage.resolve_target(fragment_key)
+    except StreamlitAPIException:  # not drawn in this run: nothing to wake
+        return
+    if len(fragment_ids) != 1:
+        return
+    follower = Follower(code, fragment_ids[0], ctx.page_script_hash, ctx.query_string)
+    with _LOCK:
+        for sessions in _FOLLOWERS.values():
+            sessions.pop(ctx.session_id, None)
+        _FOLLOWERS.setdefault(code, {})[ctx.session_id] = follower
+        heard = id(store) in _HEARD
+        _HEARD.add(id(store))
+    if not heard:
+        store.listen(rung)
+
+
+def unfollow() -> None:
+    """This session follows no class any more (it may still poll: the poll then does nothing)."""
+    ctx = get_script_run_ctx()
+    if ctx is not None:
+        _forget(ctx.session_id)
+
+
+def followers(code: str) -> dict[str, Follower]:
+    """The followers of class `code` on this server, by session id (a copy)."""
+    with _LOCK:
+        return dict(_FOLLOWERS.get(code, {}))
+
+
+def _forget(session_id: str, only: Follower | None = None) -> None:
+    with _LOCK:
+        for code, sessions in list(_FOLLOWERS.items()):
+            if session_id in sessions and (only is None or sessions[session_id] == only):
+                del sessions[session_id]
+            if not sessions:
+                del _FOLLOWERS[code]
+
+
+def rung(code: str) -> None:
+    """The bell rang for class `code` (any thread): its followers are woken on Streamlit's event loop."""
+    if not Runtime.exists() or not followers(code):
+        return
+    try:
+        loop = Runtime.instance()._get_async_objs().eventloop
+        loop.call_soon_threadsafe(wake, code)
+    except RuntimeError:  # the server is stopping: nobody to wake
+        return
+
+
+def wake(code: str) -> int:
+    """Ask each follower of class `code` on this server for a run of its poll fragment; how many were asked. Runs on
+    Streamlit's event loop (AppSession is not thread-safe)."""
+    runtime = Runtime.instance()
+    asked = 0
+    for session_id, follower in followers(code).items():
+        session = runtime.get_app_session(session_id)
+        if session is None or not session.has_fragment(follower.fragment_id):
+            _forget(session_id, follower)  # gone, asleep, or on another page: its next run registers it again
+            continue
+        rerun = RerunData(
+            query_string=follower.query_string,
+            page_script_hash=follower.page_script_hash,
+            fragment_id=follower.fragment_id,
+            is_auto_rerun=True,
+        )
+        try:
+            runner = session._scriptrunner
+            if runner is None or not runner.request_rerun(rerun):
+                session._create_scriptrunner(rerun)
+        except Exception:  # one session's fault must not keep the others from following
+            _LOG.exception("waking a follower failed")
+            continue
+        asked += 1
+    return asked
