@@ -12,7 +12,6 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import threading
-from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -27,6 +26,7 @@ from ui import figure_component, figure_specs, matrix_text, numbers, state
 from ui.clipboard import copy_buttons_ui
 from ui.figure_specs import Heatmap, Style
 from ui.i18n import t, tm, translate
+from ui.shared import SharedCache, freeze
 
 MAX_ALT_CELLS = 16  # a figure's text description lists its values up to this many cells
 
@@ -36,56 +36,33 @@ def style() -> Style:
     return Style.for_mode(state.presentation_mode())
 
 
-def _freeze(value: object) -> Hashable:
-    """A hashable stand-in for a figure's input, so equal inputs share one built figure."""
-    if isinstance(value, np.ndarray):
-        return ("array", value.shape, value.dtype.str, value.tobytes())
-    if isinstance(value, list | tuple):
-        return tuple(_freeze(v) for v in value)
-    if isinstance(value, dict):
-        return tuple(sorted((k, _freeze(v)) for k, v in value.items()))
-    return value
-
-
 class Built:
-    """A built figure and, made the first time it is asked for, the JSON the figure component sends."""
+    """A built figure and, made the first time it is asked for, the JSON the figure component sends (once: sessions
+    that ask for it meanwhile wait for that one)."""
 
     def __init__(self, figure: go.Figure) -> None:
         self.figure = figure
         self._spec: dict | None = None
+        self._making = threading.Lock()
 
     def spec(self) -> dict:
         """The figure's JSON for the component (see ui.figure_component.figure_spec)."""
         if self._spec is None:
-            self._spec = figure_component.figure_spec(self.figure)
+            with self._making:
+                if self._spec is None:
+                    self._spec = figure_component.figure_spec(self.figure)
         return self._spec
 
 
-class FigureCache:
+class FigureCache(SharedCache[Built]):
     """Built figures by their input, shared by every session (never modified: st.plotly_chart copies them, the
-    component's JSON is made once)."""
-
-    def __init__(self, size: int = 512) -> None:
-        self.size = size
-        self.figures: OrderedDict[object, Built] = OrderedDict()
-        self.lock = threading.Lock()
+    component's JSON is made once). Each is built once, even when many sessions ask for it at the same moment (as a
+    live class's followers do when the lecturer steps; at 100 followers, the walkthrough's block figure was built by
+    every one of them at each step to part 5: 4 % of the server's CPU over a lecture)."""
 
     def built(self, key: Hashable, build: Callable[[], go.Figure]) -> Built:
-        """The figure cached under `key`, built with `build()` the first time (outside the lock)."""
-        with self.lock:
-            if key in self.figures:
-                self.figures.move_to_end(key)
-                return self.figures[key]
-        built = Built(build())
-        with self.lock:
-            self.figures[key] = built
-            while len(self.figures) > self.size:
-                self.figures.popitem(last=False)
-        return built
-
-    def get(self, key: Hashable, build: Callable[[], go.Figure]) -> go.Figure:
-        """The figure cached under `key` (see `built`)."""
-        return self.built(key, build).figure
+        """The figure cached under `key`, built with `build()` the first time (see SharedCache.get)."""
+        return self.get(key, lambda: Built(build()))
 
 
 FIGURES = FigureCache()
@@ -95,7 +72,7 @@ def built_heatmap(spec: Heatmap) -> Built:
     """The figure of `spec` at the current mode's size, in the reader's language (built once per input)."""
     current, lang = style(), state.current_language()
     fields = [getattr(spec, name.name) for name in dataclasses.fields(Heatmap)]
-    key = ("heatmap", _freeze(fields), current, lang)
+    key = ("heatmap", freeze(fields), current, lang)
     return FIGURES.built(key, lambda: figure_specs.heatmap_figure(spec, current, lang))
 
 
@@ -407,7 +384,7 @@ def vectors_specs(tokens: Sequence[str], x: np.ndarray, output: np.ndarray) -> l
 
 def _cached(kind: str, build: Callable[..., go.Figure], *args: object, **kwargs: Any) -> Built:
     current, lang = style(), state.current_language()
-    key = (kind, _freeze(list(args)), _freeze(kwargs), current, lang)
+    key = (kind, freeze(list(args)), freeze(kwargs), current, lang)
     return FIGURES.built(key, lambda: build(*args, current, lang, **kwargs))
 
 
@@ -476,7 +453,7 @@ def show_grid(panels: Sequence[Heatmap], title: str, key: str | None = None) -> 
     current, lang, per_row = style(), state.current_language(), grid_per_row(len(panels))
     fields = [[getattr(panel, name.name) for name in dataclasses.fields(Heatmap)] for panel in panels]
     built = FIGURES.built(
-        ("grid", _freeze(fields), per_row, current, lang),
+        ("grid", freeze(fields), per_row, current, lang),
         lambda: figure_specs.grid_figure(panels, current, lang, per_row=per_row),
     )
     draw(built, title, describe_grid(panels), key)

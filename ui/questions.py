@@ -23,8 +23,10 @@ the session except through the student's own download of the tally (`tally_ui`).
 
 from __future__ import annotations
 
+import dataclasses
 import secrets
 from collections.abc import Iterable, Sequence
+from functools import partial
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -49,7 +51,8 @@ from ui.question_wording import (
     tolerance_text,
 )
 from ui.share import tally_downloads_ui
-from ui.tables import table_ui
+from ui.shared import SharedCache, freeze
+from ui.tables import markdown_table
 from ui.text import md_literal
 
 if TYPE_CHECKING:
@@ -74,6 +77,10 @@ GIVEN_MATRICES: dict[str, tuple[str, ...]] = {
     "walk.5.output_entry": ("weights", "v"),
     "walk.5.dominant_value": ("weights", "v"),
 }
+# Those tables' markdown by (matrix, scenario, language), shared by every session: a live class's followers all show
+# the same ones at the same moment (making each took a DataFrame and an attention run per follower: 10 % of the
+# server's CPU over a 100-student lecture, py-spy).
+GIVEN_TABLES: SharedCache[str] = SharedCache(256)
 
 # Presentation mode: the question and its options larger than the page's text, to be read from the back row.
 _LECTURE_CSS = """
@@ -194,13 +201,21 @@ def _given_ui(question: Question, context: object) -> None:
     names = GIVEN_MATRICES.get(question.template_id)
     if not names or not isinstance(context, Scenario):
         return
-    result = context.run()
+    lang = state.current_language()
+    scenario_key = freeze([getattr(context, field.name) for field in dataclasses.fields(context)])
     st.caption(t("quiz.given.title"))
     columns = st.columns(len(names))
     for column, name in zip(columns, names, strict=True):
         with column:
             st.markdown(t(f"quiz.given.{name}"))
-            table_ui(_given_frame(name, context, result), 3)
+            table = GIVEN_TABLES.get((name, scenario_key, lang), partial(_given_table, name, context))
+            if table:
+                st.markdown(table)
+
+
+def _given_table(name: str, scenario: Scenario) -> str:
+    """One of the numbers a question is worked out from, as the markdown table the question shows."""
+    return markdown_table(_given_frame(name, scenario, scenario.run()), 3)
 
 
 def _given_frame(name: str, scenario: Scenario, result: AttentionResult) -> pd.DataFrame:

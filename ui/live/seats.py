@@ -13,6 +13,7 @@ from classroom.api import ERROR_CODES, ClassError, QuestionRef
 from engine.questions import Question
 from ui import numbers, state, url
 from ui.i18n import t
+from ui.live import wake
 from ui.text import md_literal
 from ui.view_models.live import LecturerSeat, StudentSeat
 
@@ -85,6 +86,7 @@ def leave() -> None:
     STUDENT.set(None)
     LECTURER.set(None)
     ASKED.set(None)
+    wake.unfollow()
     not_in_the_address_bar()
 
 

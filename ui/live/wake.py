@@ -11,7 +11,8 @@ their poll fragment, as the browser's timer would, from the server's side.
 - `unfollow()`: no longer (stopped following, left, or became the lecturer).
 - The bell's ring (any thread: the lecturer's, or the Redis bell's) is handed to Streamlit's event loop; there, each
   follower of the class that is still connected and still has that fragment gets the run. A follower that is not
-  connected (a phone asleep) is forgotten: its page's first run after it reconnects registers it again.
+  connected (a phone asleep) is forgotten: its page's first run after it reconnects registers it again. Leaving the
+  class forgets the session too, and once a minute `follow` forgets the followers whose session is gone.
 
 The run asked for is the one the browser's timer sends (RerunData: the fragment, the page, the address), without
 widget states, as `follow._rerun_part` asks Streamlit's runner for the part's run: through the session's script
@@ -24,6 +25,7 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 from dataclasses import dataclass
 
 from streamlit.errors import StreamlitAPIException
@@ -46,9 +48,12 @@ class Follower:
     query_string: str
 
 
+SWEEP_EVERY_S = 60.0  # how often `follow` drops the followers whose session this server no longer has
+
 _LOCK = threading.Lock()
 _FOLLOWERS: dict[str, dict[str, Follower]] = {}  # class code → session id → the follower
 _HEARD: set[int] = set()  # the stores whose bell this server listens to (by id: one per store, made once)
+_SWEPT = [0.0]  # time.monotonic() of the last sweep
 
 
 def follow(code: str, store: ClassStore, fragment_key: str) -> None:
@@ -72,6 +77,24 @@ def follow(code: str, store: ClassStore, fragment_key: str) -> None:
         _HEARD.add(id(store))
     if not heard:
         store.listen(rung)
+    _sweep()
+
+
+def _sweep() -> None:
+    """At most once a SWEEP_EVERY_S: forget the followers whose session is gone (closed, or a phone that never came
+    back), so that a server running for weeks keeps no more than its sessions."""
+    now = time.monotonic()
+    with _LOCK:
+        if now - _SWEPT[0] < SWEEP_EVERY_S:
+            return
+        _SWEPT[0] = now
+        every = [(session_id, one) for sessions in _FOLLOWERS.values() for session_id, one in sessions.items()]
+    if not Runtime.exists():
+        return
+    runtime = Runtime.instance()
+    for session_id, follower in every:
+        if runtime.get_app_session(session_id) is None:  # thread-safe (Streamlit's Runtime says so)
+            _forget(session_id, follower)
 
 
 def unfollow() -> None:
