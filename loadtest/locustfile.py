@@ -340,6 +340,8 @@ class FollowingStudent(AppUser):
         pressed.trigger_value = True
         sent, start = time.time(), time.perf_counter()
         try:
+            # run() returns at the first run's end: when a woken run the server began meanwhile ends first, "stored"
+            # is that end, a little early (bench_live's answer → tally orders answers by it; "seen" is unaffected)
             self.connection.run(answer)
             TIMINGS["answered"].append([sent, time.time(), asked[0], self.number])
             self.report("answer", start)

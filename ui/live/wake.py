@@ -7,22 +7,25 @@ the store rings with the class's code, and this module asks each follower of tha
 their poll fragment, as the browser's timer would, from the server's side.
 
 - `follow(code, store, key)`, from the poll fragment's run while following: this session is a follower of `code`, and
-  its poll is the fragment keyed `key` (its id, the page and the address it runs on are kept for the wake-up).
+  its poll is the fragment keyed `key` (its id is kept for the wake-up).
 - `unfollow()`: no longer (stopped following, left, or became the lecturer).
 - The bell's ring (any thread: the lecturer's, or the Redis bell's) is handed to Streamlit's event loop; there, each
   follower of the class that is still connected and still has that fragment gets the run. A follower that is not
   connected (a phone asleep) is forgotten: its page's first run after it reconnects registers it again. Leaving the
   class forgets the session too, and once a minute `follow` forgets the followers whose session is gone.
 
-The run asked for is the one the browser's timer sends (RerunData: the fragment, the page, the address), without
-widget states, as `follow._rerun_part` asks Streamlit's runner for the part's run: through the session's script
-runner when it has one, else a new one, which is what Streamlit's own `AppSession.request_rerun` does. Those are
+The run asked for is the one the browser's timer sends (RerunData: the fragment, and the page, the address and the
+browser's context the session's last run settled), without widget states, as `follow._rerun_part` asks Streamlit's
+runner for the part's run. It is asked for only between runs, when those are settled (a session with a run on its
+way is asked again a moment later), by starting the session's script runner as Streamlit's own
+`AppSession.request_rerun` does. Those are
 Streamlit internals, pinned with Streamlit in requirements.txt; tests/serving/test_follow_step.py checks that a
 follower that never polls is moved by the lecturer's step.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import threading
 import time
@@ -40,14 +43,14 @@ _LOG = logging.getLogger(__name__)
 
 @dataclass(frozen=True)
 class Follower:
-    """What a follower's wake-up run needs: its class, its poll fragment, the page and address it runs on."""
+    """A follower on this server: its class and its poll fragment."""
 
     code: str
     fragment_id: str
-    page_script_hash: str
-    query_string: str
 
 
+RETRY_S = 0.1  # a follower whose run is on its way is asked again this much later...
+RETRIES = 100  # ... at most this many times (10 s), then left to its own poll
 SWEEP_EVERY_S = 60.0  # how often `follow` drops the followers whose session this server no longer has
 
 _LOCK = threading.Lock()
@@ -68,7 +71,7 @@ def follow(code: str, store: ClassStore, fragment_key: str) -> None:
         return
     if len(fragment_ids) != 1:
         return
-    follower = Follower(code, fragment_ids[0], ctx.page_script_hash, ctx.query_string)
+    follower = Follower(code, fragment_ids[0])
     with _LOCK:
         for sessions in _FOLLOWERS.values():
             sessions.pop(ctx.session_id, None)
@@ -131,27 +134,36 @@ def rung(code: str) -> None:
 
 
 def wake(code: str) -> int:
-    """Ask each follower of class `code` on this server for a run of its poll fragment; how many were asked. Runs on
-    Streamlit's event loop (AppSession is not thread-safe)."""
-    runtime = Runtime.instance()
-    asked = 0
-    for session_id, follower in followers(code).items():
-        session = runtime.get_app_session(session_id)
-        if session is None or not session.has_fragment(follower.fragment_id):
-            _forget(session_id, follower)  # gone, asleep, or on another page: its next run registers it again
-            continue
-        rerun = RerunData(
-            query_string=follower.query_string,
-            page_script_hash=follower.page_script_hash,
-            fragment_id=follower.fragment_id,
-            is_auto_rerun=True,
-        )
-        try:
-            runner = session._scriptrunner
-            if runner is None or not runner.request_rerun(rerun):
-                session._create_scriptrunner(rerun)
-        except Exception:  # one session's fault must not keep the others from following
-            _LOG.exception("waking a follower failed")
-            continue
-        asked += 1
-    return asked
+    """Ask each follower of class `code` on this server for a run of its poll fragment (now, or once the run it has
+    on its way has ended); how many were asked now. Runs on Streamlit's event loop (AppSession is not
+    thread-safe)."""
+    return sum(_wake_one(session_id, follower, RETRIES) for session_id, follower in followers(code).items())
+
+
+def _wake_one(session_id: str, follower: Follower, tries: int) -> bool:
+    """Wake one follower, on the event loop: True when its run was asked for now. A session with a run on its way
+    (its own answer, a switch to another page) is asked again RETRY_S later, at most `tries` times: only between
+    runs are its page, its address and its browser's context the ones its last run settled (a request made during
+    a page switch would carry the page before it, and take the new page's place)."""
+    session = Runtime.instance().get_app_session(session_id)
+    if session is None or not session.has_fragment(follower.fragment_id):
+        _forget(session_id, follower)  # gone, asleep, or left: its next run registers it again
+        return False
+    if session._scriptrunner is not None:
+        if tries > 0:
+            asyncio.get_running_loop().call_later(RETRY_S, _wake_one, session_id, follower, tries - 1)
+        return False  # out of tries: the page's own poll (FOLLOW_EVERY) is the fallback
+    settled = session._client_state  # the last run's page, address and browser context (set on this loop)
+    rerun = RerunData(
+        query_string=settled.query_string,
+        page_script_hash=settled.page_script_hash,
+        fragment_id=follower.fragment_id,
+        is_auto_rerun=True,
+        context_info=settled.context_info if settled.HasField("context_info") else None,
+    )
+    try:
+        session._create_scriptrunner(rerun)
+    except Exception:  # one session's fault must not keep the others from following
+        _LOG.exception("waking a follower failed")
+        return False
+    return True
