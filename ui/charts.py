@@ -9,7 +9,6 @@ that change together apart from those that do not. The figures follow Streamlit'
 
 from __future__ import annotations
 
-import dataclasses
 import hashlib
 import threading
 from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
@@ -71,8 +70,7 @@ FIGURES = FigureCache()
 def built_heatmap(spec: Heatmap) -> Built:
     """The figure of `spec` at the current mode's size, in the reader's language (built once per input)."""
     current, lang = style(), state.current_language()
-    fields = [getattr(spec, name.name) for name in dataclasses.fields(Heatmap)]
-    key = ("heatmap", freeze(fields), current, lang)
+    key = ("heatmap", freeze(spec), current, lang)
     return FIGURES.built(key, lambda: figure_specs.heatmap_figure(spec, current, lang))
 
 
@@ -451,9 +449,8 @@ def describe_grid(panels: Sequence[Heatmap]) -> str:
 def show_grid(panels: Sequence[Heatmap], title: str, key: str | None = None) -> None:
     """Matrices of one shape as small multiples in one figure, on one colour scale (see ui.figure_specs.grid_figure)."""
     current, lang, per_row = style(), state.current_language(), grid_per_row(len(panels))
-    fields = [[getattr(panel, name.name) for name in dataclasses.fields(Heatmap)] for panel in panels]
     built = FIGURES.built(
-        ("grid", freeze(fields), per_row, current, lang),
+        ("grid", freeze(list(panels)), per_row, current, lang),
         lambda: figure_specs.grid_figure(panels, current, lang, per_row=per_row),
     )
     draw(built, title, describe_grid(panels), key)

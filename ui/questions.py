@@ -23,7 +23,6 @@ the session except through the student's own download of the tally (`tally_ui`).
 
 from __future__ import annotations
 
-import dataclasses
 import secrets
 from collections.abc import Iterable, Sequence
 from functools import partial
@@ -202,7 +201,7 @@ def _given_ui(question: Question, context: object) -> None:
     if not names or not isinstance(context, Scenario):
         return
     lang = state.current_language()
-    scenario_key = freeze([getattr(context, field.name) for field in dataclasses.fields(context)])
+    scenario_key = freeze(context)
     st.caption(t("quiz.given.title"))
     columns = st.columns(len(names))
     for column, name in zip(columns, names, strict=True):

@@ -9,6 +9,7 @@ others wait for it. What is kept must never be modified by its users (figures, t
 
 from __future__ import annotations
 
+import dataclasses
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
@@ -20,8 +21,10 @@ T = TypeVar("T")
 
 
 def freeze(value: object) -> Hashable:
-    """A hashable stand-in for a value made of arrays, lists, tuples, dicts and hashable leaves, so that equal
-    inputs share one entry."""
+    """A hashable stand-in for a value made of arrays, lists, tuples, dicts, dataclass instances (by their fields) and
+    hashable leaves, so that equal inputs share one entry."""
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return (type(value).__name__, *(freeze(getattr(value, field.name)) for field in dataclasses.fields(value)))
     if isinstance(value, np.ndarray):
         return ("array", value.shape, value.dtype.str, value.tobytes())
     if isinstance(value, list | tuple):
