@@ -26,6 +26,11 @@ on a server's first start elsewhere); `--bytecode source` removes them before ea
 PYTHONDONTWRITEBYTECODE=1, so it compiles them from source (as every server in this sandbox did before, whose
 environment sets that variable); `--bytecode both` alternates the two.
 
+The tokenizer's cache folder (ATTENTION_CACHE_DIR, where a server keeps the vocabulary it read from tokenizer.json,
+engine.tokenizer.store): `--tokenizer-cache kept` (the default) gives every server one folder, filled before the
+rounds, as a server finds it after the first server on that disk read the model; `--tokenizer-cache empty` gives
+each server an empty folder of its own, as the first server after the download finds it; `both` alternates them.
+
 The first open is timed three times: until the page's frame is there (its title drawn, the script still running:
 what a reader sees at once, the loading message among it), until the sentence's pieces (their table: the model
 loaded and the forward pass done), until the figure of every head is drawn, and until the page is complete (its
@@ -170,10 +175,13 @@ def one_round(
     first_open_only: bool = False,
     profile: Path | None = None,
     compiled: bool = True,
+    cache: Path | None = None,
 ) -> dict[str, float]:
     port = free_port()
     url = f"http://127.0.0.1:{port}"
     env = {"ATTENTION_MODEL_DIR": str(model_dir), "HF_HUB_OFFLINE": "1"}
+    scratch = tempfile.TemporaryDirectory(prefix="attention-cache-")  # the empty cache folder, unless one is kept
+    env["ATTENTION_CACHE_DIR"] = str(cache or scratch.name)
     set_bytecode(root, compiled)
     if not compiled:
         env["PYTHONDONTWRITEBYTECODE"] = "1"
@@ -243,11 +251,12 @@ def one_round(
         for context in contexts:
             context.close()
         stop_app(process)
+        scratch.cleanup()
     return figures
 
 
-def label(root: Path, compiled: bool) -> str:
-    return f"{root} ({'bytecode compiled' if compiled else 'from source'})"
+def label(root: Path, compiled: bool, kept: bool) -> str:
+    return f"{root} ({'bytecode compiled' if compiled else 'from source'}, {'kept' if kept else 'empty'} cache)"
 
 
 def main() -> None:
@@ -259,6 +268,7 @@ def main() -> None:
     parser.add_argument("--first-open-only", action="store_true", help="end each round after the first open")
     parser.add_argument("--profile", type=Path, metavar="DIR", help="py-spy the server during each first open")
     parser.add_argument("--bytecode", choices=("compiled", "source", "both"), default="compiled")
+    parser.add_argument("--tokenizer-cache", choices=("kept", "empty", "both"), default="kept")
     args = parser.parse_args()
     chromium = find_chromium()
     if chromium is None:
@@ -267,7 +277,13 @@ def main() -> None:
     sentences = sentences_of(PIECES, 6, args.model_dir / "tokenizer.json")
     roots = [args.root, args.compare] if args.compare else [args.root]
     kinds = {"compiled": [True], "source": [False], "both": [True, False]}[args.bytecode]
-    variants = [(root, compiled) for root in roots for compiled in kinds]
+    caches = {"kept": [True], "empty": [False], "both": [True, False]}[args.tokenizer_cache]
+    variants = [(root, compiled, kept) for root in roots for compiled in kinds for kept in caches]
+    kept_cache = args.model_dir.with_name(args.model_dir.name + "-cache")
+    if True in caches:  # filled as the first server to read the model fills it
+        from engine.tokenizer import read_tokenizer_file
+
+        read_tokenizer_file(args.model_dir / "tokenizer.json", kept_cache)
     print(f"{os.cpu_count()} CPUs; load average {' '.join(f'{x:.2f}' for x in os.getloadavg())} at the start")
     print(f"model: {args.model_dir} (multilingual geometry, random weights, the real XLM-R tokenizer.json)")
     results: dict[str, list[dict]] = {label(*variant): [] for variant in variants}
@@ -279,16 +295,17 @@ def main() -> None:
         browser = launch(playwright, chromium, UNTHROTTLED_FLAGS)
         try:
             for _ in range(args.rounds):
-                for root, compiled in variants:
+                for root, compiled, kept in variants:
                     done += 1
                     samples = args.profile / f"round-{done}.txt" if args.profile else None
+                    cache = kept_cache if kept else None
                     figures = one_round(
-                        browser, root, args.model_dir, sentences, args.first_open_only, samples, compiled
+                        browser, root, args.model_dir, sentences, args.first_open_only, samples, compiled, cache
                     )
-                    results[label(root, compiled)].append(figures)
+                    results[label(root, compiled, kept)].append(figures)
                     load = " ".join(f"{x:.2f}" for x in os.getloadavg())
                     said = ", ".join(f"{k} {v:.1f}" for k, v in figures.items())
-                    print(f"  {label(root, compiled)}: {said} (load {load})")
+                    print(f"  {label(root, compiled, kept)}: {said} (load {load})")
                     if samples:
                         pyspy.summarize(samples)
         finally:

@@ -62,8 +62,9 @@ class Model:
     tokenizer: SentenceTokenizer  # engine.tokenizer's reading of tokenizer.json
 
 
-def load_model(directory: str | Path) -> Model:
-    """Read config.json, model.safetensors and tokenizer.json from `directory`."""
+def load_model(directory: str | Path, *, cache: Path | None = None) -> Model:
+    """Read config.json, model.safetensors and tokenizer.json from `directory`; `cache`: a folder where the
+    tokenizer's vocabulary is kept once read (engine.tokenizer.read_tokenizer_file)."""
     directory = Path(directory)
     missing = missing_files(directory)
     if missing:
@@ -77,7 +78,7 @@ def load_model(directory: str | Path) -> Model:
     # (6-10 MB more resident) where this thread's forward passes reuse them.
     with ThreadPoolExecutor(max_workers=1, thread_name_prefix="model-weights") as pool:
         weights = pool.submit(read_weights, directory / "model.safetensors", config)
-        tokenizer = read_tokenizer(directory / "tokenizer.json", config)
+        tokenizer = read_tokenizer(directory / "tokenizer.json", config, cache=cache)
         return Model(directory=directory, config=config, weights=weights.result(), tokenizer=tokenizer)
 
 
@@ -355,10 +356,10 @@ def check_position_numbering(positions: np.ndarray, config: EncoderConfig) -> No
 # --- tokenizer.json ---
 
 
-def read_tokenizer(path: Path, config: EncoderConfig) -> SentenceTokenizer:
-    """The model's tokenizer from tokenizer.json (engine.tokenizer: XLM-R's in a compact form), refused when it has
-    more pieces than the word table has rows."""
-    tokenizer = read_tokenizer_file(path)
+def read_tokenizer(path: Path, config: EncoderConfig, *, cache: Path | None = None) -> SentenceTokenizer:
+    """The model's tokenizer from tokenizer.json (engine.tokenizer: XLM-R's in a compact form, kept in `cache` once
+    read), refused when it has more pieces than the word table has rows."""
+    tokenizer = read_tokenizer_file(path, cache)
     if tokenizer.get_vocab_size(with_added_tokens=True) > config.vocab_size:
         raise EngineInputError(
             "model_bad_tokenizer",

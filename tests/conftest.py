@@ -46,6 +46,13 @@ def pytest_collection_modifyitems(config, items):
                 break
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _cache_folder(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """The app's cache folder (ATTENTION_CACHE_DIR) inside the run's temporary folder, for AppTest and for every
+    server a test starts: no test writes into the user's own ~/.cache."""
+    os.environ["ATTENTION_CACHE_DIR"] = str(tmp_path_factory.mktemp("attention-cache"))
+
+
 @pytest.fixture(scope="session")
 def xlmr_tokenizer() -> Path:
     """The real XLM-R tokenizer.json (harness.tiny_model.xlmr_tokenizer_json), or skip (fail under CI, whose dev

@@ -38,6 +38,7 @@ from ui.text import md_literal
 
 _LOG = logging.getLogger(__name__)
 MODEL_DIR_SECRET = "attention_model_dir"  # the Streamlit secret that names a local model directory
+CACHE_VARIABLE = "ATTENTION_CACHE_DIR"  # the folder where the tokenizer's vocabulary is kept once read
 MODEL_LICENCE = "Apache-2.0"  # the licence of MODEL_REPO's weights (its model card)
 DOWNLOAD_MB = 470  # about what MODEL_FILES of MODEL_REPO weigh: model.safetensors is most of it
 POLL_SECONDS = 1.0  # how often a page watching a download redraws its progress
@@ -191,7 +192,17 @@ def loaded_model(directory: str) -> Model:
     # BLAS on one thread, for the whole server from here on: on the encoder's small matrices threads only
     # contend (a 16-token sentence: 1.8 s with two threads against 0.06 s with one, on a 2-core machine).
     threadpool_limits(limits=1, user_api="blas")
-    return model_files.load_model(directory)
+    return model_files.load_model(directory, cache=cache_folder())
+
+
+def cache_folder() -> Path:
+    """Where the model's tokenizer is kept once read, for the next server's start (engine.tokenizer.store; about
+    10 MB): $ATTENTION_CACHE_DIR, else attention-lesson in the user's cache folder ($XDG_CACHE_HOME or ~/.cache)."""
+    named = os.environ.get(CACHE_VARIABLE, "").strip()
+    if named:
+        return Path(named).expanduser()
+    home = os.environ.get("XDG_CACHE_HOME", "").strip() or Path.home() / ".cache"
+    return Path(home).expanduser() / "attention-lesson"
 
 
 @dataclass(frozen=True)

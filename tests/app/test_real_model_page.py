@@ -448,6 +448,45 @@ def test_a_trailing_space_adds_no_piece_and_no_word_with_the_real_xlmr_tokenizer
     assert len(picked_head(at)["data"][0]["z"]) == 11  # one row per piece, none for the space
 
 
+def test_the_next_server_reads_the_tokenizer_kept_in_the_cache_folder(tmp_path, monkeypatch, xlmr_tokenizer):
+    """The first server keeps the XLM-R vocabulary it read in ATTENTION_CACHE_DIR; the next one (a restart) shows
+    the same pieces without building the vocabulary from tokenizer.json again."""
+    import streamlit as st
+
+    from engine import tokenizer
+
+    config = TINY_XLMR_VOCAB_CONFIG
+    directory = write_model(
+        tmp_path / "xlmr", config=config, tensors=random_bert_tensors(config), tokenizer=xlmr_tokenizer
+    )
+    monkeypatch.setenv(model_files.MODEL_DIR_VARIABLE, str(directory))
+    monkeypatch.setenv(model_source.CACHE_VARIABLE, str(tmp_path / "cache"))
+    assert model_source.cache_folder() == tmp_path / "cache"
+    first = open_page(PAGE, "es", timeout=60)
+    assert not first.exception
+    assert [p.name for p in (tmp_path / "cache").iterdir()] == [tokenizer.stored_name(xlmr_tokenizer.read_bytes())]
+
+    def no_vocabulary(*args, **kwargs):
+        raise AssertionError("the vocabulary was built from tokenizer.json")
+
+    st.cache_resource.clear()  # the server restarts
+    monkeypatch.setattr(tokenizer.UnigramPieces, "__init__", no_vocabulary)
+    again = open_page(PAGE, "es", timeout=60)
+    assert not again.exception
+    assert table_rows(again, PIECES_TABLE) == table_rows(first, PIECES_TABLE)
+
+
+def test_the_cache_folder_is_the_users_own_unless_named(monkeypatch, tmp_path):
+    monkeypatch.delenv(model_source.CACHE_VARIABLE, raising=False)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    assert model_source.cache_folder() == tmp_path / "xdg" / "attention-lesson"
+    monkeypatch.delenv("XDG_CACHE_HOME")
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    assert model_source.cache_folder() == tmp_path / "home" / ".cache" / "attention-lesson"
+    monkeypatch.setenv(model_source.CACHE_VARIABLE, " ~/kept ")
+    assert model_source.cache_folder() == tmp_path / "home" / "kept"
+
+
 @pytest.mark.parametrize("lang", LANGS)
 def test_an_xlm_roberta_model_with_the_real_tokenizer_is_read_and_said_to_be_one(
     tmp_path, monkeypatch, xlmr_tokenizer, lang
@@ -873,7 +912,9 @@ def test_the_browser_is_asked_for_plotly_before_the_model_is_loaded(local_model,
     events = []
     preload, load = figure_component.preload_ui, model_files.load_model
     monkeypatch.setattr(figure_component, "preload_ui", lambda: (events.append("preload"), preload())[1])
-    monkeypatch.setattr(model_files, "load_model", lambda directory: (events.append("load"), load(directory))[1])
+    monkeypatch.setattr(
+        model_files, "load_model", lambda directory, **kw: (events.append("load"), load(directory, **kw))[1]
+    )
     at = open_page(PAGE, "es")
     assert not at.exception
     assert events[:2] == ["preload", "load"] and events.count("load") == 1  # (open_page may run the page twice)

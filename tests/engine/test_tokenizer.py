@@ -5,6 +5,8 @@ multilingual_sample.py), and its Viterbi search on random small vocabularies aga
 from __future__ import annotations
 
 import json
+import os
+from pathlib import Path
 
 import multilingual_sample
 import numpy as np
@@ -151,3 +153,98 @@ def test_a_run_the_normalizer_empties_counts_as_no_word(tmp_path):
     sentences = ["x<mask>ro", "xx<mask>x<mask>perro", "per<mask>xxx", "<mask>", "x"]
     assert disagreements(Tokenizer.from_file(str(path)), compact, sentences) == []
     assert compact.encode("x<mask>ro").word_ids == [None, 0, 1, None]
+
+
+# --- the vocabulary kept in a cache folder ---
+
+
+def test_a_vocabulary_stored_by_another_process_is_read_back_without_the_json(xlmr_tokenizer, tmp_path, monkeypatch):
+    """Stored by a server with another hash seed (Python's own str hash differs there; byte_hashes does not), read
+    here without the file's vocabulary (its JSON is not parsed whole), and tokenizing as tokenizers does."""
+    import subprocess
+    import sys
+
+    from tokenizers import Tokenizer
+
+    from engine import tokenizer
+    from tests.conftest import ROOT
+
+    cache = tmp_path / "cache"
+    script = (
+        "import sys; from engine.tokenizer import read_tokenizer_file; read_tokenizer_file(sys.argv[1], sys.argv[2])"
+    )
+    env = {**os.environ, "PYTHONHASHSEED": "1", "PYTHONPATH": str(ROOT)}
+    subprocess.run([sys.executable, "-c", script, str(xlmr_tokenizer), str(cache)], check=True, env=env, timeout=120)
+    (stored,) = cache.iterdir()
+    assert stored.name == tokenizer.stored_name(xlmr_tokenizer.read_bytes())
+
+    parsed: list[int] = []
+    loads = tokenizer.json.loads
+
+    def noted_loads(text, *args, **kwargs):
+        parsed.append(len(text))
+        return loads(text, *args, **kwargs)
+
+    def no_vocabulary(*args, **kwargs):
+        raise AssertionError("the vocabulary was built from the file's pieces")
+
+    monkeypatch.setattr(tokenizer.json, "loads", noted_loads)
+    monkeypatch.setattr(tokenizer.UnigramPieces, "__init__", no_vocabulary)
+    compact = read_tokenizer_file(xlmr_tokenizer, cache)
+    monkeypatch.undo()
+    assert parsed and max(parsed) < len(xlmr_tokenizer.read_bytes()) / 10  # only the settings, not the 17 MB
+    assert isinstance(compact, CompactUnigram)
+    reference = Tokenizer.from_file(str(xlmr_tokenizer))
+    assert compact.get_vocab_size() == reference.get_vocab_size()
+    sentences = multilingual_sample.written() + multilingual_sample.random_text(300)
+    assert disagreements(reference, compact, sentences) == []
+
+
+def small_unigram(tmp_path) -> Path:
+    path = tmp_path / "tokenizer.json"
+    sentencepiece_tokenizer().save(str(path))
+    return path
+
+
+def test_a_damaged_stored_file_is_read_again_from_the_json_and_replaced(tmp_path):
+    from tokenizers import Tokenizer
+
+    from engine.tokenizer import read_stored, stored_name
+
+    path, cache = small_unigram(tmp_path), tmp_path / "cache"
+    cache.mkdir()
+    stored = cache / stored_name(path.read_bytes())
+    reference = Tokenizer.from_file(str(path))
+    sentences = ["el perro come", "la perra comía", "xyz <s> perro"]
+    read_tokenizer_file(path, cache)
+    whole = stored.read_bytes()
+    for damaged in (b"", b"not a zip", whole[: len(whole) // 2]):
+        stored.write_bytes(damaged)
+        assert read_stored(stored) is None
+        compact = read_tokenizer_file(path, cache)
+        assert disagreements(reference, compact, sentences) == []
+        assert read_stored(stored) is not None  # written again, whole
+
+
+def test_a_cache_folder_that_cannot_be_written_only_costs_the_json(tmp_path):
+    from tokenizers import Tokenizer
+
+    path = small_unigram(tmp_path)
+    blocked = tmp_path / "a-file"
+    blocked.write_text("not a folder")
+    compact = read_tokenizer_file(path, blocked / "cache")  # its parent is a file: the folder cannot be made
+    assert isinstance(compact, CompactUnigram)
+    assert disagreements(Tokenizer.from_file(str(path)), compact, ["el perro come"]) == []
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a-file", "tokenizer.json"]
+
+
+@given(strings=st.lists(st.binary(max_size=12), max_size=20))
+def test_byte_hashes_are_zlibs_two_checksums_of_each_string(strings):
+    """The same bytes hash the same in any process (the test above reads hashes another process stored)."""
+    import zlib
+
+    from engine.tokenizer import byte_hashes
+
+    got = byte_hashes(strings)
+    assert got.dtype == np.uint64
+    assert got.tolist() == [zlib.adler32(s) * 2**32 + zlib.crc32(s) for s in strings]
