@@ -9,9 +9,9 @@ gets the same data). What st.plotly_chart gave the app is kept, in `ui/static/fi
 dark theme from the component's theme variables, the figure's width up to its column's, hover, the mode bar with
 PNG and SVG downloads, fullscreen, the text description for screen readers (`aria-label`).
 
-plotly.js is the installed `plotly` package's own `plotly.min.js` and the component's code is
-`ui/static/figure.js`: both are served by Streamlit's component file route (`ui/served.py`), so nothing is
-vendored, no CDN is asked, it works offline. Only a small loader goes in each element (Streamlit sends a
+plotly.js is plotly's own cartesian bundle, of the version the installed `plotly` package ships (`ui/plotly_js/`),
+and the component's code is `ui/static/figure.js`: both are served by Streamlit's component file route
+(`ui/served.py`), so no CDN is asked, it works offline. Only a small loader goes in each element (Streamlit sends a
 component's code with every element of every run).
 
 One switch, `CHARTS` (the environment variable ATTENTION_CHARTS), returns every figure to `st.plotly_chart`:

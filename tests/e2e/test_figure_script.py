@@ -24,7 +24,7 @@ ORIGIN = "http://figure.test"
 STATIC = served.STATIC
 FILES = {
     "/figure.js": (STATIC / "figure.js", "text/javascript"),
-    "/plotly.min.js": (served.PLOTLY_DIR / "plotly.min.js", "text/javascript"),
+    "/plotly.min.js": (served.PLOTLY_FILE, "text/javascript"),
     "/": (None, "text/html"),
 }
 PAGE = "<!doctype html><html><body><div id=slot style='width:600px'></div></body></html>"
@@ -265,7 +265,7 @@ LOAD_FROM = """async ([plain, packed]) => {
 def test_plotly_js_comes_from_its_packed_file_and_from_the_plain_one_when_that_is_missing(browser, tmp_path, packed):
     """The server sends plotly.min.js.gz as it is, where compressing plotly.min.js again for each browser cost it
     about 180 ms of CPU (ui/served.py): figure.js unpacks it; without it, it takes the plain file."""
-    gz = served.pack(served.PLOTLY_DIR / "plotly.min.js", tmp_path)
+    gz = served.pack(served.PLOTLY_FILE, tmp_path)
     files = {**FILES, "/plotly.min.js.gz": (gz, "application/gzip")}
     asked: list[str] = []
 
@@ -284,3 +284,12 @@ def test_plotly_js_comes_from_its_packed_file_and_from_the_plain_one_when_that_i
         assert errors == [], errors
     plotly_files = [path for path in asked if "plotly" in path or path.endswith(".gz")]
     assert plotly_files == ([packed] if packed == "/plotly.min.js.gz" else [packed, "/plotly.min.js"]), asked
+
+
+def test_the_served_bundle_registers_the_trace_types_the_app_counts_on(browser):
+    """ui/served.BUNDLE_TRACES (against which tests/ui/test_served.py checks every figure's trace types) is what
+    the cartesian bundle itself registers."""
+    with script_page(browser) as page:
+        registered = page.evaluate("() => Object.keys(window.Plotly.PlotSchema.get().traces)")
+        assert page.console_errors == []
+    assert set(registered) == served.BUNDLE_TRACES

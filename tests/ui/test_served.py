@@ -3,6 +3,11 @@
 from __future__ import annotations
 
 import gzip
+import hashlib
+import re
+from pathlib import Path
+
+from plotly.basedatatypes import BaseTraceType
 
 from ui import served
 
@@ -48,3 +53,37 @@ def test_a_first_figure_waits_for_the_packing_under_way(tmp_path, monkeypatch):
     monkeypatch.setattr(served, "_packing", [writing])
     writing.start()
     assert served.packed_ready()
+
+
+def test_the_bundle_is_the_plotly_js_the_installed_plotly_package_ships():
+    """The figures' JSON is written by the installed plotly for its own plotly.js: the cartesian bundle served
+    instead must be that same version (after an upgrade of plotly, refresh it: ui/plotly_js/README.md)."""
+    from plotly.offline import get_plotlyjs_version
+
+    head = served.PLOTLY_FILE.read_bytes()[:200].decode("ascii")
+    assert re.search(r"plotly\.js \(cartesian - minified\) v(\S+)\n", head).group(1) == get_plotlyjs_version()
+    readme = (served.PLOTLY_DIR / "README.md").read_text(encoding="utf-8")
+    digest = hashlib.sha256(served.PLOTLY_FILE.read_bytes()).hexdigest()
+    assert f"sha256: `{digest}`" in readme  # the file is the one the README names, unchanged
+    assert f"**{get_plotlyjs_version()}**" in readme
+
+
+def test_every_trace_type_the_app_draws_is_in_the_bundle():
+    """Every figure is a dict written in ui/ ("type": "<trace>"); a trace type the bundle lacks would draw nothing."""
+    import plotly.graph_objects as go
+
+    traces = {
+        name.lower()
+        for name in dir(go)
+        if isinstance(getattr(go, name), type) and issubclass(getattr(go, name), BaseTraceType)
+    }
+    root = Path(served.__file__).parent
+    written = {
+        kind
+        for path in root.rglob("*.py")
+        for kind in re.findall(r"""["']type["']\s*:\s*["'](\w+)["']""", path.read_text(encoding="utf-8"))
+        if kind in traces
+    }
+    assert {"heatmap", "scatter", "bar"} <= written  # what the app draws today
+    assert written <= served.BUNDLE_TRACES
+    assert traces >= served.BUNDLE_TRACES  # names plotly knows
