@@ -122,6 +122,7 @@ class UnigramPieces:
             and pieces.starts[0] == 0
             and pieces.starts[-1] == len(pieces.blob)
             and 0 <= pieces.unk_id < size
+            and 0 <= int(pieces.order.min()) <= int(pieces.order.max()) < size
         ):
             raise ValueError("the vocabulary's arrays do not fit together")
         pieces.unk_score = float(pieces.scores.min()) - UNK_PENALTY
