@@ -30,6 +30,8 @@ The tokenizer's cache folder (ATTENTION_CACHE_DIR, where a server keeps the voca
 engine.tokenizer.store): `--tokenizer-cache kept` (the default) gives every server one folder, filled before the
 rounds, as a server finds it after the first server on that disk read the model; `--tokenizer-cache empty` gives
 each server an empty folder of its own, as the first server after the download finds it; `both` alternates them.
+The kept folder is filled by this checkout's engine; a checkout given to --root or --compare that predates the cache
+ignores the folder (its rounds are labelled with the cache all the same).
 
 The first open is timed three times: until the page's frame is there (its title drawn, the script still running:
 what a reader sees at once, the loading message among it), until the sentence's pieces (their table: the model

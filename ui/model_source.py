@@ -195,14 +195,18 @@ def loaded_model(directory: str) -> Model:
     return model_files.load_model(directory, cache=cache_folder())
 
 
-def cache_folder() -> Path:
+def cache_folder() -> Path | None:
     """Where the model's tokenizer is kept once read, for the next server's start (engine.tokenizer.store; about
-    10 MB): $ATTENTION_CACHE_DIR, else attention-lesson in the user's cache folder ($XDG_CACHE_HOME or ~/.cache)."""
-    named = os.environ.get(CACHE_VARIABLE, "").strip()
-    if named:
-        return Path(named).expanduser()
-    home = os.environ.get("XDG_CACHE_HOME", "").strip() or Path.home() / ".cache"
-    return Path(home).expanduser() / "attention-lesson"
+    10 MB): $ATTENTION_CACHE_DIR, else attention-lesson in the user's cache folder ($XDG_CACHE_HOME when it is an
+    absolute path, as the XDG specification asks, else ~/.cache); None (no cache) for a user without a home."""
+    try:
+        named = os.environ.get(CACHE_VARIABLE, "").strip()
+        if named:
+            return Path(named).expanduser()
+        xdg = Path(os.environ.get("XDG_CACHE_HOME", "").strip())
+        return (xdg if xdg.is_absolute() else Path.home() / ".cache") / "attention-lesson"
+    except RuntimeError:  # ~ cannot be resolved: no HOME and no entry in the password database
+        return None
 
 
 @dataclass(frozen=True)

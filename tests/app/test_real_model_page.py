@@ -464,7 +464,7 @@ def test_the_next_server_reads_the_tokenizer_kept_in_the_cache_folder(tmp_path, 
     assert model_source.cache_folder() == tmp_path / "cache"
     first = open_page(PAGE, "es", timeout=60)
     assert not first.exception
-    assert [p.name for p in (tmp_path / "cache").iterdir()] == [tokenizer.stored_name(xlmr_tokenizer.read_bytes())]
+    assert [p.name for p in (tmp_path / "cache").iterdir()] == [tokenizer.stored_name(xlmr_tokenizer)]
 
     def no_vocabulary(*args, **kwargs):
         raise AssertionError("the vocabulary was built from tokenizer.json")
@@ -483,8 +483,17 @@ def test_the_cache_folder_is_the_users_own_unless_named(monkeypatch, tmp_path):
     monkeypatch.delenv("XDG_CACHE_HOME")
     monkeypatch.setenv("HOME", str(tmp_path / "home"))
     assert model_source.cache_folder() == tmp_path / "home" / ".cache" / "attention-lesson"
+    monkeypatch.setenv("XDG_CACHE_HOME", "relative/cache")  # the XDG specification: ignored
+    assert model_source.cache_folder() == tmp_path / "home" / ".cache" / "attention-lesson"
     monkeypatch.setenv(model_source.CACHE_VARIABLE, " ~/kept ")
     assert model_source.cache_folder() == tmp_path / "home" / "kept"
+    monkeypatch.delenv(model_source.CACHE_VARIABLE)
+
+    def no_home() -> Path:
+        raise RuntimeError("Could not determine home directory.")
+
+    monkeypatch.setattr(Path, "home", no_home)
+    assert model_source.cache_folder() is None  # no cache: the model is read from its files each start
 
 
 @pytest.mark.parametrize("lang", LANGS)

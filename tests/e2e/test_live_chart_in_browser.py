@@ -1,7 +1,8 @@
 """The figure component in a real browser (ui/figure_component.py, issue 29): a chart stays the same node through
 an edit and keeps a student's zoom; it follows the light and the dark theme, also when the theme changes under it;
 its mode bar saves a PNG and an SVG that are real files, and opens the figure full screen; no console error, and
-no request leaves the server (plotly.js comes from the installed plotly package, through the server)."""
+no request leaves the server (plotly.js is the app's own copy of plotly's cartesian bundle, ui/plotly_js/,
+through the server)."""
 
 from __future__ import annotations
 
