@@ -41,8 +41,20 @@ PLOTLY_FILE = PLOTLY_DIR / PLOTLY_NAME
 # The trace types the bundle registers (its README; tests/e2e/test_figure_script.py asks plotly.js itself): every
 # figure the app draws uses only these (tests/ui/test_served.py reads the figures' code for them).
 BUNDLE_TRACES = frozenset(
-    {"bar", "box", "contour", "heatmap", "histogram", "histogram2d", "histogram2dcontour", "image", "pie", "scatter"}
-    | {"scatterternary", "violin"}
+    {
+        "bar",
+        "box",
+        "contour",
+        "heatmap",
+        "histogram",
+        "histogram2d",
+        "histogram2dcontour",
+        "image",
+        "pie",
+        "scatter",
+        "scatterternary",
+        "violin",
+    }
 )
 SCRIPTS = f"{__name__}.scripts"  # the names Streamlit gives the two served folders (module.name)
 PLOTLY = f"{__name__}.plotly_js"
