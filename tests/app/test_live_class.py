@@ -226,6 +226,28 @@ def test_a_refused_open_class_turns_the_switch_off_and_turning_it_off_opens_no_c
     assert translate("es", "live.title") not in page_text(at)
 
 
+def test_the_switchs_old_value_sent_again_opens_no_second_class(store, monkeypatch):
+    """A browser can send the live switch's old value (on) with a later click, after the switch left the sidebar
+    (CI saw it: the projector's QR code then named another class than the one the room had scanned). AppTest sends
+    only the widgets on screen, so the browser's message is built here: the switch's state beside the click's."""
+    opened = []
+    opens = store.open_class
+    monkeypatch.setattr(store, "open_class", lambda view: opened.append(view) or opens(view))
+    at = session()
+    switch = at.toggle(key="live_toggle").set_value(True)
+    stale = switch._widget_state  # the switch on, as that browser still holds it
+    at.run()
+    code = at.session_state["live_lecturer"].code
+    assert not [w for w in at.toggle if w.key == "live_toggle"], "the switch has left the sidebar"
+    states = at._tree.get_widget_states()
+    states.widgets.append(stale)
+    at._run(states)
+    assert not at.exception, [e.value for e in at.exception]
+    assert at.session_state["live_lecturer"].code == code, "the class the room joined is still the one taught"
+    assert [str(h.value) for h in at.header].count(code) == 1, "the sidebar shows that class's code"
+    assert len(opened) == 1, "one class opened"
+
+
 @pytest.mark.parametrize("lang", ["es", "en"])
 def test_a_bad_redis_url_is_said_in_the_readers_language_and_the_app_goes_on(monkeypatch, lang):
     monkeypatch.setenv("REDIS_URL", "http://cache:6379")  # no redis:// scheme: redis-py refuses it

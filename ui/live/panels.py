@@ -64,8 +64,10 @@ def sidebar_ui() -> None:
 
 def _open_class() -> None:
     """The switch's callback: turned on, a class opens; refused, the switch goes back off (so that turning it "off"
-    later is no second try); turned off, nothing happens."""
-    if not state.widget_value(TOGGLE, False):
+    later is no second try); turned off, nothing happens. A session that teaches a class already opens no other: the
+    switch is gone from its sidebar, but a browser can still send the switch's old value with a later click (CI saw
+    it once: the join link on the projector changed under the class that had scanned it)."""
+    if not state.widget_value(TOGGLE, False) or lecturer() is not None:
         return
     view = View(PAGE.get(), state.step(), encode_scenario(state.get_scenario()))
     try:
