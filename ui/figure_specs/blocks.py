@@ -28,12 +28,6 @@ class BlockLabels:
 
 
 BLOCK_FILL = {"attention": "#9ecae1", "add_norm": "#d9d9d9", "feed_forward": "#fdd0a2", "inputs": "#c7e9c0"}
-
-
-BLOCK_FILL = {"attention": "#9ecae1", "add_norm": "#d9d9d9", "feed_forward": "#fdd0a2", "inputs": "#c7e9c0"}
-BLOCK_TEXT = "#111111"  # dark on every fill: the fills are light in both themes
-
-
 BLOCK_TEXT = "#111111"  # dark on every fill: the fills are light in both themes
 BLOCK_LINE = "#7f7f7f"
 

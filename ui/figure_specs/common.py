@@ -12,47 +12,19 @@ from typing import TypeAlias
 import numpy as np
 import plotly.colors
 
-# ColorBrewer's colour-blind-safe scales, as plotly ships them: red for negative, near-white at 0 (with a
-# symmetric range), blue for positive; weights from white (0) to dark blue (1).
 # one named line or group of bars: a list of numbers or a 1-d array
 Values: TypeAlias = Sequence[float] | np.ndarray
 
-
-SIGNED_COLORS = plotly.colors.diverging.RdBu
-
-
+# ColorBrewer's colour-blind-safe scales, as plotly ships them: red for negative, near-white at 0 (with a
+# symmetric range), blue for positive; weights from white (0) to dark blue (1).
 SIGNED_COLORS = plotly.colors.diverging.RdBu
 WEIGHTS_COLORS = plotly.colors.sequential.Blues
-
-
-WEIGHTS_COLORS = plotly.colors.sequential.Blues
-SIGNED_SCALE = plotly.colors.make_colorscale(SIGNED_COLORS)
-
-
 SIGNED_SCALE = plotly.colors.make_colorscale(SIGNED_COLORS)
 WEIGHTS_SCALE = plotly.colors.make_colorscale(WEIGHTS_COLORS)
-
-
-WEIGHTS_SCALE = plotly.colors.make_colorscale(WEIGHTS_COLORS)
-SERIES_COLORS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf")
-
-
 SERIES_COLORS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf")
 MAX_LABEL_CHARS = 10  # longer labels are shortened on the axes, in full on hover
-
-
-MAX_LABEL_CHARS = 10  # longer labels are shortened on the axes, in full on hover
-MAX_WRITTEN_COLUMNS = 12  # values written in the cells up to this many columns; beyond, hover and zoom
-
-
 MAX_WRITTEN_COLUMNS = 12  # values written in the cells up to this many columns; beyond, hover and zoom
 MAX_LABELLED = 16  # every row / column named on its axis up to this many; beyond, as many as fit (more on zoom)
-
-
-MAX_LABELLED = 16  # every row / column named on its axis up to this many; beyond, as many as fit (more on zoom)
-MIN_CELL = 10  # px: a 64×64 map stays within the figure's width, inspected by hover and zoom
-
-
 MIN_CELL = 10  # px: a 64×64 map stays within the figure's width, inspected by hover and zoom
 MASKED = "✕"
 
@@ -111,12 +83,6 @@ def luminance(rgb: Sequence[float]) -> float:
 
 # Black or white text, whichever contrasts more with the cell: at least 4.58 : 1 on any colour (WCAG AA asks 4.5).
 BLACK_TEXT_ABOVE = 0.179
-
-
-BLACK_TEXT_ABOVE = 0.179
-MASKED_FILL = "rgb(217,217,217)"  # a masked cell: light grey in both themes, its ✕ in black (12.6 : 1)
-
-
 MASKED_FILL = "rgb(217,217,217)"  # a masked cell: light grey in both themes, its ✕ in black (12.6 : 1)
 MASKED_RGB = plotly.colors.unlabel_rgb(MASKED_FILL)
 
@@ -124,9 +90,6 @@ MASKED_RGB = plotly.colors.unlabel_rgb(MASKED_FILL)
 def text_color(rgb: Sequence[float]) -> str:
     """The colour of a value written on a cell of colour `rgb`."""
     return "#000000" if luminance(rgb) > BLACK_TEXT_ABOVE else "#ffffff"
-
-
-GLYPH_WIDTH = 0.62  # a label character's width, as a share of its font size (a generous average: digits, letters)
 
 
 GLYPH_WIDTH = 0.62  # a label character's width, as a share of its font size (a generous average: digits, letters)

@@ -13,16 +13,7 @@ from ui import numbers
 from ui.figure_specs.common import GLYPH_WIDTH, SERIES_COLORS, Style, Values, plain_text, short_label, title_layout
 
 BAR_GAP = 0.2  # plotly's gap between groups of bars, as a share of a group's slot
-
-
-BAR_GAP = 0.2  # plotly's gap between groups of bars, as a share of a group's slot
 PANEL_BAR_GAP = 0.1  # between bars when each group has a panel of its own
-
-
-PANEL_BAR_GAP = 0.1  # between bars when each group has a panel of its own
-BAR_TEXT_PAD = 6  # px: a value over a bar keeps this much room to the next one
-
-
 BAR_TEXT_PAD = 6  # px: a value over a bar keeps this much room to the next one
 DIGIT_WIDTH, POINT_WIDTH = 0.55, 0.3  # a digit's and a decimal separator's width, as a share of the font size
 
