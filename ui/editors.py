@@ -156,7 +156,9 @@ def errors_ui() -> None:
         st.warning(refusal_text(code, params), icon=":material/warning:")
 
 
-def _on_dims(key: str, dim: str) -> None:
+def _on_dims(key: str, dim: str, rev: int) -> None:
+    if rev != state.scenario_rev():  # an old input's value sent again after the scenario changed (_on_option)
+        return
     value = int(state.widget_value(key))
     scenario = state.get_scenario()
     state.set_scenario(scenario.with_d_model(value) if dim == "d_model" else scenario.with_d_k(value))
@@ -176,7 +178,7 @@ def dims_ui() -> None:
             step=1,
             key=key,
             on_change=_on_dims,
-            args=(key, dim),
+            args=(key, dim, rev),
         )
 
 

@@ -52,9 +52,12 @@ def presets_ui() -> None:
     )
 
 
-def _on_option(field: str, widget_key: str) -> None:
+def _on_option(field: str, widget_key: str, rev: int) -> None:
+    """An option's control, drawn for the scenario's revision `rev`, was changed. A browser can send the value of a
+    control drawn for an earlier revision again after the scenario changed (ui.sections.walkthrough.navigation says
+    how); that value is no choice of the reader's, and would undo the change."""
     value = state.widget_value(widget_key)
-    if value is not None:
+    if value is not None and rev == state.scenario_rev():
         state.set_option(**{field: value})
 
 
@@ -71,7 +74,7 @@ def options_ui() -> None:
         required=True,
         key=f"opt_scale_{rev}",
         on_change=_on_option,
-        args=("scale", f"opt_scale_{rev}"),
+        args=("scale", f"opt_scale_{rev}", rev),
     )
     number_slider(
         t("scenario.temperature"),
@@ -83,7 +86,7 @@ def options_ui() -> None:
         help=t("scenario.temperature_help"),
         key=f"opt_temperature_{rev}",
         on_change=_on_option,
-        args=("temperature", f"opt_temperature_{rev}"),
+        args=("temperature", f"opt_temperature_{rev}", rev),
     )
     mask_col.toggle(
         t("scenario.causal"),
@@ -91,7 +94,7 @@ def options_ui() -> None:
         help=t("scenario.causal_help"),
         key=f"opt_causal_{rev}",
         on_change=_on_option,
-        args=("causal", f"opt_causal_{rev}"),
+        args=("causal", f"opt_causal_{rev}", rev),
     )
     mask_link_ui(mask_col)
 

@@ -32,7 +32,7 @@ def page(key: str) -> None:
     heap.page_started()
     served.serve_files()  # after a start, plotly.js is packed (in a thread) while this first page runs
     theme_message.install()  # from the next run on, every run's new_session message takes its theme ready-made
-    url.settings_from_url()
+    url.settings_from_url(key)
     st.set_page_config(
         page_title=f"{t(f'page.{key}')} · {t('app.short_title')}",
         page_icon=ICON,

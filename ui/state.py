@@ -19,7 +19,8 @@ Two kinds of keys:
      language's code), "present" (presentation mode), "questions_on" (the questions before the answers, on by
      default), "step" (int, the walkthrough's part, 1–5, or None before the walkthrough first shows one), and
      the scenario above, whose code the URL keeps under "s" while it is not the lesson's (written on every change);
-     "url_written": {query key: the text this session last wrote there, or None}, "url_refused": the keys whose
+     "url_written": {query key: the text this session last wrote there, or None}, "url_ours": {query key: the
+     texts it wrote there before}, "url_read_on": the page whose run last read the URL, "url_refused": the keys whose
      values a link carried that are none of theirs, said once. The live class's (ui.live): "class" (the room code
      this session is in, or None) and "me" (a student's anonymous id, so that a reload keeps their answers).
    - The live class (ui.live): "live_lecturer" (a `ui.view_models.live.LecturerSeat`: the class this session teaches,

@@ -37,6 +37,7 @@ from collections.abc import Callable
 from typing import Any, NamedTuple
 
 import streamlit as st
+from streamlit.runtime.scriptrunner_utils.script_run_context import get_script_run_ctx
 
 from ui import state
 from ui.i18n import LANGUAGE_NAMES, t
@@ -105,19 +106,41 @@ KEPT: tuple[Setting, ...] = (
 )
 SETTINGS = {setting.key: setting for setting in KEPT}
 
-# What this session last wrote into the URL, per key (None: left out); the settings refused, to say once.
+ECHOES = 8  # the texts remembered per key that this session wrote before its last one (see `settings_from_url`)
+
+# What this session last wrote into the URL, per key (None: left out); the texts it wrote before, per key, oldest
+# first; the page of the last run that read the URL; the settings refused, to say once.
 _WRITTEN: state.Slot[dict[str, str | None]] = state.Slot("url_written", dict)
+_OURS: state.Slot[dict[str, tuple[str | None, ...]]] = state.Slot("url_ours", dict)
+_READ_ON: state.Slot[str | None] = state.Slot("url_read_on", lambda: None)
 _REFUSED: state.Slot[list[str]] = state.Slot("url_refused", list)
 
 
-def settings_from_url() -> None:
-    """At the start of every page run, before anything is drawn: read what the URL says that this session did not
-    write there itself, then write every setting back."""
+def _history_navigation() -> bool:
+    """Whether this run is the browser's back or forward button (Streamlit's frontend says so in its message)."""
+    ctx = get_script_run_ctx()
+    return bool(ctx is not None and getattr(ctx, "is_history_navigation", False))
+
+
+def settings_from_url(page: str | None = None) -> None:
+    """At the start of every page run of `page`, before anything is drawn: read what the URL says that this session
+    did not write there itself, then write every setting back.
+
+    A browser's message carries the address it had when it was sent: one sent just before the answer to the
+    previous one arrived (a fragment's timer, a quick second click) carries a value this session has since replaced
+    (CI saw a lecturer's ?step=1 come back after "next"). Such an echo of the session's own earlier address is no
+    link: it is read only when a page opens (a link, a bookmark, the menu, the session's first run) or the browser's
+    back and forward buttons ask for it; otherwise the session's value stands, and is written back."""
     written = _WRITTEN.get()
+    ours = _OURS.get()
+    opened = page != _READ_ON.get() or _history_navigation()
+    _READ_ON.set(page)
     refused = []
     for setting in KEPT:
         text = st.query_params.get(setting.key)
         if text is None or (setting.key in written and text == written[setting.key]):
+            continue
+        if not opened and text in ours.get(setting.key, ()):
             continue
         value = setting.read(text)
         if value is None:
@@ -133,6 +156,7 @@ def keep_in_url(*keys: str) -> None:
     """Write the settings' values (those named, or all) into the URL, as this session's own. A page run writes
     them all at its start; code that changes one in a run that does not start a page (a fragment's) calls this."""
     written = dict(_WRITTEN.get())
+    ours = dict(_OURS.get())
     for setting in KEPT:
         if keys and setting.key not in keys:
             continue
@@ -142,8 +166,13 @@ def keep_in_url(*keys: str) -> None:
                 del st.query_params[setting.key]
         elif st.query_params.get(setting.key) != text:
             st.query_params[setting.key] = text
+        if setting.key in written and written[setting.key] != text:
+            replaced = written[setting.key]
+            before = tuple(old for old in ours.get(setting.key, ()) if old not in (text, replaced))
+            ours[setting.key] = (*before, replaced)[-ECHOES:]
         written[setting.key] = text
     _WRITTEN.set(written)
+    _OURS.set(ours)
 
 
 state.watch_scenario(lambda: keep_in_url(LINK_PARAM))

@@ -132,3 +132,30 @@ def test_the_heatmaps_follow_the_temperature_slider():
     cells = chart(at, "b_weights").cell_texts
     assert cells == [[number(w) for w in row] for row in hot]
     assert number(cold[PERRO, PERRO]) == "0.380" and cells[PERRO][PERRO] != "0.380"
+
+
+def test_old_option_and_size_values_sent_again_after_a_reset_undo_nothing():
+    """A browser can send the values of controls drawn for an earlier scenario again after the scenario changed
+    (they are keyed by the scenario's revision; ui.scenario_controls says how): Streamlit sees a change of each old
+    control and calls its callback. The reader's reset must stand: no mask, and the lesson's sizes and numbers.
+    AppTest sends only the widgets on screen, so that browser's message is built here: the page's widgets and the
+    old controls' values."""
+    at = open_page(PAGE, "en")
+    by_label(at.toggle, EN["scenario.causal"]).set_value(True).run()
+    by_label(at.number_input, EN["editor.d_k"]).set_value(3).run()
+    old = [w for w in (*at.toggle, *at.number_input) if (w.key or "").startswith(("opt_", "dims_"))]
+    assert sorted((w.key.rsplit("_", 1)[0], w.value) for w in old) == [
+        ("dims_d_k", 3),
+        ("dims_d_model", 4),
+        ("opt_causal", True),
+    ]
+    stale = [w._widget_state for w in old]
+    button(at, EN["scenario.reset"]).click().run()
+    lesson_code = encode_scenario(lesson_scenario())
+    assert encode_scenario(at.session_state["scenario"]) == lesson_code
+    states = at._tree.get_widget_states()
+    states.widgets.extend(stale)
+    at._run(states)
+    assert no_exception(at), [e.value for e in at.exception]
+    assert encode_scenario(at.session_state["scenario"]) == lesson_code, "no mask; the lesson's sizes and numbers"
+    assert by_label(at.toggle, EN["scenario.causal"]).value is False

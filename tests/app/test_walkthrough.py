@@ -271,3 +271,43 @@ def test_with_the_causal_mask_a_masked_weight_is_marked_not_written_as_zero():
     assert alpha.endswith(", ✕]"), alpha
     sums = [line for line in lines if line.startswith("output_perro[")]
     assert len(sums) == 4 and all(line.count(")(") == 2 for line in sums), sums  # two terms: el and perro
+
+
+def test_an_old_pickers_value_sent_again_after_the_part_changed_moves_nothing():
+    """A browser can send the part picker's old value with a later message after the part changed (CI saw it: a
+    projector's timed fragment asked for its run before the new picker arrived). Streamlit then sees a change of
+    the old picker and calls its callback; the page must stay on the part the reader chose. AppTest sends only the
+    widgets on screen, so that browser's message is built here: the page's widgets and the old picker's value."""
+    at = open_page(PAGE)
+    old = next(w for w in at.button_group if w.key == "walk_picker_1")
+    stale = old._widget_state  # part 1 picked, as that browser still holds it
+    next(b for b in at.button if b.label == translate("es", "walk.next")).click().run()
+    assert at.session_state["step"] == 2
+    assert not [w for w in at.button_group if w.key == "walk_picker_1"], "the old picker has left the page"
+    states = at._tree.get_widget_states()
+    states.widgets.append(stale)
+    at._run(states)
+    assert no_exception(at), [e.value for e in at.exception]
+    assert at.session_state["step"] == 2, "still the part the reader chose"
+    assert at.query_params["step"] == "2"
+    assert at.header[0].value.startswith("2. ")
+
+
+def test_an_old_address_sent_again_after_next_keeps_the_part_and_a_link_still_opens_its_part():
+    """A browser's message carries the address it had when sent: one sent before the answer to "next" arrived says
+    ?step=1 again (CI saw a lecturer's address go back to part 1). That echo of the session's own earlier address
+    moves nothing, and the address is mended; a page opened with ?step=1 (a link, the menu) still opens part 1."""
+    at = open_page(PAGE)
+    next(b for b in at.button if b.label == translate("es", "walk.next")).click().run()
+    assert at.session_state["step"] == 2 and at.query_params["step"] == "2"
+    at.query_params["step"] = "1"  # the old address, as that message carries it
+    at.run()
+    assert no_exception(at), [e.value for e in at.exception]
+    assert at.session_state["step"] == 2, "the part the reader chose"
+    assert at.header[0].value.startswith("2. ")
+    assert at.query_params["step"] == "2", "the address says it again"
+    at.switch_page("pages/builder.py").run()
+    at.query_params["step"] = "1"  # a link to part 1, opened
+    at.switch_page(PAGE).run()
+    assert at.session_state["step"] == 1
+    assert at.header[0].value.startswith("1. ")

@@ -46,10 +46,16 @@ TWO_FRAMES = "() => new Promise(done => requestAnimationFrame(() => requestAnima
 
 
 def watched_page(context) -> Page:
-    """A page in `context` that counts script runs and records console errors, failed requests and dialogs."""
+    """A page in `context` that counts script runs and records console errors, failed requests, dialogs and the
+    addresses it had (`urls`)."""
     page = watch_runs(context.new_page())
     page.console_errors = []
     page.dialogs = []
+    page.urls = []  # every address the page had, in order (a failure says how it got where it is)
+
+    def on_navigated(frame) -> None:
+        if frame == page.main_frame:
+            page.urls.append(frame.url)
 
     def on_console(msg) -> None:
         if msg.type == "error" and not is_base_path_probe(msg.location.get("url", "")):
@@ -68,6 +74,7 @@ def watched_page(context) -> Page:
     page.on("response", on_response)
     page.on("requestfailed", lambda request: page.console_errors.append(f"request failed: {request.url}"))
     page.on("dialog", on_dialog)
+    page.on("framenavigated", on_navigated)
     return page
 
 

@@ -134,8 +134,11 @@ def test_a_walkthrough_question_round_with_a_projector_and_three_phones(browser,
 
     # the lecturer moves on: the class follows to part 2
     act(lecturer, lambda: lecturer.get_by_role("button", name=translate("es", "walk.next")).click())
-    for student in students:
-        expect(student).to_have_url(re.compile(r"step=2"), timeout=FOLLOW_WITHIN)
+    for name, page in (("the lecturer", lecturer), *((f"student {index}", s) for index, s in enumerate(students))):
+        try:
+            expect(page).to_have_url(re.compile(r"step=2"), timeout=FOLLOW_WITHIN)
+        except AssertionError:  # the addresses it had, in order: never moved, or moved and moved back
+            raise AssertionError(f"{name} at {page.url}, after {page.urls[-8:]}") from None
     for page in (lecturer, *students):
         assert page.console_errors == [], page.console_errors
         page.context.close()

@@ -53,6 +53,24 @@ def test_the_walkthrough_steps_with_the_arrow_keys(page, app_url):
     assert_healthy(page)
 
 
+def test_the_browsers_back_and_forward_buttons_step_the_parts(page, app_url):
+    """Each part has its address; back and forward go through them (the app reads an address this session wrote
+    before only when the browser asks for it: ui.url.settings_from_url)."""
+    open_app(page, f"{app_url}/walkthrough")
+    main = page.locator("[data-testid=stMain]")
+    page.locator("h1").first.click()
+    for part in (2, 3):
+        act(page, lambda: page.keyboard.press("ArrowRight"))
+        expect(main).to_contain_text(f"Parte {part} de 5")
+    act(page, page.go_back)
+    expect(main).to_contain_text("Parte 2 de 5")
+    assert "step=2" in page.url
+    act(page, page.go_forward)
+    expect(main).to_contain_text("Parte 3 de 5")
+    assert "step=3" in page.url
+    assert_healthy(page)
+
+
 def test_a_link_to_part_4_opens_part_4(page, app_url):
     open_app(page, f"{app_url}/walkthrough?step=4")
     main = page.locator("[data-testid=stMain]")

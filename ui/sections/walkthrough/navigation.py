@@ -36,9 +36,13 @@ def show_part(part: int) -> None:
     url.keep_in_url(state.STEP)
 
 
-def _picked(widget_key: str) -> None:
+def _picked(widget_key: str, drawn_for: int) -> None:
+    """The picker drawn for part `drawn_for` was changed: go to the part picked, if that part is still the one on
+    the page. A browser can send an old picker's value again after the part changed (a fragment's timer asked for
+    its run before the new picker arrived): Streamlit then sees a change and calls this; that old value is no
+    choice of the reader's, and followed it would move the page (and a lecturer's class) back a part unseen."""
     value = state.widget_value(widget_key)
-    if value is not None:
+    if value is not None and state.step() == drawn_for:
         show_part(value)
 
 
@@ -62,7 +66,7 @@ def part_top_ui(scenario: Scenario) -> int:
             required=True,
             key=picker,
             on_change=_picked,
-            args=(picker,),
+            args=(picker, part),
             width="stretch",
             label_visibility="collapsed" if presenting else "visible",
         )
