@@ -91,14 +91,25 @@ def _number_columns(columns: int, prefix: str) -> dict:
     return {column_name(j): number_column(f"{prefix}{j}") for j in range(columns)}
 
 
-def _on_x_edit(editor_key: str) -> None:
+def _echoed_edits(editor_key: str, rev: int) -> bool:
+    """Whether the edits of the editor `editor_key`, drawn for the scenario's revision `rev`, are an echo of an old
+    editor's (state.echoed): re-applied, they would undo a reset or an upload, or add a row twice."""
+    edits = state.widget_value(editor_key, state.NO_EDITS)
+    return state.echoed(editor_key, edits, state.drawn_for_this_scenario(rev), state.NO_EDITS)
+
+
+def _on_x_edit(editor_key: str, rev: int) -> None:
+    if _echoed_edits(editor_key, rev):
+        return
     scenario = state.get_scenario()
     tokens, x, errors = apply_token_edits(scenario.tokens, scenario.x, state.widget_value(editor_key, {}))
     state.set_scenario(replace(scenario, tokens=tokens, x=x))
     state.report_errors(errors)
 
 
-def _on_matrix_edit(editor_key: str, name: str, label: str) -> None:
+def _on_matrix_edit(editor_key: str, name: str, label: str, rev: int) -> None:
+    if _echoed_edits(editor_key, rev):
+        return
     scenario = state.get_scenario()
     matrix, errors = apply_matrix_edits(scenario.matrix(name), state.widget_value(editor_key, {}), label)
     state.set_scenario(scenario.with_matrix(name, matrix))
@@ -112,7 +123,8 @@ def x_editor_ui() -> None:
     scenario = state.get_scenario()
     frame = _cells(scenario.x)
     frame.insert(0, TOKEN_COLUMN, list(scenario.tokens))
-    key = f"editor_x_{state.scenario_rev()}"
+    rev = state.scenario_rev()
+    key = f"editor_x_{rev}"
     st.data_editor(
         frame,
         key=key,
@@ -125,7 +137,7 @@ def x_editor_ui() -> None:
             **_number_columns(scenario.d_model, "x"),
         },
         on_change=_on_x_edit,
-        args=(key,),
+        args=(key, rev),
         width="stretch",
     )
 
@@ -137,7 +149,8 @@ def matrix_editor_ui(name: str, label: str) -> None:
     matrix = state.get_scenario().matrix(name)
     frame = _cells(matrix)
     frame.index = [f"x{i}" for i in range(matrix.shape[0])]
-    key = f"editor_{name}_{state.scenario_rev()}"
+    rev = state.scenario_rev()
+    key = f"editor_{name}_{rev}"
     st.caption(label)
     st.data_editor(
         frame,
@@ -145,7 +158,7 @@ def matrix_editor_ui(name: str, label: str) -> None:
         num_rows="fixed",
         column_config=_number_columns(matrix.shape[1], "d"),
         on_change=_on_matrix_edit,
-        args=(key, name, label),
+        args=(key, name, label, rev),
         width="stretch",
     )
 
@@ -156,10 +169,10 @@ def errors_ui() -> None:
         st.warning(refusal_text(code, params), icon=":material/warning:")
 
 
-def _on_dims(key: str, dim: str, rev: int) -> None:
-    if rev != state.scenario_rev():  # an old input's value sent again after the scenario changed (_on_option)
-        return
+def _on_dims(key: str, dim: str, rev: int, drawn_with: int) -> None:
     value = int(state.widget_value(key))
+    if state.echoed(key, value, state.drawn_for_this_scenario(rev), drawn_with):
+        return
     scenario = state.get_scenario()
     state.set_scenario(scenario.with_d_model(value) if dim == "d_model" else scenario.with_d_k(value))
 
@@ -178,7 +191,7 @@ def dims_ui() -> None:
             step=1,
             key=key,
             on_change=_on_dims,
-            args=(key, dim, rev),
+            args=(key, dim, rev, getattr(scenario, dim)),
         )
 
 

@@ -52,12 +52,9 @@ def presets_ui() -> None:
     )
 
 
-def _on_option(field: str, widget_key: str, rev: int) -> None:
-    """An option's control, drawn for the scenario's revision `rev`, was changed. A browser can send the value of a
-    control drawn for an earlier revision again after the scenario changed (ui.sections.walkthrough.navigation says
-    how); that value is no choice of the reader's, and would undo the change."""
+def _on_option(field: str, widget_key: str, rev: int, drawn_with: object) -> None:
     value = state.widget_value(widget_key)
-    if value is not None and rev == state.scenario_rev():
+    if value is not None and not state.echoed(widget_key, value, state.drawn_for_this_scenario(rev), drawn_with):
         state.set_option(**{field: value})
 
 
@@ -74,7 +71,7 @@ def options_ui() -> None:
         required=True,
         key=f"opt_scale_{rev}",
         on_change=_on_option,
-        args=("scale", f"opt_scale_{rev}", rev),
+        args=("scale", f"opt_scale_{rev}", rev, scenario.scale),
     )
     number_slider(
         t("scenario.temperature"),
@@ -86,7 +83,7 @@ def options_ui() -> None:
         help=t("scenario.temperature_help"),
         key=f"opt_temperature_{rev}",
         on_change=_on_option,
-        args=("temperature", f"opt_temperature_{rev}", rev),
+        args=("temperature", f"opt_temperature_{rev}", rev, float(scenario.temperature)),
     )
     mask_col.toggle(
         t("scenario.causal"),
@@ -94,7 +91,7 @@ def options_ui() -> None:
         help=t("scenario.causal_help"),
         key=f"opt_causal_{rev}",
         on_change=_on_option,
-        args=("causal", f"opt_causal_{rev}", rev),
+        args=("causal", f"opt_causal_{rev}", rev, scenario.causal),
     )
     mask_link_ui(mask_col)
 

@@ -14,6 +14,8 @@ Two kinds of keys:
    - "scenario_rev": int, bumped when the tokens or matrices change from outside an editor (a preset, a link,
      an upload, a resize); editors and option widgets are keyed by it, so they are rebuilt from the scenario.
    - "scenario_errors": list of (code, params) refused by the last edit, shown once by the editor's page.
+   - "widget_taken": {widget key: the value last taken from that control}, for the controls keyed by a revision
+     (`echoed`: an old control's value sent again after the change is no reader's choice).
    - "focus": {"query": token, "key": token}: the tokens chosen for derivations, the same on every page.
    - The settings the URL keeps (ui.url: read from a link, written back by every page run): "lang" (the
      language's code), "present" (presentation mode), "questions_on" (the questions before the answers, on by
@@ -197,6 +199,12 @@ def scenario_rev() -> int:
     return st.session_state[_SCENARIO_REV]
 
 
+def drawn_for_this_scenario(rev: int) -> bool:
+    """Whether a control drawn for the scenario's revision `rev` (editors and option controls are keyed by it) is the
+    one on the page now (an old one's value may be an echo: `echoed`)."""
+    return rev == scenario_rev()
+
+
 # Called after every change of the scenario, wherever it is made (a callback, a fragment's run): ui.url keeps the
 # scenario's code in the address bar with it.
 _SCENARIO_WATCHERS: list[Callable[[], None]] = []
@@ -378,6 +386,31 @@ def set_student_id(ident: str | None) -> None:
 def widget_value(key: str, default: Any = None) -> Any:
     """A widget's current value (read in its callback)."""
     return st.session_state.get(key, default)
+
+
+TAKEN_KEPT = 32  # the controls whose last value taken `echoed` remembers
+# a data editor's value before any edit
+NO_EDITS: dict[str, Any] = {"edited_rows": {}, "added_rows": [], "deleted_rows": []}
+_TAKEN: Slot[dict[str, Any]] = Slot("widget_taken", dict)
+
+
+def echoed(widget_key: str, value: Any, drawn_now: bool, drawn_with: Any) -> bool:
+    """Whether `value`, in the callback of the control keyed `widget_key`, is an echo rather than a reader's choice.
+
+    Controls that show a revision (the walkthrough's part picker, the scenario's editors and option controls) are
+    keyed by it, and replaced when it changes. A browser can send an old control's value again after that (a message
+    sent just before the page's answer arrived: a fragment's timer, another click); Streamlit then sees a change of
+    the old control and calls its callback. Taken, that value would undo the change (CI saw a lecturer's part, and
+    the class's with it, go back). So an old control's value (`drawn_now` False) is an echo when it is the one the
+    control was drawn with (`drawn_with`) or the one this session already took from it; any other value is a choice
+    the reader made on it before the new control arrived, and is taken. What is taken is recorded."""
+    taken = _TAKEN.get()
+    if not drawn_now and (value == drawn_with or (widget_key in taken and taken[widget_key] == value)):
+        return True
+    kept = {key: old for key, old in taken.items() if key != widget_key}
+    kept[widget_key] = value
+    _TAKEN.set(dict(list(kept.items())[-TAKEN_KEPT:]))
+    return False
 
 
 def set_widget(key: str, value: Any) -> None:

@@ -159,3 +159,26 @@ def test_old_option_and_size_values_sent_again_after_a_reset_undo_nothing():
     assert no_exception(at), [e.value for e in at.exception]
     assert encode_scenario(at.session_state["scenario"]) == lesson_code, "no mask; the lesson's sizes and numbers"
     assert by_label(at.toggle, EN["scenario.causal"]).value is False
+
+
+def test_an_old_editors_edits_sent_again_after_a_reset_undo_nothing():
+    """The same echo for a matrix editor (keyed by the scenario's revision): its edits, re-sent after a reset, are
+    not applied again onto the lesson's numbers."""
+    from streamlit.proto.WidgetStates_pb2 import WidgetState
+
+    at = open_page(PAGE, "en")
+    editor = next(w for w in at.data_editor if w.key.startswith("editor_w_q_"))
+    edit = WidgetState(
+        id=editor.id, string_value='{"edited_rows": {"0": {"0": 9}}, "added_rows": [], "deleted_rows": []}'
+    )
+    states = at._tree.get_widget_states()
+    states.widgets.append(edit)
+    at._run(states)
+    assert at.session_state["scenario"].w_q[0, 0] == 9
+    button(at, EN["scenario.reset"]).click().run()
+    assert encode_scenario(at.session_state["scenario"]) == encode_scenario(lesson_scenario())
+    states = at._tree.get_widget_states()
+    states.widgets.append(edit)  # the old editor's edits, as that browser still holds them
+    at._run(states)
+    assert no_exception(at), [e.value for e in at.exception]
+    assert encode_scenario(at.session_state["scenario"]) == encode_scenario(lesson_scenario()), "W_Q[0, 0] as before"

@@ -118,7 +118,7 @@ def test_the_w_q_editor_callback_updates_the_shared_scenario_and_rebuilds_the_ed
     # AppTest cannot type into a data editor's cells: its callback is driven with what Streamlit records
     rev = state.scenario_rev()
     session["editor_w_q"] = {"edited_rows": {0: {"0": 1.3}}, "added_rows": [], "deleted_rows": []}
-    editors._on_matrix_edit("editor_w_q", "w_q", "W_Q")
+    editors._on_matrix_edit("editor_w_q", "w_q", "W_Q", state.scenario_rev())
     scenario = state.get_scenario()
     assert scenario.w_q[0, 0] == 1.3
     assert state.scenario_rev() == rev + 1
@@ -129,7 +129,7 @@ def test_the_w_q_editor_callback_updates_the_shared_scenario_and_rebuilds_the_ed
 def test_the_x_editor_callback_reports_refused_cells_in_the_users_terms(session):
     # AppTest cannot type into a data editor's cells: its callback is driven with what Streamlit records
     session["editor_x"] = {"edited_rows": {1: {"token": "", "2": "hola"}}, "added_rows": [], "deleted_rows": []}
-    editors._on_x_edit("editor_x")
+    editors._on_x_edit("editor_x", state.scenario_rev())
     assert state.get_scenario().tokens == TOKENS
     assert [code for code, _ in state.pop_errors()] == ["empty_token", "not_a_number"]
 

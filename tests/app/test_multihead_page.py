@@ -319,7 +319,7 @@ def test_the_w_o_editor_callback_applies_cell_edits(session):
     # AppTest cannot type into a data editor's cells: the editor's callback is driven with what Streamlit records
     session[mh_concat.W_O_STATE.key] = {"kind": "random", "seed": 9, "matrix": None, "rev": 2}
     session["editor"] = {"edited_rows": {"2": {"1": "0,25", "3": "abc"}}}
-    mh_concat._on_w_o_edit("editor", 6, 4)
+    mh_concat._on_w_o_edit("editor", 6, 4, 2)  # drawn for W_O revision 2, the one kept
     expected = random_w_o(6, 4, 9)
     expected[2, 1] = 0.25  # "0,25" read with a decimal comma; "abc" refused, the cell keeps its value
     np.testing.assert_array_equal(mh_concat.current_w_o(6, 4), expected)

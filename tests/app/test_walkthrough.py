@@ -311,3 +311,19 @@ def test_an_old_address_sent_again_after_next_keeps_the_part_and_a_link_still_op
     at.switch_page(PAGE).run()
     assert at.session_state["step"] == 1
     assert at.header[0].value.startswith("1. ")
+
+
+def test_a_part_picked_on_the_old_picker_before_the_new_one_arrived_is_taken():
+    """A quick reader can pick a part on the old picker before the page's answer to "next" arrived: that is a
+    choice (another part than the picker was drawn with), not an echo, and the page goes there."""
+    at = open_page(PAGE)
+    old = next(w for w in at.button_group if w.key == "walk_picker_1")
+    next(b for b in at.button if b.label == translate("es", "walk.next")).click().run()
+    assert at.session_state["step"] == 2
+    old.set_value(4)  # picked on the old picker, as that browser shows it
+    states = at._tree.get_widget_states()
+    states.widgets.append(old._widget_state)
+    at._run(states)
+    assert no_exception(at), [e.value for e in at.exception]
+    assert at.session_state["step"] == 4
+    assert at.header[0].value.startswith("4. ")

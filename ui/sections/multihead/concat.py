@@ -33,17 +33,26 @@ def current_w_o(rows: int, d_model: int) -> np.ndarray:
     return model.w_o_of(W_O_STATE.get(), rows, d_model)
 
 
-def _on_w_o_kind(key: str) -> None:
+def _echoed(key: str, rev: int, drawn_with: object) -> bool:
+    """Whether the value of the W_O control `key`, drawn for W_O's revision `rev` with `drawn_with`, is an old
+    control's echo (state.echoed)."""
+    return state.echoed(key, state.widget_value(key, drawn_with), rev == W_O_STATE.get()["rev"], drawn_with)
+
+
+def _on_w_o_kind(key: str, rev: int, drawn_with: str) -> None:
     kind = state.widget_value(key)
-    if kind in model.W_O_KINDS:
+    if kind in model.W_O_KINDS and not _echoed(key, rev, drawn_with):
         _put_w_o({**W_O_STATE.get(), "kind": kind, "matrix": None})
 
 
-def _on_w_o_seed(key: str) -> None:
-    _put_w_o({**W_O_STATE.get(), "seed": int(state.widget_value(key, 0) or 0), "matrix": None})
+def _on_w_o_seed(key: str, rev: int, drawn_with: int) -> None:
+    if not _echoed(key, rev, drawn_with):
+        _put_w_o({**W_O_STATE.get(), "seed": int(state.widget_value(key, 0) or 0), "matrix": None})
 
 
-def _on_w_o_edit(key: str, rows: int, d_model: int) -> None:
+def _on_w_o_edit(key: str, rows: int, d_model: int, rev: int) -> None:
+    if _echoed(key, rev, state.NO_EDITS):
+        return
     matrix, errors = apply_matrix_edits(current_w_o(rows, d_model), state.widget_value(key, {}), "W_O")
     _put_w_o({**W_O_STATE.get(), "matrix": matrix})
     state.report_errors(errors)
@@ -64,7 +73,7 @@ def w_o_controls_ui(row_names: list[str], d_model: int) -> None:
         format_func=labelled(labels("mh.w_o.kind", kinds)),
         key=kind_key,
         on_change=_on_w_o_kind,
-        args=(kind_key,),
+        args=(kind_key, rev, settings["kind"]),
     )
     if settings["kind"] == "random":
         seed_key = f"mh_w_o_seed_{rev}"
@@ -74,7 +83,7 @@ def w_o_controls_ui(row_names: list[str], d_model: int) -> None:
             seed_key,
             value=int(settings["seed"]),
             on_change=_on_w_o_seed,
-            args=(seed_key,),
+            args=(seed_key, rev, int(settings["seed"])),
             persist_state=None,
         )
     errors_ui()
@@ -102,7 +111,7 @@ def w_o_editor_ui(row_names: list[str], d_model: int, rev: int) -> None:
         num_rows="fixed",
         column_config={column_name(j): editors.number_column(f"d{j}") for j in range(d_model)},
         on_change=_on_w_o_edit,
-        args=(key, rows, d_model),
+        args=(key, rows, d_model, rev),
         width="stretch",
     )
 

@@ -37,12 +37,10 @@ def show_part(part: int) -> None:
 
 
 def _picked(widget_key: str, drawn_for: int) -> None:
-    """The picker drawn for part `drawn_for` was changed: go to the part picked, if that part is still the one on
-    the page. A browser can send an old picker's value again after the part changed (a fragment's timer asked for
-    its run before the new picker arrived): Streamlit then sees a change and calls this; that old value is no
-    choice of the reader's, and followed it would move the page (and a lecturer's class) back a part unseen."""
+    """The picker drawn for part `drawn_for` was changed: go to the part picked, unless an old picker's value came
+    back after the part changed (state.echoed: followed, it would move the page, and a lecturer's class, back)."""
     value = state.widget_value(widget_key)
-    if value is not None and state.step() == drawn_for:
+    if value is not None and not state.echoed(widget_key, value, state.step() == drawn_for, drawn_for):
         show_part(value)
 
 
