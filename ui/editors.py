@@ -91,15 +91,11 @@ def _number_columns(columns: int, prefix: str) -> dict:
     return {column_name(j): number_column(f"{prefix}{j}") for j in range(columns)}
 
 
-def _echoed_edits(editor_key: str, rev: int) -> bool:
-    """Whether the edits of the editor `editor_key`, drawn for the scenario's revision `rev`, are an echo of an old
-    editor's (state.echoed): re-applied, they would undo a reset or an upload, or add a row twice."""
-    edits = state.widget_value(editor_key, state.NO_EDITS)
-    return state.echoed(editor_key, edits, state.drawn_for_this_scenario(rev), state.NO_EDITS)
-
-
 def _on_x_edit(editor_key: str, rev: int) -> None:
-    if _echoed_edits(editor_key, rev):
+    # An editor's value is all its edits since it was drawn, by row positions of its table: an old editor's (the
+    # scenario changed since; a browser can send it again, state.echoed says how) would undo a reset or an upload,
+    # or add and delete rows of another table. It is dropped.
+    if not state.drawn_for_this_scenario(rev):
         return
     scenario = state.get_scenario()
     tokens, x, errors = apply_token_edits(scenario.tokens, scenario.x, state.widget_value(editor_key, {}))
@@ -108,7 +104,7 @@ def _on_x_edit(editor_key: str, rev: int) -> None:
 
 
 def _on_matrix_edit(editor_key: str, name: str, label: str, rev: int) -> None:
-    if _echoed_edits(editor_key, rev):
+    if not state.drawn_for_this_scenario(rev):  # an old editor's edits (_on_x_edit)
         return
     scenario = state.get_scenario()
     matrix, errors = apply_matrix_edits(scenario.matrix(name), state.widget_value(editor_key, {}), label)
@@ -195,7 +191,9 @@ def dims_ui() -> None:
         )
 
 
-def _on_list_edit(editor_key: str, name: str, max_len: int) -> None:
+def _on_list_edit(editor_key: str, name: str, max_len: int, rev: int) -> None:
+    if rev != state.list_rev(name):  # an old editor's edits (_on_x_edit)
+        return
     values, errors = apply_list_edits(state.get_list(name, []), state.widget_value(editor_key, {}), "#", max_len)
     state.set_list(name, values)
     state.report_errors(errors)
@@ -215,7 +213,7 @@ def number_list_editor_ui(name: str, default: npt.ArrayLike, column_label: str, 
                 hide_index=True,
                 column_config={column_name(0): number_column(column_label)},
                 on_change=_on_list_edit,
-                args=(key, name, max_len),
+                args=(key, name, max_len, state.list_rev(name)),
                 width="stretch",
             )
     return values

@@ -201,7 +201,7 @@ def scenario_rev() -> int:
 
 def drawn_for_this_scenario(rev: int) -> bool:
     """Whether a control drawn for the scenario's revision `rev` (editors and option controls are keyed by it) is the
-    one on the page now (an old one's value may be an echo: `echoed`)."""
+    one on the page now (an old one's value may be an echo: `echoed`; an old editor's edits are dropped)."""
     return rev == scenario_rev()
 
 
@@ -389,28 +389,36 @@ def widget_value(key: str, default: Any = None) -> Any:
 
 
 TAKEN_KEPT = 32  # the controls whose last value taken `echoed` remembers
-# a data editor's value before any edit
-NO_EDITS: dict[str, Any] = {"edited_rows": {}, "added_rows": [], "deleted_rows": []}
 _TAKEN: Slot[dict[str, Any]] = Slot("widget_taken", dict)
 
 
 def echoed(widget_key: str, value: Any, drawn_now: bool, drawn_with: Any) -> bool:
     """Whether `value`, in the callback of the control keyed `widget_key`, is an echo rather than a reader's choice.
 
-    Controls that show a revision (the walkthrough's part picker, the scenario's editors and option controls) are
-    keyed by it, and replaced when it changes. A browser can send an old control's value again after that (a message
-    sent just before the page's answer arrived: a fragment's timer, another click); Streamlit then sees a change of
-    the old control and calls its callback. Taken, that value would undo the change (CI saw a lecturer's part, and
-    the class's with it, go back). So an old control's value (`drawn_now` False) is an echo when it is the one the
-    control was drawn with (`drawn_with`) or the one this session already took from it; any other value is a choice
-    the reader made on it before the new control arrived, and is taken. What is taken is recorded."""
+    Controls that show a revision (the walkthrough's part picker, the scenario's option and size controls, W_O's)
+    are keyed by it, and replaced when it changes. A browser can send an old control's value again after that (a
+    message sent just before the page's answer arrived: a fragment's timer, another click); Streamlit then sees a
+    change of the old control and calls its callback. Taken, that value would undo the change (CI saw a lecturer's
+    part, and the class's with it, go back). So an old control's value (`drawn_now` False) is an echo when it is
+    what the control shows: the value last taken from it, or before any, the one it was drawn with (`drawn_with`);
+    any other value is a choice the reader made on it before the new control arrived, and is taken. What is taken
+    is recorded. (A data editor's value is all its edits since it was drawn, by row positions of its own table: an
+    old editor's is dropped whole, by its callback.)"""
     taken = _TAKEN.get()
-    if not drawn_now and (value == drawn_with or (widget_key in taken and taken[widget_key] == value)):
+    if not drawn_now and value == taken.get(widget_key, drawn_with):
         return True
     kept = {key: old for key, old in taken.items() if key != widget_key}
     kept[widget_key] = value
     _TAKEN.set(dict(list(kept.items())[-TAKEN_KEPT:]))
     return False
+
+
+def new_control(widget_key: str) -> None:
+    """Before drawing the control keyed `widget_key` (one whose key can come back, as the part picker's): when it is
+    drawn anew (no state yet), what `echoed` took from an earlier control of that key is forgotten."""
+    taken = _TAKEN.get()
+    if widget_key in taken and widget_key not in st.session_state:
+        _TAKEN.set({key: value for key, value in taken.items() if key != widget_key})
 
 
 def set_widget(key: str, value: Any) -> None:

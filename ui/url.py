@@ -8,10 +8,11 @@ the scenario's code (ui.share) is written after every change of it, in whatever 
 so that a server restart loses no edit: the browser reconnects to a new session (ui.reconnect reruns the page),
 and the URL gives it the scenario back.
 Every page run starts with `settings_from_url` (ui.shell): what the URL says that this session did not write
-there itself (a link, a bookmark, a reload, which starts a new session) is read into those values; then every
-value is written back into the URL. So whichever way a setting was set, from a link or with a control, it
-survives a page switch (the values live in the session; the sidebar's menu links carry no query string, and the
-page they open writes the settings into its own URL) and a reload (the URL says them).
+there itself (a link, a bookmark, a reload, which starts a new session) is read into those values (an address the
+session wrote before, which a browser's late message can carry again, only when a page opens or the browser's back
+and forward ask for it); then every value is written back into the URL. So whichever way a setting was set, from
+a link or with a control, it survives a page switch (the values live in the session; the sidebar's menu links carry
+no query string, and the page they open writes the settings into its own URL) and a reload (the URL says them).
 
 Why the values are not widgets bound to the URL (`bind="query-params"`): the sidebar is drawn by each page's own
 script (pages/), so Streamlit ties each bound toggle to the page that drew it and, on a switch to another page,
@@ -109,9 +110,10 @@ SETTINGS = {setting.key: setting for setting in KEPT}
 ECHOES = 8  # the texts remembered per key that this session wrote before its last one (see `settings_from_url`)
 
 # What this session last wrote into the URL, per key (None: left out); the texts it wrote before, per key, oldest
-# first; the page of the last run that read the URL; the settings refused, to say once.
+# first, by their hash (a scenario's code can have 7,000 characters); the page of the last run that read the URL;
+# the settings refused, to say once.
 _WRITTEN: state.Slot[dict[str, str | None]] = state.Slot("url_written", dict)
-_OURS: state.Slot[dict[str, tuple[str | None, ...]]] = state.Slot("url_ours", dict)
+_OURS: state.Slot[dict[str, tuple[int, ...]]] = state.Slot("url_ours", dict)
 _READ_ON: state.Slot[str | None] = state.Slot("url_read_on", lambda: None)
 _REFUSED: state.Slot[list[str]] = state.Slot("url_refused", list)
 
@@ -122,7 +124,7 @@ def _history_navigation() -> bool:
     return bool(ctx is not None and getattr(ctx, "is_history_navigation", False))
 
 
-def settings_from_url(page: str | None = None) -> None:
+def settings_from_url(page: str) -> None:
     """At the start of every page run of `page`, before anything is drawn: read what the URL says that this session
     did not write there itself, then write every setting back.
 
@@ -140,7 +142,7 @@ def settings_from_url(page: str | None = None) -> None:
         text = st.query_params.get(setting.key)
         if text is None or (setting.key in written and text == written[setting.key]):
             continue
-        if not opened and text in ours.get(setting.key, ()):
+        if not opened and hash(text) in ours.get(setting.key, ()):
             continue
         value = setting.read(text)
         if value is None:
@@ -167,8 +169,8 @@ def keep_in_url(*keys: str) -> None:
         elif st.query_params.get(setting.key) != text:
             st.query_params[setting.key] = text
         if setting.key in written and written[setting.key] != text:
-            replaced = written[setting.key]
-            before = tuple(old for old in ours.get(setting.key, ()) if old not in (text, replaced))
+            replaced = hash(written[setting.key])
+            before = tuple(old for old in ours.get(setting.key, ()) if old not in (hash(text), replaced))
             ours[setting.key] = (*before, replaced)[-ECHOES:]
         written[setting.key] = text
     _WRITTEN.set(written)

@@ -199,9 +199,10 @@ def edit_target(session, edits: dict, scenario=None) -> None:
     type into a data editor's cells)."""
     session["scenario"] = scenario or lesson_scenario()
     common.current_target(common.current_case())  # the editor is drawn from the preset's target
-    key = f"learn_target_editor_scenario_{session['train_targets']['scenario'].rev}"
+    rev = session["train_targets"]["scenario"].rev
+    key = f"learn_target_editor_scenario_{rev}"
     session[key] = {"edited_rows": edits, "added_rows": [], "deleted_rows": []}
-    target_tab._on_target_edit(key)
+    target_tab._on_target_edit(key, rev)
 
 
 # «perro»: [1, 0, 0] → [1, 1, 0] sums to 2; «come»: [0, 1, 0] → [0,5, 1, 0] sums to 1.5 (a comma decimal)
@@ -216,6 +217,18 @@ def test_an_edited_target_is_renormalised_row_by_row(session):
     assert target.preset is None
     assert target.renormalised == ((1, 2.0), (2, 1.5))
     assert session.get("scenario_errors", []) == []
+
+
+def test_an_old_target_editors_edits_sent_again_change_nothing(session):
+    """The editor is rebuilt for each target: a browser can send the old one's edits again after the target changed
+    (ui.state.echoed says how). They belong to the old table, and change nothing."""
+    edit_target(session, HALVES)
+    old_rev = session["train_targets"]["scenario"].rev - 1
+    before = session["train_targets"]["scenario"]
+    key = f"learn_target_editor_scenario_{old_rev}"
+    session[key] = {"edited_rows": {0: {"2": "1"}}, "added_rows": [], "deleted_rows": []}
+    target_tab._on_target_edit(key, old_rev)
+    assert session["train_targets"]["scenario"] is before
 
 
 @pytest.mark.parametrize("lang", sorted(LANGUAGES))

@@ -327,3 +327,8 @@ def test_a_part_picked_on_the_old_picker_before_the_new_one_arrived_is_taken():
     assert no_exception(at), [e.value for e in at.exception]
     assert at.session_state["step"] == 4
     assert at.header[0].value.startswith("4. ")
+    old.set_value(1)  # and back to part 1 on it: another choice (the old picker shows 4 by now)
+    states = at._tree.get_widget_states()
+    states.widgets.append(old._widget_state)
+    at._run(states)
+    assert at.session_state["step"] == 1

@@ -27,16 +27,21 @@ from ui.view_models import learning as model
 from ui.view_models.learning import Case, Target
 
 
-def _on_preset(widget_key: str) -> None:
+def _on_preset(widget_key: str, rev: int, drawn_with: str | None) -> None:
     case = current_case()
-    target = model.preset_target(case, current_target(case), state.widget_value(widget_key))
+    current, value = current_target(case), state.widget_value(widget_key)
+    if state.echoed(widget_key, value, current.rev == rev, drawn_with):  # an old control's value (state.echoed)
+        return
+    target = model.preset_target(case, current, value)
     if target is not None:
         store_target(case.source, target)
 
 
-def _on_target_edit(editor_key: str) -> None:
+def _on_target_edit(editor_key: str, rev: int) -> None:
     case = current_case()
     old = current_target(case)
+    if old.rev != rev:  # an old editor's edits, sent again after the target changed (ui.editors._on_x_edit)
+        return
     matrix, errors = apply_matrix_edits(old.matrix, state.widget_value(editor_key) or {}, "T")
     target, refused = model.edited_target(case, old, matrix)
     store_target(case.source, target)
@@ -64,7 +69,7 @@ def target_editor_ui(case: Case, target: Target) -> None:
         num_rows="fixed",
         column_config={column_name(j): editors.number_column(token) for j, token in enumerate(case.tokens)},
         on_change=_on_target_edit,
-        args=(key,),
+        args=(key, target.rev),
         width="stretch",
     )
 
@@ -106,7 +111,7 @@ def target_ui() -> None:
         default=target.preset,
         key=widget_key,
         on_change=_on_preset,
-        args=(widget_key,),
+        args=(widget_key, target.rev, target.preset),
     )
     notes = [t("learn.subject_note", token=md_literal(case.tokens[subject_index(case.tokens)]))]
     if "tiene_perro" not in presets:

@@ -41,7 +41,8 @@ def _echoed(key: str, rev: int, drawn_with: object) -> bool:
 
 def _on_w_o_kind(key: str, rev: int, drawn_with: str) -> None:
     kind = state.widget_value(key)
-    if kind in model.W_O_KINDS and not _echoed(key, rev, drawn_with):
+    # the kind in use chosen again (an old control's echo, of this language's or another's) keeps an edited W_O
+    if kind in model.W_O_KINDS and kind != W_O_STATE.get()["kind"] and not _echoed(key, rev, drawn_with):
         _put_w_o({**W_O_STATE.get(), "kind": kind, "matrix": None})
 
 
@@ -51,7 +52,7 @@ def _on_w_o_seed(key: str, rev: int, drawn_with: int) -> None:
 
 
 def _on_w_o_edit(key: str, rows: int, d_model: int, rev: int) -> None:
-    if _echoed(key, rev, state.NO_EDITS):
+    if rev != W_O_STATE.get()["rev"]:  # an old editor's edits (ui.editors._on_x_edit)
         return
     matrix, errors = apply_matrix_edits(current_w_o(rows, d_model), state.widget_value(key, {}), "W_O")
     _put_w_o({**W_O_STATE.get(), "matrix": matrix})
@@ -66,6 +67,7 @@ def w_o_controls_ui(row_names: list[str], d_model: int) -> None:
     kinds = model.W_O_KINDS
     kind_col, seed_col = st.columns(2, vertical_alignment="bottom")
     kind_key = f"mh_w_o_kind_{rev}_{state.current_language()}"
+    state.new_control(kind_key)
     kind_col.selectbox(
         t("mh.w_o.kind"),
         kinds,
