@@ -15,16 +15,18 @@ Two kinds of keys:
      an upload, a resize); editors and option widgets are keyed by it, so they are rebuilt from the scenario.
    - "scenario_errors": list of (code, params) refused by the last edit, shown once by the editor's page.
    - "widget_taken": {widget key: the value last taken from that control}, for the controls keyed by a revision
-     (`echoed`: an old control's value sent again after the change is no reader's choice).
+     (`echoed`: an old control's value sent again after the change is no reader's choice); "widget_drawn": {family:
+     the key of its control drawn last} (`new_control`, for controls whose keys come back).
    - "focus": {"query": token, "key": token}: the tokens chosen for derivations, the same on every page.
    - The settings the URL keeps (ui.url: read from a link, written back by every page run): "lang" (the
      language's code), "present" (presentation mode), "questions_on" (the questions before the answers, on by
      default), "step" (int, the walkthrough's part, 1–5, or None before the walkthrough first shows one), and
      the scenario above, whose code the URL keeps under "s" while it is not the lesson's (written on every change);
      "url_written": {query key: the text this session last wrote there, or None}, "url_ours": {query key: the
-     texts it wrote there before}, "url_read_on": the page whose run last read the URL, "url_refused": the keys whose
-     values a link carried that are none of theirs, said once. The live class's (ui.live): "class" (the room code
-     this session is in, or None) and "me" (a student's anonymous id, so that a reload keeps their answers).
+     hashes of the texts it wrote there before}, "url_read_on": the page whose run last read the URL,
+     "url_refused": the keys whose values a link carried that are none of theirs, said once. The live class's
+     (ui.live): "class" (the room code this session is in, or None) and "me" (a student's anonymous id, so that a
+     reload keeps their answers).
    - The live class (ui.live): "live_lecturer" (a `ui.view_models.live.LecturerSeat`: the class this session teaches,
      its token and the view last published; the questions asked are the class store's history), "live_student" (a
      `StudentSeat`: the class followed, whether following, the class as last read and the student's own answers),
@@ -413,11 +415,19 @@ def echoed(widget_key: str, value: Any, drawn_now: bool, drawn_with: Any) -> boo
     return False
 
 
-def new_control(widget_key: str) -> None:
-    """Before drawing the control keyed `widget_key` (one whose key can come back, as the part picker's): when it is
-    drawn anew (no state yet), what `echoed` took from an earlier control of that key is forgotten."""
+_DRAWN: Slot[dict[str, str]] = Slot("widget_drawn", dict)
+
+
+def new_control(family: str, widget_key: str) -> None:
+    """Before drawing the control keyed `widget_key`, one of `family`'s whose keys can come back (the part picker's,
+    one per part): when another of the family was drawn last, this one is drawn anew, and what `echoed` took from
+    an earlier control of this key is forgotten."""
+    drawn = _DRAWN.get()
+    if drawn.get(family) == widget_key:
+        return
+    _DRAWN.set({**drawn, family: widget_key})
     taken = _TAKEN.get()
-    if widget_key in taken and widget_key not in st.session_state:
+    if widget_key in taken:
         _TAKEN.set({key: value for key, value in taken.items() if key != widget_key})
 
 

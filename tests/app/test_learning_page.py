@@ -202,7 +202,7 @@ def edit_target(session, edits: dict, scenario=None) -> None:
     rev = session["train_targets"]["scenario"].rev
     key = f"learn_target_editor_scenario_{rev}"
     session[key] = {"edited_rows": edits, "added_rows": [], "deleted_rows": []}
-    target_tab._on_target_edit(key, rev)
+    target_tab._on_target_edit(key, "scenario", rev)
 
 
 # «perro»: [1, 0, 0] → [1, 1, 0] sums to 2; «come»: [0, 1, 0] → [0,5, 1, 0] sums to 1.5 (a comma decimal)
@@ -227,8 +227,20 @@ def test_an_old_target_editors_edits_sent_again_change_nothing(session):
     before = session["train_targets"]["scenario"]
     key = f"learn_target_editor_scenario_{old_rev}"
     session[key] = {"edited_rows": {0: {"2": "1"}}, "added_rows": [], "deleted_rows": []}
-    target_tab._on_target_edit(key, old_rev)
+    target_tab._on_target_edit(key, "scenario", old_rev)
     assert session["train_targets"]["scenario"] is before
+
+
+def test_the_other_sources_old_editor_at_the_same_revision_changes_nothing(session):
+    """Each source counts its own target's revisions: an old editor of the scenario's target, sent again once the
+    reader switched to the sentence, can carry the sentence target's revision; it is not the sentence's editor."""
+    session["scenario"] = lesson_scenario()
+    session[common.SOURCE_KEY] = "sentence"
+    sentence_target = common.current_target(common.current_case())
+    key = f"learn_target_editor_scenario_{sentence_target.rev}"
+    session[key] = {"edited_rows": {0: {"0": "0"}}, "added_rows": [], "deleted_rows": []}
+    target_tab._on_target_edit(key, "scenario", sentence_target.rev)
+    assert session["train_targets"]["sentence"] is sentence_target
 
 
 @pytest.mark.parametrize("lang", sorted(LANGUAGES))

@@ -27,20 +27,27 @@ from ui.view_models import learning as model
 from ui.view_models.learning import Case, Target
 
 
-def _on_preset(widget_key: str, rev: int, drawn_with: str | None) -> None:
+def _drawn_now(source: str, rev: int) -> tuple[Case, Target, bool]:
+    """The case and target shown now, and whether a control drawn for `source`'s target at revision `rev` is the one
+    on the page (each source counts its own revisions: an old control of the other source can have the same)."""
     case = current_case()
-    current, value = current_target(case), state.widget_value(widget_key)
-    if state.echoed(widget_key, value, current.rev == rev, drawn_with):  # an old control's value (state.echoed)
+    current = current_target(case)
+    return case, current, case.source == source and current.rev == rev
+
+
+def _on_preset(widget_key: str, source: str, rev: int, drawn_with: str | None) -> None:
+    case, current, drawn_now = _drawn_now(source, rev)
+    value = state.widget_value(widget_key)
+    if value is None or state.echoed(widget_key, value, drawn_now, drawn_with):  # none picked; an old control's echo
         return
     target = model.preset_target(case, current, value)
     if target is not None:
         store_target(case.source, target)
 
 
-def _on_target_edit(editor_key: str, rev: int) -> None:
-    case = current_case()
-    old = current_target(case)
-    if old.rev != rev:  # an old editor's edits, sent again after the target changed (ui.editors._on_x_edit)
+def _on_target_edit(editor_key: str, source: str, rev: int) -> None:
+    case, old, drawn_now = _drawn_now(source, rev)
+    if not drawn_now:  # an old editor's edits, sent again after the target changed (ui.editors._on_x_edit)
         return
     matrix, errors = apply_matrix_edits(old.matrix, state.widget_value(editor_key) or {}, "T")
     target, refused = model.edited_target(case, old, matrix)
@@ -69,7 +76,7 @@ def target_editor_ui(case: Case, target: Target) -> None:
         num_rows="fixed",
         column_config={column_name(j): editors.number_column(token) for j, token in enumerate(case.tokens)},
         on_change=_on_target_edit,
-        args=(key, target.rev),
+        args=(key, case.source, target.rev),
         width="stretch",
     )
 
@@ -111,7 +118,7 @@ def target_ui() -> None:
         default=target.preset,
         key=widget_key,
         on_change=_on_preset,
-        args=(widget_key, target.rev, target.preset),
+        args=(widget_key, case.source, target.rev, target.preset),
     )
     notes = [t("learn.subject_note", token=md_literal(case.tokens[subject_index(case.tokens)]))]
     if "tiene_perro" not in presets:

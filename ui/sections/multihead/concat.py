@@ -67,7 +67,6 @@ def w_o_controls_ui(row_names: list[str], d_model: int) -> None:
     kinds = model.W_O_KINDS
     kind_col, seed_col = st.columns(2, vertical_alignment="bottom")
     kind_key = f"mh_w_o_kind_{rev}_{state.current_language()}"
-    state.new_control(kind_key)
     kind_col.selectbox(
         t("mh.w_o.kind"),
         kinds,

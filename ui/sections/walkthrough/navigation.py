@@ -57,7 +57,7 @@ def part_top_ui(scenario: Scenario) -> int:
     with st.container(key=ANCHOR):
         prev_col, picker_col, next_col = st.columns([1, 4, 1], vertical_alignment="bottom")
         picker = f"walk_picker_{part}"
-        state.new_control(picker)
+        state.new_control("walk_picker", picker)
         picker_col.segmented_control(
             t("walk.part"),
             options=list(range(1, PARTS + 1)),
