@@ -202,7 +202,8 @@ def _on_list_edit(editor_key: str, name: str, max_len: int, rev: int) -> None:
 def number_list_editor_ui(name: str, default: npt.ArrayLike, column_label: str, max_len: int = 12) -> np.ndarray:
     """An editable column of numbers kept under `name`; returns the current values."""
     values = state.get_list(name, default)
-    key = f"editor_{name}_{state.list_rev(name)}"
+    rev = state.list_rev(name)
+    key = f"editor_{name}_{rev}"
     frame = _cells(np.asarray(values).reshape(-1, 1))
     with presented(frame, {column_name(0): column_label}, f"editor_{name}_fold") as shown:
         if shown:
@@ -213,7 +214,7 @@ def number_list_editor_ui(name: str, default: npt.ArrayLike, column_label: str, 
                 hide_index=True,
                 column_config={column_name(0): number_column(column_label)},
                 on_change=_on_list_edit,
-                args=(key, name, max_len, state.list_rev(name)),
+                args=(key, name, max_len, rev),
                 width="stretch",
             )
     return values

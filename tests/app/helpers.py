@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from streamlit.proto.WidgetStates_pb2 import WidgetState
 from streamlit.runtime.state.common import user_key_from_element_id
 from streamlit.testing.v1 import AppTest
 
@@ -179,6 +180,18 @@ def chart(at: AppTest, key: str) -> Chart:
     matches = [c for c in charts(at) if c.key == key]
     assert len(matches) == 1, (key, [c.key for c in charts(at)])
     return matches[0]
+
+
+def send_states(at: AppTest, *sent: WidgetState) -> AppTest:
+    """Rerun with the page's widget states plus `sent` (each in place of the page's state of its widget, if any), as
+    one message from a browser would carry them: a forged value, or an old control's that browser still holds.
+    AppTest itself sends only the widgets on screen."""
+    states = at._tree.get_widget_states()
+    ids = {state.id for state in sent}
+    kept = [state for state in states.widgets if state.id not in ids]
+    del states.widgets[:]
+    states.widgets.extend([*kept, *sent])
+    return at._run(states)
 
 
 def go_to_part(at: AppTest, part: int) -> AppTest:

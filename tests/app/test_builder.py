@@ -9,7 +9,18 @@ from streamlit.testing.v1 import AppTest
 from engine import lesson_scenario
 from engine.scenario_io import encode_scenario
 from tests.app import lesson
-from tests.app.helpers import APP, button, by_label, chart, derivation_lines, no_exception, open_page, page_text, shown
+from tests.app.helpers import (
+    APP,
+    button,
+    by_label,
+    chart,
+    derivation_lines,
+    no_exception,
+    open_page,
+    page_text,
+    send_states,
+    shown,
+)
 from tests.app.lesson import COME, PERRO, number, written
 from ui.i18n import LANGUAGES
 
@@ -153,9 +164,7 @@ def test_old_option_and_size_values_sent_again_after_a_reset_undo_nothing():
     button(at, EN["scenario.reset"]).click().run()
     lesson_code = encode_scenario(lesson_scenario())
     assert encode_scenario(at.session_state["scenario"]) == lesson_code
-    states = at._tree.get_widget_states()
-    states.widgets.extend(stale)
-    at._run(states)
+    send_states(at, *stale)
     assert no_exception(at), [e.value for e in at.exception]
     assert encode_scenario(at.session_state["scenario"]) == lesson_code, "no mask; the lesson's sizes and numbers"
     assert by_label(at.toggle, EN["scenario.causal"]).value is False
@@ -171,14 +180,10 @@ def test_an_old_editors_edits_sent_again_after_a_reset_undo_nothing():
     edit = WidgetState(
         id=editor.id, string_value='{"edited_rows": {"0": {"0": 9}}, "added_rows": [], "deleted_rows": []}'
     )
-    states = at._tree.get_widget_states()
-    states.widgets.append(edit)
-    at._run(states)
+    send_states(at, edit)
     assert at.session_state["scenario"].w_q[0, 0] == 9
     button(at, EN["scenario.reset"]).click().run()
     assert encode_scenario(at.session_state["scenario"]) == encode_scenario(lesson_scenario())
-    states = at._tree.get_widget_states()
-    states.widgets.append(edit)  # the old editor's edits, as that browser still holds them
-    at._run(states)
+    send_states(at, edit)  # the old editor's edits, as that browser still holds them
     assert no_exception(at), [e.value for e in at.exception]
     assert encode_scenario(at.session_state["scenario"]) == encode_scenario(lesson_scenario()), "W_Q[0, 0] as before"

@@ -30,7 +30,7 @@ from engine.limits import (
     MAX_TOKENS,
 )
 from engine.scenario_io import encode_scenario, scenario_to_json
-from tests.app.helpers import APP, page_text, tables
+from tests.app.helpers import APP, page_text, send_states, tables
 from ui import editing
 from ui.editing import apply_list_edits, apply_matrix_edits, apply_token_edits
 from ui.i18n import LANGUAGES
@@ -150,11 +150,7 @@ def widget_id(at: AppTest, key_prefix: str) -> str:
 
 def send(at: AppTest, forged: WidgetState) -> AppTest:
     """Rerun with the page's widget states plus `forged`, as one message from the browser would carry them."""
-    states = at._tree.get_widget_states()
-    kept = [state for state in states.widgets if state.id != forged.id]
-    del states.widgets[:]
-    states.widgets.extend([*kept, forged])
-    return at._run(states)
+    return send_states(at, forged)
 
 
 class Raw(str):

@@ -11,7 +11,7 @@ from classroom.api import Bounds, ClassError
 from classroom.memory import MemoryStore
 from engine import lesson_scenario
 from engine.questions import Kind
-from tests.app.helpers import APP, charts, page_text
+from tests.app.helpers import APP, charts, page_text, send_states
 from ui import live_store
 from ui.i18n import translate
 from ui.question_wording import number_text
@@ -239,9 +239,7 @@ def test_the_switchs_old_value_sent_again_opens_no_second_class(store, monkeypat
     at.run()
     code = at.session_state["live_lecturer"].code
     assert not [w for w in at.toggle if w.key == "live_toggle"], "the switch has left the sidebar"
-    states = at._tree.get_widget_states()
-    states.widgets.append(stale)
-    at._run(states)
+    send_states(at, stale)
     assert not at.exception, [e.value for e in at.exception]
     assert at.session_state["live_lecturer"].code == code, "the class the room joined is still the one taught"
     assert [str(h.value) for h in at.header].count(code) == 1, "the sidebar shows that class's code"

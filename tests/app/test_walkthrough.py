@@ -9,7 +9,17 @@ from streamlit.testing.v1 import AppTest
 from engine import Scale, lesson_scenario
 from engine.scenario_io import encode_scenario
 from tests.app import lesson
-from tests.app.helpers import APP, HOME, by_label, derivation_lines, go_to_part, no_exception, open_page, page_text
+from tests.app.helpers import (
+    APP,
+    HOME,
+    by_label,
+    derivation_lines,
+    go_to_part,
+    no_exception,
+    open_page,
+    page_text,
+    send_states,
+)
 from tests.app.lesson import COME, EL, PERRO, vector, written
 from ui.i18n import LANGUAGES, translate
 
@@ -284,9 +294,7 @@ def test_an_old_pickers_value_sent_again_after_the_part_changed_moves_nothing():
     next(b for b in at.button if b.label == translate("es", "walk.next")).click().run()
     assert at.session_state["step"] == 2
     assert not [w for w in at.button_group if w.key == "walk_picker_1"], "the old picker has left the page"
-    states = at._tree.get_widget_states()
-    states.widgets.append(stale)
-    at._run(states)
+    send_states(at, stale)
     assert no_exception(at), [e.value for e in at.exception]
     assert at.session_state["step"] == 2, "still the part the reader chose"
     assert at.query_params["step"] == "2"
@@ -321,14 +329,10 @@ def test_a_part_picked_on_the_old_picker_before_the_new_one_arrived_is_taken():
     next(b for b in at.button if b.label == translate("es", "walk.next")).click().run()
     assert at.session_state["step"] == 2
     old.set_value(4)  # picked on the old picker, as that browser shows it
-    states = at._tree.get_widget_states()
-    states.widgets.append(old._widget_state)
-    at._run(states)
+    send_states(at, old._widget_state)
     assert no_exception(at), [e.value for e in at.exception]
     assert at.session_state["step"] == 4
     assert at.header[0].value.startswith("4. ")
     old.set_value(1)  # and back to part 1 on it: another choice (the old picker shows 4 by now)
-    states = at._tree.get_widget_states()
-    states.widgets.append(old._widget_state)
-    at._run(states)
+    send_states(at, old._widget_state)
     assert at.session_state["step"] == 1

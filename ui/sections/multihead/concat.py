@@ -33,22 +33,23 @@ def current_w_o(rows: int, d_model: int) -> np.ndarray:
     return model.w_o_of(W_O_STATE.get(), rows, d_model)
 
 
-def _echoed(key: str, rev: int, drawn_with: object) -> bool:
-    """Whether the value of the W_O control `key`, drawn for W_O's revision `rev` with `drawn_with`, is an old
+def _echoed(key: str, value: object, rev: int, drawn_with: object) -> bool:
+    """Whether `value` of the W_O control `key`, drawn for W_O's revision `rev` with `drawn_with`, is an old
     control's echo (state.echoed)."""
-    return state.echoed(key, state.widget_value(key, drawn_with), rev == W_O_STATE.get()["rev"], drawn_with)
+    return state.echoed(key, value, rev == W_O_STATE.get()["rev"], drawn_with)
 
 
 def _on_w_o_kind(key: str, rev: int, drawn_with: str) -> None:
     kind = state.widget_value(key)
     # the kind in use chosen again (an old control's echo, of this language's or another's) keeps an edited W_O
-    if kind in model.W_O_KINDS and kind != W_O_STATE.get()["kind"] and not _echoed(key, rev, drawn_with):
+    if kind in model.W_O_KINDS and kind != W_O_STATE.get()["kind"] and not _echoed(key, kind, rev, drawn_with):
         _put_w_o({**W_O_STATE.get(), "kind": kind, "matrix": None})
 
 
 def _on_w_o_seed(key: str, rev: int, drawn_with: int) -> None:
-    if not _echoed(key, rev, drawn_with):
-        _put_w_o({**W_O_STATE.get(), "seed": int(state.widget_value(key, 0) or 0), "matrix": None})
+    seed = int(state.widget_value(key, 0) or 0)
+    if not _echoed(key, seed, rev, drawn_with):
+        _put_w_o({**W_O_STATE.get(), "seed": seed, "matrix": None})
 
 
 def _on_w_o_edit(key: str, rows: int, d_model: int, rev: int) -> None:
