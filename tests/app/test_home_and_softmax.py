@@ -4,7 +4,17 @@ import math
 
 import pytest
 
-from tests.app.helpers import HOME, by_label, chart, derivation_lines, no_exception, open_page, page_text, shown
+from tests.app.helpers import (
+    HOME,
+    by_label,
+    chart,
+    derivation_lines,
+    no_exception,
+    open_page,
+    page_text,
+    send_states,
+    shown,
+)
 from tests.app.lesson import number, vector, written
 from ui.i18n import LANGUAGES
 from ui.pages import PAGES
@@ -114,3 +124,26 @@ def test_the_temperature_survives_a_trip_to_another_page():
     at.switch_page(SOFTMAX).run()
     assert at.select_slider(key="softmax_temperature").value == 2.5
     assert vector(softmax([2, 5, 1], 2.5), sign=False, lang="es") in page_text(at)
+
+
+def test_an_old_score_editors_edits_sent_again_change_nothing():
+    """The scores' editor is keyed by the list's revision: after a preset, the old editor's edits (a row added and
+    a cell changed), sent again by a browser that still holds them, are the old table's and change nothing.
+    AppTest sends only the widgets on screen, so that browser's message is built here (helpers.send_states)."""
+    from streamlit.proto.WidgetStates_pb2 import WidgetState
+
+    at = open_page(SOFTMAX, "en")
+    editor = at.data_editor(key="editor_softmax_scores_0")
+    edit = WidgetState(
+        id=editor.id,
+        string_value='{"edited_rows": {"0": {"0": 4}}, "added_rows": [{"0": 7}], "deleted_rows": []}',
+    )
+    send_states(at, edit)
+    assert no_exception(at), [e.value for e in at.exception]
+    assert "Scores: [4, 5, 1, 7]" in page_text(at)
+    by_label(at.button, LANGUAGES["en"]["softmax.preset.negative"].format(scores="[2, −1, −3]")).click().run()
+    assert "Scores: [2, −1, −3]" in page_text(at)
+    send_states(at, edit)  # the first editor's edits, as that browser still holds them
+    assert no_exception(at), [e.value for e in at.exception]
+    assert "Scores: [2, −1, −3]" in page_text(at)
+    assert len(at.data_editor) == 1

@@ -29,7 +29,7 @@ from engine import (
 )
 from engine.attention import Scale
 from tests.app.derivation_check import check_block, number
-from tests.app.helpers import figure_elements, no_exception, open_page, page_text, tables
+from tests.app.helpers import figure_elements, no_exception, open_page, page_text, send_states, tables
 from ui.figure_specs import MASKED_FILL
 from ui.i18n import LANGUAGES, translate
 from ui.sections.multihead import concat as mh_concat
@@ -599,3 +599,52 @@ def test_under_the_causal_mask_the_first_tokens_self_look_is_not_said_to_be_the_
         translate(lang, "mh.job.previous.masked"),
         translate(lang, "mh.job.self.masked"),
     )
+
+
+def test_old_w_o_preset_and_seed_values_sent_again_change_nothing():
+    """W_O's preset and seed are keyed by W_O's revision (ui.state.echoed says why): a browser can send an old
+    control's value again after a newer choice. Here the preset random, then back to the identity, then the old
+    preset box's "random" again; and seed 9, then 4, then the old seed box's 9 again. Each newer choice stands.
+    AppTest sends only the widgets on screen, so that browser's message is built here (helpers.send_states)."""
+    at = open_with("en", source="sentence", part="concat")
+    kind = at.selectbox(key="mh_w_o_kind_0_en").set_value("random")
+    stale_kind = kind._widget_state  # what the browser holds for the preset box drawn for W_O's revision 0
+    at.run()
+    np.testing.assert_array_equal(panels(at, "mh_w_o")[0], random_w_o(8, 8, 0))
+    seed = at.number_input(key="mh_w_o_seed_1").set_value(9)
+    stale_seed = seed._widget_state
+    at.run()
+    at.number_input(key="mh_w_o_seed_2").set_value(4).run()
+    np.testing.assert_array_equal(panels(at, "mh_w_o")[0], random_w_o(8, 8, 4))
+    send_states(at, stale_seed)  # the old seed box still says 9 in that browser
+    assert no_exception(at), [e.value for e in at.exception]
+    np.testing.assert_array_equal(panels(at, "mh_w_o")[0], random_w_o(8, 8, 4))
+    at.selectbox(key="mh_w_o_kind_3_en").set_value("identity").run()
+    np.testing.assert_array_equal(panels(at, "mh_w_o")[0], np.eye(8))
+    send_states(at, stale_kind)  # the old preset box still says "random"
+    assert no_exception(at), [e.value for e in at.exception]
+    np.testing.assert_array_equal(panels(at, "mh_w_o")[0], np.eye(8))
+
+
+def test_an_old_w_o_editors_edits_sent_again_change_nothing():
+    """W_O's editor is keyed by W_O's revision too: its edits, sent again after a newer preset, are the old
+    table's and are not applied onto the new W_O."""
+    from streamlit.proto.WidgetStates_pb2 import WidgetState
+
+    at = open_with("en", source="sentence", part="concat")
+    fold = next(e for e in at.expander if (e.key or "").startswith("mh_w_o_open"))
+    at.session_state[fold.key] = True  # AppTest has no click for an expander: its state, by key
+    at.run()
+    editor = at.data_editor(key="mh_w_o_editor_0")
+    edit = WidgetState(
+        id=editor.id, string_value='{"edited_rows": {"0": {"1": 2.5}}, "added_rows": [], "deleted_rows": []}'
+    )
+    send_states(at, edit)
+    edited = np.eye(8)
+    edited[0, 1] = 2.5
+    np.testing.assert_array_equal(panels(at, "mh_w_o")[0], edited)
+    at.selectbox(key="mh_w_o_kind_1_en").set_value("random").run()
+    np.testing.assert_array_equal(panels(at, "mh_w_o")[0], random_w_o(8, 8, 0))
+    send_states(at, edit)  # the old editor's edits, as that browser still holds them
+    assert no_exception(at), [e.value for e in at.exception]
+    np.testing.assert_array_equal(panels(at, "mh_w_o")[0], random_w_o(8, 8, 0))
