@@ -248,6 +248,10 @@ def one_round(
             page.get_by_role("option", name="12", exact=True).click()
             wait_for_app(page, before, timeout=TIMEOUT_MS)
         figures["end_mb"] = memory.field("VmRSS")
+        # of it, the process's own memory and the pages of its memory-mapped files (the weights and word table):
+        # the kernel takes those back first when memory is short, so they are what a busy machine does not show
+        figures["end_anon_mb"] = memory.field("RssAnon")
+        figures["end_file_mb"] = memory.field("RssFile")
     finally:
         figures["peak_mb"] = memory.stop()
         for context in contexts:
