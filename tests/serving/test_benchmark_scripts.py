@@ -28,11 +28,11 @@ def test_bench_capacity_prints_a_row_for_one_server():
 def test_bench_soak_prints_a_row_per_window_and_the_memory_verdict():
     require([] if shutil.which("taskset") else ["util-linux"], "bench_soak.py (taskset)")
     out = run_benchmark(
-        "bench_soak.py", "--sessions", "2", "--minutes", "0.5", "--window", "10", "--warm-pause", "0", timeout=300
+        "bench_soak.py", "--sessions", "2", "--minutes", "0.25", "--window", "4", "--warm-pause", "0", timeout=300
     )
     # | window (min) | server RSS min / median / max (MB) | interactions | p50 / p95 | CPU per interaction |
     rows = [line for line in out.splitlines() if re.search(rf"^\| {NUMBER}–{NUMBER} \| \d+ / \d+ / \d+ \|", line)]
-    assert len(rows) >= 3, out  # 30 s of class after the join (and Locust's stop), in windows of 10 s
+    assert len(rows) >= 3, out  # 15 s of class after the join (and Locust's stop), in windows of 4 s
     assert re.search(r"RSS median, first window after everyone joined → last: \d+ → \d+ MB .* failures 0;", out), out
 
 
