@@ -194,6 +194,14 @@ def send_states(at: AppTest, *sent: WidgetState) -> AppTest:
     return at._run(states)
 
 
+def editor_edits(editor, edited_rows: dict, added_rows: tuple[dict, ...] = ()) -> WidgetState:
+    """A data editor's state as its browser sends it after these edits (`edited_rows`: {row: {column: value}}, rows and
+    columns as strings; `added_rows`: new rows, each {column: value}), for `send_states`: AppTest cannot type into a
+    data editor's cells."""
+    edits = {"edited_rows": edited_rows, "added_rows": list(added_rows), "deleted_rows": []}
+    return WidgetState(id=editor.id, string_value=json.dumps(edits))
+
+
 def go_to_part(at: AppTest, part: int) -> AppTest:
     """Pick the walkthrough's part `part` in its part picker (rebuilt for each part, so found by its key's prefix)."""
     picker = next(w for w in at.button_group if (w.key or "").startswith("walk_picker_"))

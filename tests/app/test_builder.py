@@ -15,6 +15,7 @@ from tests.app.helpers import (
     by_label,
     chart,
     derivation_lines,
+    editor_edits,
     no_exception,
     open_page,
     page_text,
@@ -173,13 +174,9 @@ def test_old_option_and_size_values_sent_again_after_a_reset_undo_nothing():
 def test_an_old_editors_edits_sent_again_after_a_reset_undo_nothing():
     """The same echo for a matrix editor (keyed by the scenario's revision): its edits, re-sent after a reset, are
     not applied again onto the lesson's numbers."""
-    from streamlit.proto.WidgetStates_pb2 import WidgetState
-
     at = open_page(PAGE, "en")
     editor = next(w for w in at.data_editor if w.key.startswith("editor_w_q_"))
-    edit = WidgetState(
-        id=editor.id, string_value='{"edited_rows": {"0": {"0": 9}}, "added_rows": [], "deleted_rows": []}'
-    )
+    edit = editor_edits(editor, {"0": {"0": 9}})
     send_states(at, edit)
     assert at.session_state["scenario"].w_q[0, 0] == 9
     button(at, EN["scenario.reset"]).click().run()

@@ -9,6 +9,7 @@ from tests.app.helpers import (
     by_label,
     chart,
     derivation_lines,
+    editor_edits,
     no_exception,
     open_page,
     page_text,
@@ -130,14 +131,8 @@ def test_an_old_score_editors_edits_sent_again_change_nothing():
     """The scores' editor is keyed by the list's revision: after a preset, the old editor's edits (a row added and
     a cell changed), sent again by a browser that still holds them, are the old table's and change nothing.
     AppTest sends only the widgets on screen, so that browser's message is built here (helpers.send_states)."""
-    from streamlit.proto.WidgetStates_pb2 import WidgetState
-
     at = open_page(SOFTMAX, "en")
-    editor = at.data_editor(key="editor_softmax_scores_0")
-    edit = WidgetState(
-        id=editor.id,
-        string_value='{"edited_rows": {"0": {"0": 4}}, "added_rows": [{"0": 7}], "deleted_rows": []}',
-    )
+    edit = editor_edits(at.data_editor(key="editor_softmax_scores_0"), {"0": {"0": 4}}, ({"0": 7},))
     send_states(at, edit)
     assert no_exception(at), [e.value for e in at.exception]
     assert "Scores: [4, 5, 1, 7]" in page_text(at)

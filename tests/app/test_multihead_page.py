@@ -29,7 +29,7 @@ from engine import (
 )
 from engine.attention import Scale
 from tests.app.derivation_check import check_block, number
-from tests.app.helpers import figure_elements, no_exception, open_page, page_text, send_states, tables
+from tests.app.helpers import editor_edits, figure_elements, no_exception, open_page, page_text, send_states, tables
 from ui.figure_specs import MASKED_FILL
 from ui.i18n import LANGUAGES, translate
 from ui.sections.multihead import concat as mh_concat
@@ -629,16 +629,11 @@ def test_old_w_o_preset_and_seed_values_sent_again_change_nothing():
 def test_an_old_w_o_editors_edits_sent_again_change_nothing():
     """W_O's editor is keyed by W_O's revision too: its edits, sent again after a newer preset, are the old
     table's and are not applied onto the new W_O."""
-    from streamlit.proto.WidgetStates_pb2 import WidgetState
-
     at = open_with("en", source="sentence", part="concat")
     fold = next(e for e in at.expander if (e.key or "").startswith("mh_w_o_open"))
     at.session_state[fold.key] = True  # AppTest has no click for an expander: its state, by key
     at.run()
-    editor = at.data_editor(key="mh_w_o_editor_0")
-    edit = WidgetState(
-        id=editor.id, string_value='{"edited_rows": {"0": {"1": 2.5}}, "added_rows": [], "deleted_rows": []}'
-    )
+    edit = editor_edits(at.data_editor(key="mh_w_o_editor_0"), {"0": {"1": 2.5}})
     send_states(at, edit)
     edited = np.eye(8)
     edited[0, 1] = 2.5
