@@ -101,6 +101,20 @@ def test_a_followers_step_comes_without_a_poll_reruns_only_the_part_and_keeps_th
         assert page_level(messages) == [], part
 
 
+def test_a_followers_step_is_one_run_the_poll_then_the_part(server):
+    """The wake-up asks for the poll and the part's fragment in one run: the server runs one script per follower and
+    step, not the poll's run and then the part's."""
+    lecturer = Lecturer(server)
+    lecturer.open_class()
+    student = join(server, lecturer.code)
+    for part in (2, 3):
+        lecturer.next_part()
+        messages = woken(student, lambda part=part: f"step={part}" in student.page.query_string)
+        runs = [msg for msg in messages if msg.WhichOneof("type") == "script_finished"]
+        assert len(runs) == 1, [msg.script_finished for msg in runs]
+        assert parts_shown(messages) == [part]
+
+
 def test_a_polling_follower_is_not_moved_twice(server):
     """The fallback poll after the wake-up finds nothing new: it draws nothing."""
     lecturer = Lecturer(server)

@@ -7,9 +7,22 @@ from __future__ import annotations
 import asyncio
 
 import pytest
+from streamlit.errors import StreamlitAPIException
 from streamlit.proto.ClientState_pb2 import ClientState
 
 from ui.live import wake
+
+
+class FakeStorage:
+    """What wake reads of a session's fragment storage: the ids drawn under a fragment key."""
+
+    def __init__(self, keys: dict[str, list[str]]) -> None:
+        self.keys = keys
+
+    def resolve_target(self, key: str) -> list[str]:
+        if not self.keys.get(key):
+            raise StreamlitAPIException(f"No fragment found for target '{key}'")
+        return self.keys[key]
 
 
 class FakeSession:
@@ -21,6 +34,7 @@ class FakeSession:
         self._client_state.context_info.timezone = "America/Argentina/Buenos_Aires"
         self._scriptrunner = object() if busy else None
         self.fragments = {"poll"}
+        self._fragment_storage = FakeStorage({"poll_key": ["poll"]})
         self.started: list = []
 
     def has_fragment(self, fragment_id: str) -> bool:
@@ -47,9 +61,9 @@ def sessions(monkeypatch) -> dict[str, FakeSession]:
     return found
 
 
-def follow(session_id: str, code: str = "ABC234") -> None:
+def follow(session_id: str, code: str = "ABC234", then: str | None = None) -> None:
     with wake._LOCK:
-        wake._FOLLOWERS.setdefault(code, {})[session_id] = wake.Follower(code, "poll")
+        wake._FOLLOWERS.setdefault(code, {})[session_id] = wake.Follower(code, "poll", then)
 
 
 async def settle(seconds: float = 0.1) -> None:
@@ -65,8 +79,8 @@ def test_a_follower_between_runs_gets_its_poll_run_on_the_page_and_address_its_l
 
     assert asyncio.run(ring()) == 1
     (rerun,) = sessions["s1"].started
-    assert (rerun.fragment_id, rerun.page_script_hash, rerun.query_string) == (
-        "poll",
+    assert (rerun.fragment_id_queue, rerun.page_script_hash, rerun.query_string) == (
+        ["poll"],
         "page-walk",
         "class=ABC234&step=3",
     )
@@ -116,3 +130,19 @@ def test_a_follower_whose_poll_is_no_longer_drawn_is_forgotten_not_woken(session
         return wake.wake("ABC234")
 
     assert asyncio.run(ring()) == 0 and session.started == [] and wake.followers("ABC234") == {}
+
+
+def test_where_the_page_draws_the_part_the_same_run_reruns_it_after_the_poll(sessions):
+    walk = sessions["walk"] = FakeSession("page-walk", "class=ABC234&step=2")
+    walk.fragments.add("part")
+    walk._fragment_storage.keys["part_key"] = ["part"]
+    other = sessions["other"] = FakeSession("page-softmax", "class=ABC234")  # its page has no part
+    follow("walk", then="part_key")
+    follow("other", then="part_key")
+
+    async def ring() -> int:
+        return wake.wake("ABC234")
+
+    assert asyncio.run(ring()) == 2
+    assert [rerun.fragment_id_queue for rerun in walk.started] == [["poll", "part"]]
+    assert [rerun.fragment_id_queue for rerun in other.started] == [["poll"]]

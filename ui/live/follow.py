@@ -7,7 +7,8 @@ end of the shell (`publish`), by the walkthrough's fragment after a change of pa
 (`ui.live.rounds.asked`), each time only when it changed. A follower's sidebar has a poll fragment (`follow_poll_ui`)
 that reads the class; the store's bell wakes it at once when the lecturer changes what the class sees
 (ui/live/wake.py), and the browser's timer reruns it every FOLLOW_EVERY seconds as the fallback. When only the part
-changed, the poll reruns only the walkthrough's part fragment (`PART_FRAGMENT`, `start_fragment`).
+changed, the poll reruns only the walkthrough's part fragment (`PART_FRAGMENT`, `start_fragment`): in the wake-up's
+own run, which queues the part's fragment after the poll, else by asking for its run.
 """
 
 from __future__ import annotations
@@ -170,7 +171,7 @@ def follow_poll_ui() -> None:
     if seat is None or not seat.following:
         wake.unfollow()
         return
-    wake.follow(seat.code, live_store.store(), POLL_FRAGMENT)
+    wake.follow(seat.code, live_store.store(), POLL_FRAGMENT, then=PART_FRAGMENT)
     try:
         if live_store.store().version(seat.code) == seat.seen_version:
             return
@@ -188,6 +189,8 @@ def follow_poll_ui() -> None:
         return
     plan = follow_plan(current.view, PAGE.get(), state.step(), encode_scenario(state.get_scenario()))
     if before is not None and follows_in_part(plan, PAGE.get(), _PART_PAGE.get(), current.ended):
+        if wake.queued_after(POLL_FRAGMENT, PART_FRAGMENT):
+            return  # a wake-up's run: the part's fragment runs next in it and shows the new part
         _rerun_part()
     st.rerun()
 

@@ -16,11 +16,13 @@ their poll fragment, as the browser's timer would, from the server's side.
 
 The run asked for is the one the browser's timer sends (RerunData: the fragment, and the page, the address and the
 browser's context the session's last run settled), without widget states, as `follow._rerun_part` asks Streamlit's
-runner for the part's run. It is asked for only between runs, when those are settled (a session with a run on its
-way is asked again a moment later), by starting the session's script runner as Streamlit's own
-`AppSession.request_rerun` does. Those are
-Streamlit internals, pinned with Streamlit in requirements.txt; tests/serving/test_follow_step.py checks that a
-follower that never polls is moved by the lecturer's step.
+runner for the part's run; where the follower's page draws the walkthrough's part, the same run then reruns the
+part's fragment (the queue `[poll, part]`), which shows the lecturer's new part: one run per follower and step, not
+the poll's run and then the part's (`queued_after` tells the poll). It is asked for only between runs, when those
+are settled (a session with a run on its way is asked again a moment later), by starting the session's script
+runner as Streamlit's own `AppSession.request_rerun` does. Those are Streamlit internals, pinned with Streamlit in
+requirements.txt; tests/serving/test_follow_step.py checks that a follower that never polls is moved by the
+lecturer's step, in one run.
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ from dataclasses import dataclass
 
 from streamlit.errors import StreamlitAPIException
 from streamlit.runtime import Runtime
+from streamlit.runtime.app_session import AppSession
 from streamlit.runtime.scriptrunner_utils.script_requests import RerunData
 from streamlit.runtime.scriptrunner_utils.script_run_context import get_script_run_ctx
 
@@ -47,6 +50,7 @@ class Follower:
 
     code: str
     fragment_id: str
+    then: str | None = None  # the key of a fragment the same run draws right after the poll, where the page has it
 
 
 RETRY_S = 0.1  # a follower whose run is on its way is asked again this much later...
@@ -59,9 +63,11 @@ _HEARD: set[int] = set()  # the stores whose bell this server listens to (by id:
 _SWEPT = [0.0]  # time.monotonic() of the last sweep
 
 
-def follow(code: str, store: ClassStore, fragment_key: str) -> None:
+def follow(code: str, store: ClassStore, fragment_key: str, then: str | None = None) -> None:
     """This session follows class `code`: woken by `store`'s bell from now on, by a run of the fragment keyed
-    `fragment_key` (`st.fragment(key=...)`, the poll), which this page run has drawn."""
+    `fragment_key` (`st.fragment(key=...)`, the poll), which this page run has drawn, followed in the same run by
+    the fragment keyed `then` when the session's page has it (the walkthrough's part: one run moves a follower, not
+    the poll's run and then the part's)."""
     ctx = get_script_run_ctx()
     if ctx is None:
         return
@@ -71,7 +77,7 @@ def follow(code: str, store: ClassStore, fragment_key: str) -> None:
         return
     if len(fragment_ids) != 1:
         return
-    follower = Follower(code, fragment_ids[0])
+    follower = Follower(code, fragment_ids[0], then)
     with _LOCK:
         for sessions in _FOLLOWERS.values():
             sessions.pop(ctx.session_id, None)
@@ -157,7 +163,7 @@ def _wake_one(session_id: str, follower: Follower, tries: int) -> bool:
     rerun = RerunData(
         query_string=settled.query_string,
         page_script_hash=settled.page_script_hash,
-        fragment_id=follower.fragment_id,
+        fragment_id_queue=[follower.fragment_id, *_drawn(session, follower.then)],
         is_auto_rerun=True,
         context_info=settled.context_info if settled.HasField("context_info") else None,
     )
@@ -167,3 +173,30 @@ def _wake_one(session_id: str, follower: Follower, tries: int) -> bool:
         _LOG.exception("waking a follower failed")
         return False
     return True
+
+
+def _drawn(session: AppSession, key: str | None) -> list[str]:
+    """The ids of the fragment keyed `key` that `session` holds now (none when its page does not draw it)."""
+    if key is None:
+        return []
+    try:
+        ids = session._fragment_storage.resolve_target(key)
+    except StreamlitAPIException:
+        return []
+    return [fragment_id for fragment_id in ids if session.has_fragment(fragment_id)]
+
+
+def queued_after(first: str, then: str) -> bool:
+    """Whether this run (a fragment run) runs the fragment keyed `then` after the one keyed `first`: the queue a
+    wake-up asks for (`follow`'s `then`)."""
+    ctx = get_script_run_ctx()
+    if ctx is None or not ctx.fragment_ids_this_run:
+        return False
+    queue = ctx.fragment_ids_this_run
+    try:
+        first_ids, then_ids = ctx.fragment_storage.resolve_target(first), ctx.fragment_storage.resolve_target(then)
+    except StreamlitAPIException:
+        return False
+    if len(first_ids) != 1 or first_ids[0] not in queue:
+        return False
+    return all(i in queue and queue.index(i) > queue.index(first_ids[0]) for i in then_ids)
