@@ -16,7 +16,6 @@ from __future__ import annotations
 from dataclasses import replace
 
 import streamlit as st
-from streamlit.errors import StreamlitAPIException
 from streamlit.runtime.scriptrunner_utils.script_requests import RerunData
 from streamlit.runtime.scriptrunner_utils.script_run_context import get_script_run_ctx
 
@@ -204,9 +203,8 @@ def _rerun_part() -> None:
     ctx = get_script_run_ctx()
     if ctx is None or ctx.script_requests is None:
         return
-    try:
-        fragments = ctx.fragment_storage.resolve_target(PART_FRAGMENT)
-    except StreamlitAPIException:
+    fragments = wake.drawn_ids(ctx.fragment_storage, PART_FRAGMENT)
+    if not fragments:
         return
     ctx.script_requests.request_rerun(
         RerunData(

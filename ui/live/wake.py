@@ -36,6 +36,7 @@ from dataclasses import dataclass
 from streamlit.errors import StreamlitAPIException
 from streamlit.runtime import Runtime
 from streamlit.runtime.app_session import AppSession
+from streamlit.runtime.fragment import FragmentStorage
 from streamlit.runtime.scriptrunner_utils.script_requests import RerunData
 from streamlit.runtime.scriptrunner_utils.script_run_context import get_script_run_ctx
 
@@ -71,11 +72,8 @@ def follow(code: str, store: ClassStore, fragment_key: str, then: str | None = N
     ctx = get_script_run_ctx()
     if ctx is None:
         return
-    try:
-        fragment_ids = ctx.fragment_storage.resolve_target(fragment_key)
-    except StreamlitAPIException:  # not drawn in this run: nothing to wake
-        return
-    if len(fragment_ids) != 1:
+    fragment_ids = drawn_ids(ctx.fragment_storage, fragment_key)
+    if len(fragment_ids) != 1:  # none: not drawn in this run, nothing to wake
         return
     follower = Follower(code, fragment_ids[0], then)
     with _LOCK:
@@ -175,14 +173,18 @@ def _wake_one(session_id: str, follower: Follower, tries: int) -> bool:
     return True
 
 
-def _drawn(session: AppSession, key: str | None) -> list[str]:
-    """The ids of the fragment keyed `key` that `session` holds now (none when its page does not draw it)."""
-    if key is None:
-        return []
+def drawn_ids(storage: FragmentStorage, key: str) -> list[str]:
+    """The ids of the fragment keyed `key` (`st.fragment(key=...)`) in a session's fragment `storage`; none when its
+    page has not drawn it."""
     try:
-        ids = session._fragment_storage.resolve_target(key)
+        return storage.resolve_target(key)
     except StreamlitAPIException:
         return []
+
+
+def _drawn(session: AppSession, key: str | None) -> list[str]:
+    """The ids of the fragment keyed `key` that `session` holds now (none when its page does not draw it)."""
+    ids = [] if key is None else drawn_ids(session._fragment_storage, key)
     return [fragment_id for fragment_id in ids if session.has_fragment(fragment_id)]
 
 
@@ -193,10 +195,7 @@ def queued_after(first: str, then: str) -> bool:
     if ctx is None or not ctx.fragment_ids_this_run:
         return False
     queue = ctx.fragment_ids_this_run
-    try:
-        first_ids, then_ids = ctx.fragment_storage.resolve_target(first), ctx.fragment_storage.resolve_target(then)
-    except StreamlitAPIException:
-        return False
-    if len(first_ids) != 1 or first_ids[0] not in queue:
+    first_ids, then_ids = drawn_ids(ctx.fragment_storage, first), drawn_ids(ctx.fragment_storage, then)
+    if len(first_ids) != 1 or first_ids[0] not in queue or not then_ids:
         return False
     return all(i in queue and queue.index(i) > queue.index(first_ids[0]) for i in then_ids)
