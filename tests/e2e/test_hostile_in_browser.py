@@ -423,23 +423,30 @@ def test_a_20_mb_sentence_is_cut_at_the_limit_or_refused_whole_and_memory_stays_
     expect(page.get_by_text(limit)).to_have_count(1)
     no_exception(page)
     after_long = server.rss_mb()
-    # Forged, the whole 21 MB, twice: over that limit, the server closes the connection before the message
-    # becomes a run (its log says so each time); the page connects again and its session keeps its sentence.
+    # A short sentence again (each connection's first run draws the page anew: cheap for three words, ~11 MB of the
+    # server's memory for 667 tokens), then the whole 21 MB forged, twice: over that limit, the server closes the
+    # connection before the message becomes a run (its log says so each time); the page connects again and its
+    # session keeps its sentence.
+    do(page, lambda: (sentence_box.fill("el perro come"), sentence_box.press("Enter")))
+    expect(page.get_by_text(limit)).to_have_count(0)
+    after_short = server.rss_mb()
     for _ in range(2):
         connections = forger.connections
         forger.send("pipeline_sentence", lambda state: setattr(state, "string_value", huge))
         reconnected(page, forger, connections)
     refusals = server.log.read_text().count("exceeds the limit of 1000000 bytes; closing connection")
     assert refusals == 2, server.log.read_text()[-2000:]
-    expect(page.get_by_text(limit)).to_have_count(1)
+    expect(sentence_box).to_have_value("el perro come")
+    expect(page.get_by_text(limit)).to_have_count(0)
     no_exception(page)
     after_forged = server.rss_mb()
-    do(page, lambda: (sentence_box.fill("el perro come"), sentence_box.press("Enter")))  # the session still works
-    expect(page.get_by_text(limit)).to_have_count(0)
+    do(page, lambda: (sentence_box.fill("el gato come"), sentence_box.press("Enter")))  # the session still works
+    no_exception(page)
     figures = {
         "before_mb": round(before, 1),
         "after_browser_paste_mb": round(after_paste, 1),
         "after_a_forged_900_kb_message_mb": round(after_long, 1),
+        "after_a_short_sentence_mb": round(after_short, 1),
         "after_two_forged_21_mb_messages_mb": round(after_forged, 1),
     }
     ARTIFACTS.mkdir(exist_ok=True)
@@ -448,9 +455,11 @@ def test_a_20_mb_sentence_is_cut_at_the_limit_or_refused_whole_and_memory_stays_
     # The old page held the sentence through every stage: 208 → 779 MB. With a 21 MB message taken as a run,
     # the memory rose at each message, ~20 MB at a time (12 messages: 184 → 388 MB): each finished run leaves its
     # request, the whole message, in garbage that only a full collection frees, and the app turns Streamlit's
-    # collection after every run off (README, "Serving"). Refused at the door, a message leaves nothing behind.
+    # collection after every run off (README, "The serving configuration"). Refused at the door, it leaves none.
     assert after_long - before < 60, figures  # the page's own work on 667 tokens included
-    assert after_forged - after_long < 15, figures
+    # Two refused messages leave less than one of them (each reconnection's first run has its own small cost:
+    # +0.5 to +9.3 MB measured, the higher under three busy loops); taken as runs they left ~20 MB each.
+    assert after_forged - after_short < 21, figures
     page.context.close()
 
 
