@@ -17,6 +17,10 @@ first N whose interaction p95 passes 1 s.
     python benchmarks/bench_capacity.py --sessions 10,40 --replicas 1 --no-storm --steady 20   # a quick look
     python benchmarks/bench_capacity.py --sessions 40 --compare STREAMLIT_RUNNER_POST_SCRIPT_GC=false --rounds 2
     python benchmarks/bench_capacity.py --storm-only --storm 200        # the join storm on 1, 2 and 3 replicas
+    python benchmarks/bench_capacity.py --storm-only --replicas 2 --spread   # two replicas with a core each
+
+--spread gives the replicas a core each, in turn (core 0, core 1, ...): the second shares core 1 with Locust and
+haproxy, so what the load generator uses of it (the table's "client CPU") is taken from that replica.
 
 --compare runs each point with the serving configuration as it is (A, or with the --base settings) and with the given
 STREAMLIT_* settings too (B), alternated, `--rounds` times each.
@@ -190,8 +194,17 @@ def measure(
     label: str,
     profile: bool = False,
     pause: float = WARM_PAUSE_S,
+    spread: bool = False,
 ) -> Point:
-    with Topology(replicas=replicas, balancer=replicas > 1, cpus=SERVER_CPUS, balancer_cpus=CLIENT_CPUS, env=env) as t:
+    topology = Topology(
+        replicas=replicas,
+        balancer=replicas > 1,
+        cpus=SERVER_CPUS,
+        balancer_cpus=CLIENT_CPUS,
+        replica_cpus=(SERVER_CPUS, CLIENT_CPUS) if spread else (),
+        env=env,
+    )
+    with topology as t:
         warm(t.url, pause)
         pids = [r.process.pid for r in t.started]
         with tempfile.TemporaryDirectory() as tmp, Sampler(pids) as sampler:
@@ -262,6 +275,7 @@ def main() -> None:
     )
     parser.add_argument("--rounds", type=int, default=1, help="with --compare: A/B pairs per point")
     parser.add_argument("--profile", action="store_true", help="py-spy on the (first) server at each point")
+    parser.add_argument("--spread", action="store_true", help="a core each for the replicas (see above)")
     parser.add_argument("--warm-pause", type=float, default=WARM_PAUSE_S, help="s after the warm-up (0: a smoke run)")
     args = parser.parse_args()
     sessions = [int(n) for n in args.sessions.split(",")]
@@ -287,8 +301,9 @@ def main() -> None:
         return
     for replicas in [] if args.storm_only else replica_counts:
         for users in sessions if replicas == 1 else [int(n) for n in args.replica_sessions.split(",")]:
+            label = f"{replicas} × class" + (", a core each" if args.spread and replicas > 1 else "")
             point = measure(
-                replicas, users, "class", args.steady, {}, f"{replicas} × class", args.profile, args.warm_pause
+                replicas, users, "class", args.steady, {}, label, args.profile, args.warm_pause, args.spread
             )
             points.append(point)
             print(point.row(), flush=True)
@@ -297,8 +312,10 @@ def main() -> None:
     if not args.no_storm:
         for replicas in replica_counts:
             for users in [int(n) for n in args.storm.split(",")]:
-                label = f"{replicas} × join storm"
-                point = measure(replicas, users, "storm", STORM_TAIL_S, {}, label, args.profile, args.warm_pause)
+                label = f"{replicas} × join storm" + (", a core each" if args.spread and replicas > 1 else "")
+                point = measure(
+                    replicas, users, "storm", STORM_TAIL_S, {}, label, args.profile, args.warm_pause, args.spread
+                )
                 print(point.row(), flush=True)
     print(load_average())
 

@@ -18,7 +18,9 @@ once after 1 to 3 s. Between steps the lecturer's page runs its own timers (the 
 - server CPU: the servers' CPU seconds over the lecture (first step to the end), per second and per student.
 
 Setups: `single`: one `streamlit run` pinned to core 0 (taskset), the in-process class store; `replicas`: two
-replicas and redis-server on core 0, haproxy (deploy/haproxy.cfg) and the load generator on core 1, the Redis store.
+replicas and redis-server on core 0, haproxy (deploy/haproxy.cfg) and the load generator on core 1, the Redis store;
+`spread`: the same two replicas with a core each, the first on core 0 with redis-server, the second on core 1
+beside haproxy and the load generator (which use a tenth of it or less: the table's "generator CPU").
 The lecturer and Locust always run on core 1. `uptime`'s load averages are printed before and after each point.
 
     flock /work/locks/heavy python benchmarks/bench_live.py --setup single --sessions 30,100,200
@@ -205,10 +207,11 @@ def load_average() -> str:
 
 def measure(setup: str, students: int, every: float) -> Point:
     topology = Topology(
-        replicas=2 if setup == "replicas" else 1,
-        balancer=setup == "replicas",
-        redis=setup == "replicas",
+        replicas=1 if setup == "single" else 2,
+        balancer=setup != "single",
+        redis=setup != "single",
         cpus=SERVER_CPUS,
+        replica_cpus=(SERVER_CPUS, CLIENT_CPUS) if setup == "spread" else (),
         balancer_cpus=CLIENT_CPUS,
         redis_cpus=SERVER_CPUS,
     )
@@ -279,15 +282,18 @@ def step_text(part: int, latencies: list[float], missed: int) -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--setup", choices=("single", "replicas"), default="single")
+    parser.add_argument("--setup", choices=("single", "replicas", "spread"), default="single")
     parser.add_argument("--sessions", default="30,100,200", help="comma-separated numbers of students")
     parser.add_argument("--every", type=float, default=10.0, help="seconds between the lecturer's steps")
     args = parser.parse_args()
-    missing = missing_programs(redis=True) if args.setup == "replicas" else []
+    missing = missing_programs(redis=True) if args.setup != "single" else []
     if missing:
         sys.exit(f"the replicas need Debian's {' and '.join(missing)}")
     os.sched_setaffinity(0, {int(CLIENT_CPUS)})  # the lecturer beside the load generator
-    print(f"live class, {args.setup}: servers on core {SERVER_CPUS}, lecturer and Locust on core {CLIENT_CPUS}")
+    servers = f"servers on core {SERVER_CPUS}"
+    if args.setup == "spread":
+        servers = f"a replica on core {SERVER_CPUS}, one on core {CLIENT_CPUS}"
+    print(f"live class, {args.setup}: {servers}, lecturer and Locust on core {CLIENT_CPUS}")
     print(
         "| setup | students | follow ms p50 / p95 | steps missed | answer → tally ms p50 / p95 | answers "
         "| uncounted | errors | server CPU | CPU ms per student-s | generator CPU | load avg before → after |"

@@ -77,7 +77,8 @@ class Replica:
 class Topology:
     """Replicas, and unless `balancer` is False haproxy in front of them, and if `redis` a redis-server whose URL
     the replicas get as REDIS_URL. `cpus` pins the replicas (taskset -c), `balancer_cpus` haproxy, `redis_cpus`
-    redis-server. Stops all it started on exit, however the block ends."""
+    redis-server; `replica_cpus`, when given, pins the k-th replica to its k-th entry instead (a replica per core).
+    Stops all it started on exit, however the block ends."""
 
     replicas: int = 1
     balancer: bool = True
@@ -85,6 +86,7 @@ class Topology:
     cpus: str = ""
     balancer_cpus: str = ""
     redis_cpus: str = ""
+    replica_cpus: tuple[str, ...] = ()
     env: dict[str, str] = field(default_factory=dict)
     log_dir: Path | None = None
     started: list[Replica] = field(default_factory=list, init=False)
@@ -164,7 +166,8 @@ class Topology:
         port = free_port()
         command = [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true"]
         command += ["--server.address", "127.0.0.1", "--server.port", str(port)]
-        replica = Replica(name, port, self._spawn(name, command, cpus=self.cpus, env=env))
+        cpus = self.replica_cpus[len(self.started) % len(self.replica_cpus)] if self.replica_cpus else self.cpus
+        replica = Replica(name, port, self._spawn(name, command, cpus=cpus, env=env))
         wait_healthy(replica.url, replica.process)
         self.started.append(replica)
         return replica

@@ -7,9 +7,11 @@ cookie, then runs. Without haproxy or redis-server the tests skip, except under 
 
 from __future__ import annotations
 
+import os
 import random
 import time
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import pytest
 import requests
@@ -25,6 +27,11 @@ RUN_S = 30  # the longest a run may take (a step takes well under a second here)
 FAILOVER_S = 30  # the balancer marks a replica down after two failed checks 2 s apart; a reconnect retries until
 
 
+# A core each for the two replicas (bench_live.py's `spread` setup), the same one twice on a one-core machine.
+CORES = tuple(str(core) for core in sorted(os.sched_getaffinity(0)))[:2] * 2
+REPLICA_CPUS = CORES[:2] if len(set(CORES[:2])) == 2 else CORES[:1]
+
+
 def needs_programs() -> None:
     require(missing_programs(redis=True), "the topology")
 
@@ -32,8 +39,20 @@ def needs_programs() -> None:
 @pytest.fixture(scope="module")
 def topology():
     needs_programs()
-    with Topology(replicas=2, redis=True) as topology:
+    with Topology(replicas=2, redis=True, replica_cpus=REPLICA_CPUS) as topology:
         yield topology
+
+
+def allowed_cpus(pid: int) -> str:
+    """The cores a process may run on, as Linux lists them ("0", "0-1", ...)."""
+    status = Path(f"/proc/{pid}/status").read_text()
+    return next(line.split(":", 1)[1].strip() for line in status.splitlines() if line.startswith("Cpus_allowed_list"))
+
+
+def test_each_replica_runs_on_the_core_it_was_given(topology):
+    assert [allowed_cpus(replica.process.pid) for replica in topology.started] == [
+        REPLICA_CPUS[k % len(REPLICA_CPUS)] for k in range(len(topology.started))
+    ]
 
 
 @dataclass
