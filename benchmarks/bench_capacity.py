@@ -21,6 +21,8 @@ first N whose interaction p95 passes 1 s.
 
 --spread gives the replicas a core each, in turn (core 0, core 1, ...): the second shares core 1 with Locust and
 haproxy, so what the load generator uses of it (the table's "client CPU") is taken from that replica.
+--storm-without-static has the storm's students open only the websocket and the first run, not the page and its
+static files (which haproxy's cache serves, not the replicas): what the replicas themselves are asked for.
 
 --compare runs each point with the serving configuration as it is (A, or with the --base settings) and with the given
 STREAMLIT_* settings too (B), alternated, `--rounds` times each.
@@ -157,6 +159,7 @@ class Point:
     busy: float  # the servers' CPU seconds per second over the steady part (1.0: one core all the time)
     rss: float
     client_cpu: float
+    storm: str = ""  # a join storm's CPU per student, servers and balancer (a line printed after its row)
 
     def row(self) -> str:
         rate = f"{self.rate:.1f} / {self.users / 3:.1f}" if self.interactions else "–"
@@ -195,6 +198,7 @@ def measure(
     profile: bool = False,
     pause: float = WARM_PAUSE_S,
     spread: bool = False,
+    static: bool = True,
 ) -> Point:
     topology = Topology(
         replicas=replicas,
@@ -207,14 +211,15 @@ def measure(
     with topology as t:
         warm(t.url, pause)
         pids = [r.process.pid for r in t.started]
-        with tempfile.TemporaryDirectory() as tmp, Sampler(pids) as sampler:
+        balancer = [t.balancer_process.pid] if t.balancer_process is not None else []
+        with tempfile.TemporaryDirectory() as tmp, Sampler(pids) as sampler, Sampler(balancer) as haproxy:
             results, samples = Path(tmp) / "results.json", Path(tmp) / "py-spy.txt"
             began = time.time()
             with pyspy.sampled(pids[0], samples) if profile else contextlib.nullcontext():
                 if scenario == "class":
                     client_cpu = locust(t.url, "ClassStudent", users, JOIN_WINDOW_S + 5 + steady, results, static=False)
                 else:
-                    client_cpu = locust(t.url, "JoiningStudent", users, JOIN_WINDOW_S + steady, results, static=True)
+                    client_cpu = locust(t.url, "JoiningStudent", users, JOIN_WINDOW_S + steady, results, static=static)
             timings = json.loads(results.read_text())
             if profile:
                 pyspy.summarize(samples)
@@ -225,6 +230,18 @@ def measure(
     done = [ms for t, ms in timings["interaction"] if t >= steady_from]
     seconds = ended - steady_from
     cpu_rate = sampler.cpu_between(steady_from, ended) / sampler.span(steady_from, ended)  # CPU s per s
+    storm = ""
+    if scenario == "storm" and joined:
+        # over the storm itself: from the first student's arrival to a second after the last first page
+        storm_end = max(joined) + 1.5
+        per_student = {
+            "servers": 1000 * sampler.cpu_between(began, storm_end) / users,
+            "balancer": 1000 * haproxy.cpu_between(began, storm_end) / users if balancer else float("nan"),
+        }
+        storm = (
+            f"  over the storm's {sampler.span(began, storm_end):.0f} s: CPU per student, servers"
+            f" {_num(per_student['servers'])} ms, balancer (haproxy) {_num(per_student['balancer'])} ms"
+        )
     return Point(
         label=label,
         users=users,
@@ -236,6 +253,7 @@ def measure(
         busy=cpu_rate,
         rss=sampler.rss_peak(),
         client_cpu=client_cpu,
+        storm=storm,
     )
 
 
@@ -276,6 +294,9 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=1, help="with --compare: A/B pairs per point")
     parser.add_argument("--profile", action="store_true", help="py-spy on the (first) server at each point")
     parser.add_argument("--spread", action="store_true", help="a core each for the replicas (see above)")
+    parser.add_argument(
+        "--storm-without-static", action="store_true", help="storm students open only the websocket (see above)"
+    )
     parser.add_argument("--warm-pause", type=float, default=WARM_PAUSE_S, help="s after the warm-up (0: a smoke run)")
     args = parser.parse_args()
     sessions = [int(n) for n in args.sessions.split(",")]
@@ -313,10 +334,21 @@ def main() -> None:
         for replicas in replica_counts:
             for users in [int(n) for n in args.storm.split(",")]:
                 label = f"{replicas} × join storm" + (", a core each" if args.spread and replicas > 1 else "")
+                label += ", without static files" if args.storm_without_static else ""
                 point = measure(
-                    replicas, users, "storm", STORM_TAIL_S, {}, label, args.profile, args.warm_pause, args.spread
+                    replicas,
+                    users,
+                    "storm",
+                    STORM_TAIL_S,
+                    {},
+                    label,
+                    args.profile,
+                    args.warm_pause,
+                    args.spread,
+                    static=not args.storm_without_static,
                 )
                 print(point.row(), flush=True)
+                print(point.storm, flush=True)
     print(load_average())
 
 
