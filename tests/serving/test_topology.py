@@ -27,9 +27,8 @@ RUN_S = 30  # the longest a run may take (a step takes well under a second here)
 FAILOVER_S = 30  # the balancer marks a replica down after two failed checks 2 s apart; a reconnect retries until
 
 
-# A core each for the two replicas (bench_live.py's `spread` setup), the same one twice on a one-core machine.
-CORES = tuple(str(core) for core in sorted(os.sched_getaffinity(0)))[:2] * 2
-REPLICA_CPUS = CORES[:2] if len(set(CORES[:2])) == 2 else CORES[:1]
+# A core each for the two replicas (bench_live.py's `spread` setup); on a one-core machine both get that core.
+REPLICA_CPUS = tuple(str(core) for core in sorted(os.sched_getaffinity(0)))[:2]
 
 
 def needs_programs() -> None:
