@@ -52,6 +52,7 @@ from loadtest.protocol import Connection  # noqa: E402
 from loadtest.recording import Recording  # noqa: E402
 
 SERVER_CPUS, CLIENT_CPUS = "0", "1"
+SPREAD_CPUS = (SERVER_CPUS, CLIENT_CPUS)  # a core each for the replicas, in turn (--spread; bench_live's `spread`)
 JOIN_WINDOW_S = 10  # every scenario's students arrive within this
 STORM_TAIL_S = 30  # a join storm runs this long after its last student arrived
 WARM_PAUSE_S = 10  # after the warm-up: past ui.heap's freeze, 8 s after the first page (ui/shell.py)
@@ -205,7 +206,7 @@ def measure(
         balancer=replicas > 1,
         cpus=SERVER_CPUS,
         balancer_cpus=CLIENT_CPUS,
-        replica_cpus=(SERVER_CPUS, CLIENT_CPUS) if spread else (),
+        replica_cpus=SPREAD_CPUS if spread else (),
         env=env,
     )
     with topology as t:
@@ -234,13 +235,11 @@ def measure(
     if scenario == "storm" and joined:
         # over the storm itself: from the first student's arrival to a second after the last first page
         storm_end = max(joined) + 1.5
-        per_student = {
-            "servers": 1000 * sampler.cpu_between(began, storm_end) / users,
-            "balancer": 1000 * haproxy.cpu_between(began, storm_end) / users if balancer else float("nan"),
-        }
+        servers_ms = 1000 * sampler.cpu_between(began, storm_end) / users
+        balancer_ms = 1000 * haproxy.cpu_between(began, storm_end) / users if balancer else float("nan")
         storm = (
             f"  over the storm's {sampler.span(began, storm_end):.0f} s: CPU per student, servers"
-            f" {_num(per_student['servers'])} ms, balancer (haproxy) {_num(per_student['balancer'])} ms"
+            f" {_num(servers_ms)} ms, balancer (haproxy) {_num(balancer_ms)} ms"
         )
     return Point(
         label=label,
@@ -276,6 +275,12 @@ def parse_env(pairs: list[str]) -> dict[str, str]:
             raise SystemExit(f"--compare takes STREAMLIT_* settings, not {pair!r}")
         env[key] = value
     return env
+
+
+def point_label(replicas: int, what: str, args: argparse.Namespace) -> str:
+    """A row's first cell: "2 × join storm, a core each", ..."""
+    label = f"{replicas} × {what}" + (", a core each" if args.spread and replicas > 1 else "")
+    return label + (", without static files" if what == "join storm" and args.storm_without_static else "")
 
 
 def main() -> None:
@@ -320,12 +325,11 @@ def main() -> None:
                     print(point.row(), flush=True)
         print(load_average())
         return
+    how = (args.profile, args.warm_pause, args.spread)  # measure's profile, pause and spread, for every point
     for replicas in [] if args.storm_only else replica_counts:
         for users in sessions if replicas == 1 else [int(n) for n in args.replica_sessions.split(",")]:
-            label = f"{replicas} × class" + (", a core each" if args.spread and replicas > 1 else "")
-            point = measure(
-                replicas, users, "class", args.steady, {}, label, args.profile, args.warm_pause, args.spread
-            )
+            label = point_label(replicas, "class", args)
+            point = measure(replicas, users, "class", args.steady, {}, label, *how)
             points.append(point)
             print(point.row(), flush=True)
     if points:
@@ -333,22 +337,11 @@ def main() -> None:
     if not args.no_storm:
         for replicas in replica_counts:
             for users in [int(n) for n in args.storm.split(",")]:
-                label = f"{replicas} × join storm" + (", a core each" if args.spread and replicas > 1 else "")
-                label += ", without static files" if args.storm_without_static else ""
-                point = measure(
-                    replicas,
-                    users,
-                    "storm",
-                    STORM_TAIL_S,
-                    {},
-                    label,
-                    args.profile,
-                    args.warm_pause,
-                    args.spread,
-                    static=not args.storm_without_static,
-                )
+                label = point_label(replicas, "join storm", args)
+                point = measure(replicas, users, "storm", STORM_TAIL_S, {}, label, *how, not args.storm_without_static)
                 print(point.row(), flush=True)
-                print(point.storm, flush=True)
+                if point.storm:
+                    print(point.storm, flush=True)
     print(load_average())
 
 

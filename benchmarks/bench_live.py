@@ -46,7 +46,7 @@ sys.path.insert(0, str(ROOT))
 
 from streamlit.proto.BackMsg_pb2 import BackMsg  # noqa: E402
 
-from benchmarks.bench_capacity import CLIENT_CPUS, SERVER_CPUS, Sampler, locust, percentile  # noqa: E402
+from benchmarks.bench_capacity import CLIENT_CPUS, SERVER_CPUS, SPREAD_CPUS, Sampler, locust, percentile  # noqa: E402
 from deploy.topology import Topology, missing_programs  # noqa: E402
 from loadtest.protocol import Connection, Run  # noqa: E402
 from loadtest.recording import WALK_PART  # noqa: E402
@@ -211,7 +211,7 @@ def measure(setup: str, students: int, every: float) -> Point:
         balancer=setup != "single",
         redis=setup != "single",
         cpus=SERVER_CPUS,
-        replica_cpus=(SERVER_CPUS, CLIENT_CPUS) if setup == "spread" else (),
+        replica_cpus=SPREAD_CPUS if setup == "spread" else (),
         balancer_cpus=CLIENT_CPUS,
         redis_cpus=SERVER_CPUS,
     )
