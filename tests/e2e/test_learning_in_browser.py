@@ -118,6 +118,10 @@ def test_an_edited_target_row_is_renormalised(page, app_url):
     # «el» was [1, 0, 0]; now [1, 1, 0] sums to 2 and is divided by it
     message = ES["learn.target.renormalised.one"].format(rows="«el»", sums="2")
     expect(page.locator("[data-testid=stAlert]").filter(has_text=message)).to_be_visible()
+    # the chart stays mounted and takes the new figure after the run (ui/static/figure.js): wait for its first row
+    selector = f"{keyed('learn_target_figure')} .js-plotly-plot"
+    row = f"selector => JSON.stringify(({PLOT_DATA})(selector)?.[0]?.z?.[0])"
+    page.wait_for_function(f"selector => ({row})(selector) === '[0.5,0.5,0]'", arg=selector, timeout=RUN_TIMEOUT)
     z = heatmap(page, "learn_target_figure")
     assert z[0].tolist() == [0.5, 0.5, 0.0]
     assert_healthy(page)

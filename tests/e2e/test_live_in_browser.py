@@ -54,6 +54,9 @@ def new_page(browser, viewport: dict, **options) -> Page:
 def answer(student: Page, pick: int) -> None:
     """A student sends the option `pick`, or to a numeric question the number NUMBERS[pick]."""
     box = student.locator(CLASS_QUESTION)
+    # The box waits for this round's answer: its last slot is drawn, so its form is this round's. Right after a new
+    # round's title arrives, the rest of the box can still be the last round's (its form, its "answer received").
+    expect(box).to_contain_text(translate("es", "live.quiz.waiting"), timeout=FOLLOW_WITHIN)
     choices = box.locator("[role=radiogroup] label")
     if choices.count():
         choices.nth(pick).click()

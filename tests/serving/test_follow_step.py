@@ -5,6 +5,7 @@ still reruns (and switches) the whole page. The page's own poll stays, as the fa
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 
 import pytest
@@ -12,6 +13,7 @@ from streamlit.proto.BackMsg_pb2 import BackMsg
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
 from benchmarks.bench_live import Lecturer
+from classroom.bell import CHANNEL
 from deploy.topology import Topology, missing_programs
 from loadtest.protocol import RUN_DONE, Connection, Run
 from loadtest.recording import WALK_PART
@@ -66,6 +68,22 @@ def page_level(messages: Sequence[ForwardMsg]) -> list[str]:
         if msg.WhichOneof("type") == "delta" and not msg.delta.fragment_id
     ]
     return drawn + [kind for kind in kinds if kind in ("navigation", "page_config_changed")]
+
+
+def subscribed(redis_url: str, seconds: float = 10) -> None:
+    """Wait until a replica listens on the class bell. Its first follower's poll starts the listening thread, which
+    subscribes a moment after the join's run has ended; a ring published before that is heard by nobody (the page's
+    own poll would catch up within FOLLOW_EVERY, which this test's student never runs)."""
+    import redis
+
+    client = redis.Redis.from_url(redis_url)
+    try:
+        deadline = time.monotonic() + seconds
+        while client.pubsub_numsub(CHANNEL)[0][1] < 1:
+            assert time.monotonic() < deadline, f"no replica listened on the bell within {seconds} s"
+            time.sleep(0.02)
+    finally:
+        client.close()
 
 
 def woken(student: Connection, moved) -> list[ForwardMsg]:
@@ -149,6 +167,7 @@ def test_on_replicas_a_step_on_one_wakes_the_followers_on_another():
         lecturer = Lecturer(one.url)
         lecturer.open_class()
         student = join(other.url, lecturer.code)
+        subscribed(topology.redis_url)
         for part in (2, 3):
             lecturer.next_part()
             messages = woken(student, lambda part=part: f"step={part}" in student.page.query_string)
