@@ -10,6 +10,7 @@ header's menu (⋮).
 
 from __future__ import annotations
 
+import base64
 from pathlib import Path
 
 import streamlit as st
@@ -22,7 +23,11 @@ from ui.live import follow, panels, seats
 from ui.pages import PAGE_BY_KEY, PAGES
 from ui.reconnect import reconnect_ui
 
-ICON = str(Path(__file__).resolve().parent.parent / "assets" / "icon.png")
+ICON_FILE = Path(__file__).resolve().parent.parent / "assets" / "icon.png"
+# The tab's icon goes inside the page's settings as a data URL (338 bytes of PNG). Given a file, Streamlit reads and
+# hashes it in every run and the browser fetches it again from the server after every run (/media/..., sent without a
+# cache header): a walkthrough's first page fetched it 10 times.
+ICON = "data:image/png;base64," + base64.b64encode(ICON_FILE.read_bytes()).decode("ascii")
 EXIT_PRESENTATION_KEYS = "Alt+P"
 LANGUAGE_CHOICE = "lang_choice"  # the language radio (the language itself is ui.state's)
 

@@ -25,7 +25,7 @@ from tests.e2e.shared import (
     wait_for_app,
     watched_page,
 )
-from ui import figure_component, served
+from ui import figure_component, served, shell
 from ui.i18n import LANGUAGES
 
 pytestmark = [
@@ -236,6 +236,10 @@ def test_nothing_is_asked_of_any_other_host(browser, app_url):
         assert requested and not elsewhere, elsewhere
         # plotly.js from the server's packed file (sent as it is, unpacked by the browser), not the plain one
         assert [u for u in requested if "plotly" in u] == [f"{app_url}/{served.PLOTLY_JS_PACKED}"], requested
+        # the tab's icon comes inside the page's settings (ui.shell.ICON), not fetched again after every run
+        assert not [u for u in requested if urlsplit(u).path.startswith("/media/")], requested
+        icon = page.evaluate("() => [...document.querySelectorAll('link[rel~=icon]')].map(link => link.href)")
+        assert icon == [shell.ICON], icon
         assert_healthy(page)
     finally:
         context.close()
