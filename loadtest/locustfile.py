@@ -1,8 +1,8 @@
 """What students do to the server, as Locust users (https://locust.io), speaking Streamlit's websocket protocol.
 
 A student joins: fetches what the browser fetched to open the page (index.html, Streamlit's JavaScript, CSS and
-fonts, the health and host-config checks: the recorded list, unless --no-static), opens `/_stcore/stream` and asks
-for the page's first run. Timed as "first page", until that run has finished and the files the browser loads after
+fonts, the health and host-config checks; after the first run, the app's figure and copy scripts and plotly.js,
+packed: the recorded list, unless --no-static), opens `/_stcore/stream` and asks for the page's first run. Timed as "first page", until that run has finished and the files the browser loads after
 it are in. Then, every 2 to 4 s, the student changes something and the page answers ("interaction", timed from
 the BackMsg sent to its run finished): on the builder, the temperature slider to a random value and the causal
 mask on or off; on the walkthrough, Next to part 5, then Previous back to part 1. Half the students work on each.
@@ -30,6 +30,7 @@ import sys
 import time
 from argparse import ArgumentParser
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import gevent
 from gevent.pool import Pool
@@ -45,6 +46,7 @@ from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 from loadtest.protocol import Connection, RunError
 from loadtest.recording import WALK_PART, Recording, builder_step
 from ui.i18n import LANGUAGES
+from ui.served import PLOTLY_JS, PLOTLY_JS_PACKED
 
 RECORDINGS = {page: Recording.load(page) for page in ("builder", "walkthrough")}
 BROWSER_CONNECTIONS = 6  # what Chromium opens to one host over HTTP/1.1
@@ -143,6 +145,10 @@ class Student(AppUser):
             headers = {**BROWSER_HEADERS, **({"Cookie": self.cookie_header()} if self.cookies else {})}
             response = self.http.get(path, headers=headers)
             body = response.read()  # as sent: compressed or not
+            if response.status_code == 404 and urlsplit(path).path == urlsplit(f"/{PLOTLY_JS_PACKED}").path:
+                # a server that has not packed plotly.js yet draws its figures with the plain file (ui.served)
+                response = self.http.get(f"/{PLOTLY_JS}", headers=headers)
+                body = response.read()
             for name, value in response.items():
                 if name.lower() == "set-cookie":
                     key, _, rest = value.partition("=")

@@ -76,7 +76,7 @@ def builder_step_at(recording: Recording, temperature: str) -> BackMsg:
     message = recording.steps()[0]
     widget(message, "opt_temperature_0").string_array_value.data[:] = [temperature]
     widget(message, "opt_causal_0").bool_value = False
-    widget(message, "questions_on").bool_value = False
+    widget(message, "questions_on_toggle").bool_value = False
     return message
 
 

@@ -20,6 +20,7 @@ from deploy.topology import COOKIE, Topology, missing_programs
 from loadtest.protocol import Connection, Page
 from loadtest.recording import Recording, builder_step
 from tests.benchmark_runs import require
+from ui import served
 
 pytestmark = pytest.mark.slow
 BUILDER = Recording.load("builder")
@@ -154,3 +155,24 @@ def test_streamlits_static_files_come_compressed_from_the_balancers_cache(topolo
     assert "Age" in again.headers and "Age" not in direct.headers  # the second answer came from haproxy's cache
     assert "Set-Cookie" not in again.headers  # no student's cookie is handed to another from the cache
     assert again.content == direct.content  # requests decompressed it: the same bytes
+
+
+def test_the_apps_own_scripts_come_from_the_balancers_cache_only_with_their_version(topology):
+    """plotly.js and figure.js (ui/served.py) are asked for with ?v=<digest of their bytes>: haproxy keeps those;
+    the same path without a version always goes to a replica (a kept copy could be another version's)."""
+    student, connection = joined(topology.url)  # the replica's page ran: its component routes exist
+    connection.close()
+    cookies = {COOKIE: student.replica}
+    headers = {"Accept-Encoding": "gzip"}
+    for path in (served.PLOTLY_JS_PACKED, f"component/{served.SCRIPTS}/figure.js?v={served.VERSION}"):
+        first, again = (requests.get(f"{topology.url}/{path}", cookies=cookies, headers=headers, timeout=30) for _ in "12")
+        assert first.status_code == again.status_code == 200, path
+        assert "Age" in again.headers and "Set-Cookie" not in again.headers, path  # from haproxy's cache
+        assert again.content == first.content
+        cookieless = requests.get(f"{topology.url}/{path}", headers=headers, timeout=30)
+        assert "Age" in cookieless.headers and "Set-Cookie" not in cookieless.headers  # no student's cookie handed on
+        plain = path.split("?")[0]
+        unversioned = [requests.get(f"{topology.url}/{plain}", cookies=cookies, headers=headers, timeout=30) for _ in "12"]
+        assert [r.status_code for r in unversioned] == [200, 200] and not any("Age" in r.headers for r in unversioned)
+        assert unversioned[1].content == again.content
+

@@ -26,9 +26,25 @@ def test_pack_writes_the_file_gzip_compressed_beside_nothing_else(tmp_path):
 
 def test_the_loader_imports_its_module_from_the_served_scripts_and_returns_the_call():
     code = served.loader("copy.js", "module.draw(component)")
-    assert f'import(served("component/{served.SCRIPTS}/copy.js"))' in code
+    assert f'import(served("component/{served.SCRIPTS}/copy.js?v={served.VERSION}"))' in code
     assert "return module.draw(component);" in code
     assert code.startswith("function served(path)")
+
+
+def test_a_served_files_url_changes_with_any_of_the_files_bytes(tmp_path):
+    """The ?v= a cache in front of the servers keys on: the same files give the same version; one byte changed in
+    any of them, or a renamed file, gives another."""
+    one, two = tmp_path / "a.js", tmp_path / "b.js"
+    one.write_text("export const a = 1;")
+    two.write_text("export const b = 2;")
+    before = served.version([one, two])
+    assert served.version([two, one]) == before and len(before) == 12
+    two.write_text("export const b = 3;")
+    changed = served.version([one, two])
+    two.rename(tmp_path / "c.js")
+    assert len({before, changed, served.version([one, tmp_path / "c.js"])}) == 3
+    assert served.VERSION == served.version([*served.STATIC.glob("*.js"), served.PLOTLY_FILE])
+    assert served.PLOTLY_JS.endswith(f"?v={served.VERSION}") and served.PLOTLY_JS_PACKED.endswith(f"?v={served.VERSION}")
 
 
 def test_the_packed_file_is_named_to_the_browser_only_once_it_is_there(tmp_path, monkeypatch):
