@@ -2,9 +2,10 @@
 
 A student joins: fetches what the browser fetched to open the page (index.html, Streamlit's JavaScript, CSS and
 fonts, the health and host-config checks; after the first run, the app's figure and copy scripts and plotly.js,
-packed: the recorded list, unless --no-static), opens `/_stcore/stream` and asks for the page's first run. Timed as "first page", until that run has finished and the files the browser loads after
-it are in. Then, every 2 to 4 s, the student changes something and the page answers ("interaction", timed from
-the BackMsg sent to its run finished): on the builder, the temperature slider to a random value and the causal
+packed: the recorded list, unless --no-static), opens `/_stcore/stream` and asks for the page's first run. Timed
+as "first page", until that run has finished and the files the browser loads after it are in. Then, every 2 to 4
+s, the student changes something and the page answers ("interaction", timed from the BackMsg sent to its run
+finished): on the builder, the temperature slider to a random value and the causal
 mask on or off; on the walkthrough, Next to part 5, then Previous back to part 1. Half the students work on each.
 The messages are a real browser's (loadtest/record.py), replayed with the widget values changed.
 

@@ -17,6 +17,8 @@ from google.protobuf.json_format import ParseDict
 from streamlit.proto.BackMsg_pb2 import BackMsg
 from streamlit.proto.WidgetStates_pb2 import WidgetState
 
+from ui import served
+
 RECORDED = Path(__file__).resolve().parent / "recorded"
 WALK_PART = re.compile(r"-walk_picker_(\d+)$")  # the walkthrough's part picker is keyed by the part it shows
 TEMPERATURES = [round(0.1 * k, 1) for k in range(1, 51)]  # the builder's slider: 0.1 … 5.0 (engine/limits.py)
@@ -37,8 +39,9 @@ class Recording:
         return cls(**json.loads((RECORDED / f"{page}.json").read_text(encoding="utf-8")))
 
     def static_paths(self, before_first_run: bool) -> list[str]:
-        """What the browser fetched before it opened the websocket, or after the first run's messages came."""
-        return [r["path"] for r in self.requests if (r["after"] == 0) == before_first_run]
+        """What the browser fetched before it opened the websocket, or after the first run's messages came (the
+        app's own files at the version the server has now: `current`)."""
+        return [current(r["path"]) for r in self.requests if (r["after"] == 0) == before_first_run]
 
     def opening(self) -> BackMsg:
         """The first message: the page's first run, no widget state yet."""
@@ -47,6 +50,15 @@ class Recording:
     def steps(self) -> list[BackMsg]:
         """Every later message, as recorded."""
         return [back_msg(m) for m in self.messages[1:]]
+
+
+def current(path: str) -> str:
+    """A recorded URL of the app's own files (ui/served.py: /component/ui.served.<folder>_<digest>/<file>?v=<digest>)
+    with the digest of the files as they are now, which is what today's page asks for; any other URL as it was."""
+    if not path.startswith(f"/component/{served.__name__}."):
+        return path
+    path = re.sub(r"_[0-9a-f]{12}/", f"_{served.VERSION}/", path, count=1)
+    return re.sub(r"([?&]v=)[0-9a-f]{12}", rf"\g<1>{served.VERSION}", path)
 
 
 def back_msg(data: dict) -> BackMsg:

@@ -57,14 +57,14 @@ BUNDLE_TRACES = frozenset(
         "violin",
     }
 )
-SCRIPTS = f"{__name__}.scripts"  # the names Streamlit gives the two served folders (module.name)
-PLOTLY = f"{__name__}.plotly_js"
 
 
 def version(paths: list[Path]) -> str:
-    """A short digest of the files' names and bytes. The served files' URLs carry it (`?v=`, which Streamlit's file
-    route ignores), so that a cache in front of the servers can keep them (deploy/haproxy.cfg keeps /component/ files
-    that have one) and still never hand a browser another version's script: a new file is a new URL."""
+    """A short digest of the files' names and bytes. The served files' URLs carry it twice: in the folder's name
+    (Streamlit's file route answers only the names this process declared) and as `?v=` (which the route ignores),
+    the sign for a cache in front of the servers that the file may be kept (deploy/haproxy.cfg keeps /component/
+    files that have one). A new file is a new URL, and a replica of another version answers it with a 404, which no
+    cache keeps: no browser is handed another version's script."""
     digest = hashlib.sha256()
     for path in sorted(paths):
         digest.update(path.name.encode() + b"\0" + path.read_bytes())
@@ -72,8 +72,12 @@ def version(paths: list[Path]) -> str:
 
 
 VERSION = version([*STATIC.glob("*.js"), PLOTLY_FILE])  # 1.6 MB read once per process: 1.4 ms here
+# The names Streamlit gives the three served folders (module.name) hold the version too: a replica of another
+# version of the app answers 404 (which no cache keeps) to a URL of this one, instead of its own files.
+SCRIPTS = f"{__name__}.scripts_{VERSION}"
+PLOTLY = f"{__name__}.plotly_js_{VERSION}"
+PACKED = f"{__name__}.plotly_packed_{VERSION}"
 PLOTLY_JS = f"component/{PLOTLY}/{PLOTLY_NAME}?v={VERSION}"
-PACKED = f"{__name__}.plotly_packed"
 PACKED_NAME = PLOTLY_NAME + ".gz"
 PLOTLY_JS_PACKED = f"component/{PACKED}/{PACKED_NAME}?v={VERSION}"
 _served_by: list[object] = []  # the runtime the three folders were declared to (one per server process)
@@ -134,9 +138,9 @@ def serve_files() -> None:
     if not Runtime.exists() or (_served_by and _served_by[0] is Runtime.instance()):
         return
     served = (
-        components_v1.declare_component("scripts", path=STATIC).name,
-        components_v1.declare_component("plotly_js", path=PLOTLY_DIR).name,
-        components_v1.declare_component("plotly_packed", path=_packed_folder()).name,
+        components_v1.declare_component(f"scripts_{VERSION}", path=STATIC).name,
+        components_v1.declare_component(f"plotly_js_{VERSION}", path=PLOTLY_DIR).name,
+        components_v1.declare_component(f"plotly_packed_{VERSION}", path=_packed_folder()).name,
     )
     assert served == (SCRIPTS, PLOTLY, PACKED), served  # the loaders' URLs
     _served_by[:] = [Runtime.instance()]

@@ -11,6 +11,8 @@ from streamlit.proto.BackMsg_pb2 import BackMsg
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
 from loadtest.protocol import MessageCache, Page, RunError
+from loadtest.recording import Recording, current
+from ui import served
 
 LIVE_FRAGMENT = "f" * 32
 RECORDED_FRAGMENT = "0" * 32
@@ -129,3 +131,17 @@ def test_a_fragments_run_ages_only_that_fragments_messages():
     assert cache.hashes() == ["other", "page"]
     cache.run_finished()
     assert cache.hashes() == []
+
+
+def test_the_apps_own_files_are_asked_for_at_the_version_the_server_has_now():
+    """A recording made before the scripts or plotly.js changed still asks for today's URLs (a replica answers an
+    older version's with a 404); every other URL is replayed as recorded."""
+    old = "0123456789ab"
+    assert current(f"/component/ui.served.scripts_{old}/figure.js?v={old}") == (
+        f"/component/ui.served.scripts_{served.VERSION}/figure.js?v={served.VERSION}"
+    )
+    assert current(f"/{served.PLOTLY_JS_PACKED}".replace(served.VERSION, old)) == f"/{served.PLOTLY_JS_PACKED}"
+    for path in ("/static/js/index.DormvYxC.js", "/builder?lang=es", "/_stcore/health"):
+        assert current(path) == path
+    fetched = Recording.load("builder").static_paths(before_first_run=False)
+    assert f"/{served.PLOTLY_JS_PACKED}" in fetched

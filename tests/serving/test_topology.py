@@ -158,21 +158,29 @@ def test_streamlits_static_files_come_compressed_from_the_balancers_cache(topolo
 
 
 def test_the_apps_own_scripts_come_from_the_balancers_cache_only_with_their_version(topology):
-    """plotly.js and figure.js (ui/served.py) are asked for with ?v=<digest of their bytes>: haproxy keeps those;
-    the same path without a version always goes to a replica (a kept copy could be another version's)."""
+    """plotly.js and figure.js (ui/served.py) are asked for at their version (in the folder's name and as ?v=):
+    haproxy keeps those, for a year in browsers too; the same file without ?v= always goes to a replica, and a URL of
+    another version is a 404 that nothing keeps."""
     student, connection = joined(topology.url)  # the replica's page ran: its component routes exist
     connection.close()
     cookies = {COOKIE: student.replica}
     headers = {"Accept-Encoding": "gzip"}
+
+    def get(path: str, **kwargs) -> requests.Response:
+        return requests.get(f"{topology.url}/{path}", headers=headers, timeout=30, **kwargs)
+
     for path in (served.PLOTLY_JS_PACKED, f"component/{served.SCRIPTS}/figure.js?v={served.VERSION}"):
-        first, again = (requests.get(f"{topology.url}/{path}", cookies=cookies, headers=headers, timeout=30) for _ in "12")
+        first, again = get(path, cookies=cookies), get(path, cookies=cookies)
         assert first.status_code == again.status_code == 200, path
         assert "Age" in again.headers and "Set-Cookie" not in again.headers, path  # from haproxy's cache
+        assert again.headers["Cache-Control"] == "public, immutable, max-age=31536000"
         assert again.content == first.content
-        cookieless = requests.get(f"{topology.url}/{path}", headers=headers, timeout=30)
-        assert "Age" in cookieless.headers and "Set-Cookie" not in cookieless.headers  # no student's cookie handed on
-        plain = path.split("?")[0]
-        unversioned = [requests.get(f"{topology.url}/{plain}", cookies=cookies, headers=headers, timeout=30) for _ in "12"]
-        assert [r.status_code for r in unversioned] == [200, 200] and not any("Age" in r.headers for r in unversioned)
+        cookieless = get(path)  # a browser without the balancer's cookie gets the kept copy, and no one's cookie
+        assert "Age" in cookieless.headers and "Set-Cookie" not in cookieless.headers
+        unversioned = [get(path.split("?")[0], cookies=cookies) for _ in "12"]
+        assert [r.status_code for r in unversioned] == [200, 200]
+        assert not any("Age" in r.headers or "immutable" in r.headers.get("Cache-Control", "") for r in unversioned)
         assert unversioned[1].content == again.content
-
+        other = path.replace(served.VERSION, "0123456789ab")
+        missing = [get(other, cookies=cookies) for _ in "12"]
+        assert [r.status_code for r in missing] == [404, 404] and "Age" not in missing[1].headers, other
