@@ -325,11 +325,11 @@ def main() -> None:
                     print(point.row(), flush=True)
         print(load_average())
         return
-    how = (args.profile, args.warm_pause, args.spread)  # measure's profile, pause and spread, for every point
+    how = {"profile": args.profile, "pause": args.warm_pause, "spread": args.spread}  # for every point
     for replicas in [] if args.storm_only else replica_counts:
         for users in sessions if replicas == 1 else [int(n) for n in args.replica_sessions.split(",")]:
             label = point_label(replicas, "class", args)
-            point = measure(replicas, users, "class", args.steady, {}, label, *how)
+            point = measure(replicas, users, "class", args.steady, {}, label, **how)
             points.append(point)
             print(point.row(), flush=True)
     if points:
@@ -338,7 +338,8 @@ def main() -> None:
         for replicas in replica_counts:
             for users in [int(n) for n in args.storm.split(",")]:
                 label = point_label(replicas, "join storm", args)
-                point = measure(replicas, users, "storm", STORM_TAIL_S, {}, label, *how, not args.storm_without_static)
+                static = not args.storm_without_static
+                point = measure(replicas, users, "storm", STORM_TAIL_S, {}, label, **how, static=static)
                 print(point.row(), flush=True)
                 if point.storm:
                     print(point.storm, flush=True)

@@ -21,6 +21,7 @@ from ui import served
 
 RECORDED = Path(__file__).resolve().parent / "recorded"
 WALK_PART = re.compile(r"-walk_picker_(\d+)$")  # the walkthrough's part picker is keyed by the part it shows
+SERVED_DIGEST = re.compile(r"(?<=[_=])[0-9a-f]{12}(?=[/&]|$)")  # in a served folder's name, and as ?v=
 TEMPERATURES = [round(0.1 * k, 1) for k in range(1, 51)]  # the builder's slider: 0.1 … 5.0 (engine/limits.py)
 
 
@@ -57,8 +58,7 @@ def current(path: str) -> str:
     with the digest of the files as they are now, which is what today's page asks for; any other URL as it was."""
     if not path.startswith(f"/component/{served.__name__}."):
         return path
-    path = re.sub(r"_[0-9a-f]{12}/", f"_{served.VERSION}/", path, count=1)
-    return re.sub(r"([?&]v=)[0-9a-f]{12}", rf"\g<1>{served.VERSION}", path)
+    return SERVED_DIGEST.sub(served.VERSION, path)
 
 
 def back_msg(data: dict) -> BackMsg:

@@ -72,11 +72,15 @@ def version(paths: list[Path]) -> str:
 
 
 VERSION = version([*STATIC.glob("*.js"), PLOTLY_FILE])  # 1.6 MB read once per process: 1.4 ms here
-# The names Streamlit gives the three served folders (module.name) hold the version too: a replica of another
-# version of the app answers 404 (which no cache keeps) to a URL of this one, instead of its own files.
-SCRIPTS = f"{__name__}.scripts_{VERSION}"
-PLOTLY = f"{__name__}.plotly_js_{VERSION}"
-PACKED = f"{__name__}.plotly_packed_{VERSION}"
+
+
+def folder_name(folder: str) -> str:
+    """The name a served folder is declared under, with the version (`version`)."""
+    return f"{folder}_{VERSION}"
+
+
+# the names Streamlit gives the three served folders (module.name)
+SCRIPTS, PLOTLY, PACKED = (f"{__name__}.{folder_name(f)}" for f in ("scripts", "plotly_js", "plotly_packed"))
 PLOTLY_JS = f"component/{PLOTLY}/{PLOTLY_NAME}?v={VERSION}"
 PACKED_NAME = PLOTLY_NAME + ".gz"
 PLOTLY_JS_PACKED = f"component/{PACKED}/{PACKED_NAME}?v={VERSION}"
@@ -138,9 +142,9 @@ def serve_files() -> None:
     if not Runtime.exists() or (_served_by and _served_by[0] is Runtime.instance()):
         return
     served = (
-        components_v1.declare_component(f"scripts_{VERSION}", path=STATIC).name,
-        components_v1.declare_component(f"plotly_js_{VERSION}", path=PLOTLY_DIR).name,
-        components_v1.declare_component(f"plotly_packed_{VERSION}", path=_packed_folder()).name,
+        components_v1.declare_component(folder_name("scripts"), path=STATIC).name,
+        components_v1.declare_component(folder_name("plotly_js"), path=PLOTLY_DIR).name,
+        components_v1.declare_component(folder_name("plotly_packed"), path=_packed_folder()).name,
     )
     assert served == (SCRIPTS, PLOTLY, PACKED), served  # the loaders' URLs
     _served_by[:] = [Runtime.instance()]

@@ -9,6 +9,7 @@ import time
 from collections.abc import Sequence
 
 import pytest
+import redis
 from streamlit.proto.BackMsg_pb2 import BackMsg
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
@@ -74,8 +75,6 @@ def subscribed(redis_url: str, seconds: float = 10) -> None:
     """Wait until a replica listens on the class bell. Its first follower's poll starts the listening thread, which
     subscribes a moment after the join's run has ended; a ring published before that is heard by nobody (the page's
     own poll would catch up within FOLLOW_EVERY, which this test's student never runs)."""
-    import redis
-
     client = redis.Redis.from_url(redis_url)
     try:
         deadline = time.monotonic() + seconds
