@@ -34,7 +34,7 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 from bench_latency import FIGURE, TIMEOUT_MS, Tab, code_version, p95, session, settle  # noqa: E402
 from playwright.sync_api import Browser, sync_playwright  # noqa: E402
 
-from harness.browser import find_chromium, launch  # noqa: E402
+from harness.browser import chromium_or_exit, launch  # noqa: E402
 from harness.server import free_port, start_app, stop_app, wait_healthy  # noqa: E402
 from ui.i18n import DEFAULT_LANGUAGE, LANGUAGES  # noqa: E402
 
@@ -161,9 +161,7 @@ def parse_args() -> argparse.Namespace:
 
 def main() -> None:
     args = parse_args()
-    chromium = find_chromium()
-    if chromium is None:
-        sys.exit("no Chromium found: install Debian's chromium package")
+    chromium = chromium_or_exit()
     with ExitStack() as stack:
         urls = {kind: stack.enter_context(server(env)) for kind, env in KINDS.items()}
         playwright = stack.enter_context(sync_playwright())

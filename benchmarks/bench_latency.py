@@ -36,7 +36,7 @@ sys.path.insert(0, str(ROOT))
 
 from playwright.sync_api import Browser, Page, expect, sync_playwright  # noqa: E402
 
-from harness.browser import CHART, SHOWS_LATEST, ScriptRuns, find_chromium, launch  # noqa: E402
+from harness.browser import CHART, SHOWS_LATEST, ScriptRuns, chromium_or_exit, launch  # noqa: E402
 from harness.server import Server, served  # noqa: E402
 from ui.i18n import DEFAULT_LANGUAGE, LANGUAGES  # noqa: E402
 from ui.pages import PAGES, page_url  # noqa: E402
@@ -483,9 +483,7 @@ def code_version() -> str:
 
 def main() -> None:
     args = parse_args()
-    chromium = find_chromium()
-    if chromium is None:
-        sys.exit("no Chromium found: install Debian's chromium package")
+    chromium = chromium_or_exit()
     keys = [spec.key for spec in PAGES if spec.key in args.pages]
     with (
         served(ROOT / "app.py") as app,

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import sys
 import time
 import urllib.parse
 from collections.abc import Callable
@@ -67,6 +68,14 @@ def find_chromium(*, headless_shell: bool = False) -> str | None:
         if candidate and Path(candidate).exists():
             return candidate
     return None
+
+
+def chromium_or_exit() -> str:
+    """The benchmarks' browser (`find_chromium`'s full browser), or the script ends saying what to install."""
+    chromium = find_chromium()
+    if chromium is None:
+        sys.exit("no Chromium found: install Debian's chromium package")
+    return chromium
 
 
 def launch(playwright: Playwright, executable: str, extra_flags: list[str] | None = None) -> Browser:

@@ -20,7 +20,7 @@ FLOOR_APPS = sorted(FLOORS.glob("floor_*.py"))
 # Every script of benchmarks/ is smoke-run here, in tests/e2e or in tests/serving, or is a module the scripts import.
 SMOKED_HERE = {"bench_engine.py", "bench_training.py", "bench_scaling_cpu.py", "bench_encoder.py", "bench_heap.py"}
 SMOKED_WITH_BROWSER = {"bench_cold_start.py", "bench_latency.py", "bench_join.py", "bench_model_server.py"}
-SMOKED_WITH_BROWSER |= {"load_sessions.py", "bench_drag.py", "bench_page_open.py"}
+SMOKED_WITH_BROWSER |= {"load_sessions.py", "bench_drag.py", "bench_page_open.py", "bench_versions.py"}
 SMOKED_WITH_SERVERS = {"bench_capacity.py", "bench_live.py", "bench_soak.py", "bench_step_bytes.py"}  # tests/serving
 MODULES = {"pyspy.py"}  # imported by the scripts, run with them
 FLOOR_MODULES = {"grid_sample.py", "live_chart.py"}  # imported by floor apps, run with them

@@ -173,9 +173,18 @@ def numbers_ui(specs: Sequence[Heatmap], title: str = "", key: str | None = None
     row and column headed by its name) and buttons that copy it as LaTeX and as CSV (ui.matrix_text). The fold is
     named after `title` (the figure's), or the one matrix's. The copy buttons' keys follow the figure's `key` when
     it has one (one page may show the same matrix twice: the walkthrough's figure and a question's given numbers),
-    else the matrix itself."""
+    else the matrix itself.
+
+    What the fold holds is drawn only while it is open: opening it reruns the page (or the fragment it is in), so a
+    closed fold costs a run its label alone, not its tables and copy buttons (a third of a builder step's own
+    time; benchmarks/README.md). Its key keeps it open while its values change: the figure's `key`, else the
+    matrices' titles and shapes."""
     lang = state.current_language()
-    with st.expander(tm("matrix.numbers", title=title or specs[0].title)):
+    label = tm("matrix.numbers", title=title or specs[0].title)
+    fold = st.expander(label, key=_fold_key(specs, key), on_change="rerun")
+    with fold:
+        if not fold.open:
+            return
         for i, spec in enumerate(specs):
             st.html(matrix_text.table_html(spec, lang, table_caption(spec)))
             copy_buttons_ui(
@@ -186,6 +195,15 @@ def numbers_ui(specs: Sequence[Heatmap], title: str = "", key: str | None = None
                 key=f"copy_{key}_{i}" if key else _copy_key(spec),
                 failed=t("matrix.copy_failed"),
             )
+
+
+def _fold_key(specs: Sequence[Heatmap], key: str | None) -> str:
+    """The key of a figure's numbers fold: the figure's own, else the same for the same matrices' titles and shapes
+    (not their values, so that an open fold stays open while they change)."""
+    if key:
+        return f"numbers_{key}"
+    named = repr([(spec.title, np.shape(spec.values), list(spec.rows), list(spec.cols)) for spec in specs])
+    return f"numbers_{hashlib.blake2b(named.encode(), digest_size=8).hexdigest()}"
 
 
 def _copy_key(spec: Heatmap) -> str:

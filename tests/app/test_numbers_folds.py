@@ -5,9 +5,15 @@ The browser tests measure the widths (tests/e2e/test_lecture.py); this checks th
 
 from __future__ import annotations
 
+from dataclasses import replace
+
+import numpy as np
 import pytest
 
-from tests.app.helpers import go_to_part, open_page
+from tests.app import lesson
+from tests.app.helpers import by_label, go_to_part, open_page
+from ui import charts
+from ui.figure_specs import Heatmap
 from ui.i18n import LANGUAGES
 
 FOLD = LANGUAGES["es"]["matrix.numbers"].split("{")[0]  # "Ver los números: "
@@ -38,3 +44,61 @@ def test_figures_side_by_side_have_their_numbers_under_the_row(page):
     assert not at.exception
     assert folds(at.main)
     assert folds_in_columns(at) == []
+
+
+# What a fold holds is drawn only while it is open (ui.charts.numbers_ui): its table (st.html) and its copy buttons.
+MATRIX_TABLE = 'class="matrix-table"'
+COPY_BUTTON = "attention_copy_button"
+
+
+def tables_drawn(at) -> list[str]:
+    return [element.proto.body for element in at.get("html") if MATRIX_TABLE in element.proto.body]
+
+
+def copy_buttons_drawn(at) -> list:
+    return [e for e in at.get("bidi_component") if e.proto.component_name.endswith(COPY_BUTTON)]
+
+
+def weights_row(body: str) -> str:
+    """The cells of the table's first row, as written (the weights of the first token's row)."""
+    return body.split("<tbody><tr>", 1)[1].split("</tr>", 1)[0]
+
+
+def written_row(token: str, weights: np.ndarray) -> str:
+    return f'<th scope="row">{token}</th>' + "".join(f"<td>{lesson.number(w)}</td>" for w in weights)
+
+
+def test_a_closed_fold_draws_nothing_and_an_open_one_its_table_and_copy_buttons():
+    at = open_page("pages/builder.py", "en")
+    assert not at.exception
+    labels = [e.label for e in at.expander if e.label.startswith(LANGUAGES["en"]["matrix.numbers"].split("{")[0])]
+    assert len(labels) == 8  # Q, K, V, the scores, the scaled scores, the weights, x, the output
+    assert tables_drawn(at) == [] and copy_buttons_drawn(at) == []
+    at.session_state["numbers_b_weights"] = True  # the reader opens the weights' fold: its run draws what it holds
+    at.run()
+    assert not at.exception
+    (table,) = tables_drawn(at)
+    assert "<caption>Weights (softmax)" in table
+    assert weights_row(table) == written_row("el", lesson.attention()["weights"][0])
+    (buttons,) = copy_buttons_drawn(at)
+    assert buttons.proto.ByteSize() < 1_500  # its texts and a loader, not its code (ui/static/copy.js, served once)
+
+
+def test_an_open_fold_stays_open_and_follows_its_values():
+    """Its key is the figure's, not its values: a new temperature redraws the open table, it does not close it."""
+    at = open_page("pages/builder.py", "en")
+    at.session_state["numbers_b_weights"] = True
+    at.run()
+    by_label(at.select_slider, LANGUAGES["en"]["scenario.temperature"]).set_value(2.0).run()
+    assert not at.exception
+    (table,) = tables_drawn(at)
+    hot = lesson.attention(temperature=2.0)["weights"][0]
+    assert weights_row(table) == written_row("el", hot) != written_row("el", lesson.attention()["weights"][0])
+
+
+def test_a_fold_without_a_figure_key_is_keyed_by_its_matrices_not_their_values():
+    x = Heatmap(values=np.array([[1.0, 2.0]]), rows=["el"], cols=["d0", "d1"], title="x", decimals=1, kind="signed")
+    moved = replace(x, values=np.array([[3.0, 4.0]]))
+    assert charts._fold_key([x], None) == charts._fold_key([moved], None)
+    assert charts._fold_key([x], None) != charts._fold_key([replace(x, title="y")], None)
+    assert charts._fold_key([x], "b_x") == "numbers_b_x"

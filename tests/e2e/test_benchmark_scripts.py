@@ -10,6 +10,7 @@ import pytest
 
 from deploy.topology import program
 from harness.browser import find_chromium
+from harness.server import ROOT
 from harness.tiny_model import TINY_XLMR_VOCAB_CONFIG, write_model
 from tests.benchmark_runs import require as require_programs
 from tests.benchmark_runs import run_benchmark
@@ -42,6 +43,17 @@ def test_bench_latency_prints_a_pages_interaction_beside_the_floors():
     assert lines_matching(r"^bench_latency: app at ", out), out
     assert lines_matching(r"^Interaction latency \(press -> last DOM mutation", out), out
     assert lines_matching(r"^  softmax +\d+ +\d+ +\d+/\d+ +\d+/\d+ ", out), out  # its median, p95, the floors'
+    assert lines_matching(rf"^load average at the end: {NUMBER}", out), out
+
+
+def test_bench_versions_prints_two_checkouts_page_by_page():
+    require()
+    out = run_benchmark(
+        "bench_versions.py", "--repo", str(ROOT), "--pages", "softmax", "--repeats", "2", timeout=600
+    )  # this checkout against itself: the script's run, not a difference, is what is checked
+    (line,) = lines_matching(r"^softmax ", out)
+    assert re.search(rf"this ÷ other: median {NUMBER}, p95 {NUMBER}, CPU (?:{NUMBER}|n/a)$", line), out
+    assert len(re.findall(rf"CPU +{NUMBER} ms", line)) == 2, line
     assert lines_matching(rf"^load average at the end: {NUMBER}", out), out
 
 

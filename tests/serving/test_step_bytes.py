@@ -17,7 +17,6 @@ from ui.figure_component import COMPONENT_NAME
 
 pytestmark = pytest.mark.slow
 STEP_BYTES = 30_000  # issue 29's target: half the 60 kB a builder slider step sent at its start
-COPY_BUTTON_BYTES = 1_500  # a builder step's copy button (a matrix's LaTeX and CSV, and a loader): 1.2 kB now
 
 
 def figures_sent_whole(run: Run) -> int:
@@ -36,6 +35,14 @@ def copy_buttons_sent(run: Run) -> list[ForwardMsg]:
         for msg in run.messages
         if msg.WhichOneof("type") == "delta"
         and msg.delta.new_element.bidi_component.component_name.endswith("attention_copy_button")
+    ]
+
+
+def tables_sent(run: Run) -> list[ForwardMsg]:
+    return [
+        msg
+        for msg in run.messages
+        if msg.WhichOneof("type") == "delta" and 'class="matrix-table"' in msg.delta.new_element.html.body
     ]
 
 
@@ -60,6 +67,7 @@ def test_a_builder_step_sends_the_figures_the_browser_holds_as_references_and_un
     assert figures_sent_whole(back) == 0  # every figure of the first temperature is in the browser's cache
     assert len(references(back)) >= on_the_page
     assert new_value.received <= STEP_BYTES, new_value.received
-    # a copy button carries its texts and a loader, not its code (ui/static/copy.js, served once): 3.8 kB each before
-    sizes = [msg.ByteSize() for msg in copy_buttons_sent(new_value)]
-    assert sizes and max(sizes) < COPY_BUTTON_BYTES, sizes
+    # the figures' numbers folds are closed: a step draws none of their tables and copy buttons (ui.charts.numbers_ui;
+    # what an open one sends: tests/app/test_numbers_folds.py)
+    assert on_the_page and copy_buttons_sent(drawn) == copy_buttons_sent(new_value) == []
+    assert tables_sent(drawn) == tables_sent(new_value) == []

@@ -266,7 +266,7 @@ def head_ui(reading: Reading, layer: int, head: int) -> None:
     # line of hover text apiece, would fill the shared cache (a few milliseconds to build)
     figure = figure_specs.heatmap_figure(spec, charts.style(), state.current_language())
     charts.show_figure(figure, spec.title, charts.describe(spec), key="real_head_figure")
-    charts.numbers_ui([spec])
+    charts.numbers_ui([spec], key="real_head_figure")
     st.caption(t("real.head.hover"))
     n = len(tokens.pieces)
     for column, name in zip(st.columns(len(MEASURES)), MEASURES, strict=True):
