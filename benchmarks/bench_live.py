@@ -57,6 +57,11 @@ PARTS = 5
 JOIN_WINDOW_S = 10  # bench_capacity.locust spawns N students over this
 SETTLE_S = 5  # after the last join, before the first step
 TAIL_S = 8  # after the last step: the last answers arrive and are counted
+# Past the planned first step, the lecturer waits at most this long for the projector to count every student's answer
+# to the first part, as a lecturer waits for the class: on a busy machine Locust starts late and the last students
+# join after the planned step (they would never see the first question, and an answer sent as the step went was
+# never counted). The students' run is this much longer, so that the lecture's end still falls inside it.
+FIRST_ANSWERS_WAIT_S = 20
 RUN_TIMEOUT_S = 60
 CODE = re.compile(r"[?&]class=([A-Z2-9]{6})")
 # The projector's line "**Ronda 1:** respondieron 3 de 30." read back as (round, answered).
@@ -102,6 +107,14 @@ class Lecturer:
         state.trigger_value = True
         self.steps.append((time.time(), self.part + 1))
         self.read(self.connection.run(press, keep=True))
+
+    def wait_for_answers(self, students: int, at_most: float) -> None:
+        """Run the timers until the projector counts `students` answers to the part shown, at most `at_most` s."""
+        deadline = time.time() + at_most
+        while time.time() < deadline and not any(
+            part == self.part and answered >= students for _, part, answered in self.counts
+        ):
+            self.tick(min(deadline, time.time() + 0.5))
 
     def tick(self, until: float) -> None:
         """Run the page's timers (the projector, the count of students) as they fall due, until `until`."""
@@ -224,8 +237,9 @@ def measure(setup: str, students: int, every: float) -> Point:
         extra = ("--class-code", lecturer.code)
 
         def run_locust() -> None:
+            seconds = lecture_s + FIRST_ANSWERS_WAIT_S
             generator.append(
-                locust(topology.url, "FollowingStudent", students, lecture_s, results, static=False, extra=extra)
+                locust(topology.url, "FollowingStudent", students, seconds, results, static=False, extra=extra)
             )
 
         load_before = load_average()
@@ -234,11 +248,12 @@ def measure(setup: str, students: int, every: float) -> Point:
             crowd.start()
             start = time.time()
             lecturer.tick(start + JOIN_WINDOW_S + SETTLE_S)
+            lecturer.wait_for_answers(students, FIRST_ANSWERS_WAIT_S)
             first_step = time.time()
             for _ in range(PARTS - 1):
                 lecturer.next_part()
                 lecturer.tick(time.time() + every)
-            lecturer.tick(start + lecture_s)
+            lecturer.tick(time.time() + TAIL_S)
             end = time.time()
             crowd.join()
         load_after = load_average()

@@ -25,6 +25,7 @@ sys.path.insert(0, str(ROOT))
 
 from playwright.sync_api import Browser, sync_playwright  # noqa: E402
 
+from benchmarks.bench_capacity import cpu_seconds  # noqa: E402
 from benchmarks.bench_latency import (  # noqa: E402
     INTERACTIONS,
     WARMUP_STEPS,
@@ -43,12 +44,6 @@ from harness.server import Server, served  # noqa: E402
 from ui.pages import PAGES  # noqa: E402
 
 NAMES = ("other", "this")  # the other checkout (--repo), this one
-
-
-def cpu_seconds(pid: int) -> float:
-    """User and system CPU time of process `pid` so far (its own, not its children's)."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def prepared(tab: Tab, case: Case) -> None:

@@ -176,9 +176,10 @@ def numbers_ui(specs: Sequence[Heatmap], title: str = "", key: str | None = None
     else the matrix itself.
 
     What the fold holds is drawn only while it is open: opening it reruns the page (or the fragment it is in), so a
-    closed fold costs a run its label alone, not its tables and copy buttons (a third of a builder step's own
-    time; benchmarks/README.md). Its key keeps it open while its values change: the figure's `key`, else the
-    matrices' titles and shapes."""
+    closed fold costs a run its label alone, not its tables and copy buttons (more than a quarter of a builder
+    step's own time; benchmarks/README.md). Its key keeps it open while its values change: the figure's `key`, else
+    the matrices' titles and shapes. Streamlit knows an expander by its label too, so a fold whose title carries a
+    value ("Attention at step 12") comes back closed when that value changes, as it did before it had a key."""
     lang = state.current_language()
     label = tm("matrix.numbers", title=title or specs[0].title)
     fold = st.expander(label, key=_fold_key(specs, key), on_change="rerun")

@@ -84,8 +84,9 @@ def test_a_closed_fold_draws_nothing_and_an_open_one_its_table_and_copy_buttons(
     assert buttons.proto.ByteSize() < 1_500  # its texts and a loader, not its code (ui/static/copy.js, served once)
 
 
-def test_an_open_fold_stays_open_and_follows_its_values():
-    """Its key is the figure's, not its values: a new temperature redraws the open table, it does not close it."""
+def test_an_open_fold_stays_open_while_its_values_change():
+    """Its key is the figure's, not its values: a new temperature redraws the open table, it does not close it (its
+    title stays; a fold whose title changes comes back closed, see ui.charts.numbers_ui)."""
     at = open_page("pages/builder.py", "en")
     at.session_state["numbers_b_weights"] = True
     at.run()
