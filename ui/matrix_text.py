@@ -55,6 +55,9 @@ def csv_matrix(spec: Heatmap) -> str:
     return csv_text([[spec.row_title, *spec.cols], *body])
 
 
+TABLE_CLASS = "matrix-table"  # the class of the box around a matrix's table (its style: ui/layout.py)
+
+
 def table_html(spec: Heatmap, lang: str, caption: str) -> str:
     """The matrix as an HTML table: `caption`, the columns' names heading the columns, each row's name heading its
     row, the cells as the figure writes them; every text escaped. Wrapped in a focusable region (named after the
@@ -69,7 +72,7 @@ def table_html(spec: Heatmap, lang: str, caption: str) -> str:
         for name, cells in zip(spec.rows, shown_cells(spec, lang), strict=True)
     ]
     return (
-        f'<div class="matrix-table" role="region" tabindex="0" aria-label="{html.escape(caption)}">'
+        f'<div class="{TABLE_CLASS}" role="region" tabindex="0" aria-label="{html.escape(caption)}">'
         f"<table><caption>{html.escape(caption)}</caption>"
         f"<thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table></div>"
     )

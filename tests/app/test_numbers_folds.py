@@ -12,15 +12,17 @@ import pytest
 
 from tests.app import lesson
 from tests.app.helpers import by_label, go_to_part, open_page
-from ui import charts
+from ui import charts, matrix_text
 from ui.figure_specs import Heatmap
 from ui.i18n import LANGUAGES
 
-FOLD = LANGUAGES["es"]["matrix.numbers"].split("{")[0]  # "Ver los números: "
+
+def fold_prefix(lang: str) -> str:
+    return LANGUAGES[lang]["matrix.numbers"].split("{")[0]  # "Ver los números: "
 
 
-def folds(block) -> list[str]:
-    return [e.label for e in block.expander if e.label.startswith(FOLD)]
+def folds(block, lang: str = "es") -> list[str]:
+    return [e.label for e in block.expander if e.label.startswith(fold_prefix(lang))]
 
 
 def folds_in_columns(at) -> list[str]:
@@ -47,7 +49,7 @@ def test_figures_side_by_side_have_their_numbers_under_the_row(page):
 
 
 # What a fold holds is drawn only while it is open (ui.charts.numbers_ui): its table (st.html) and its copy buttons.
-MATRIX_TABLE = 'class="matrix-table"'
+MATRIX_TABLE = f'class="{matrix_text.TABLE_CLASS}"'
 COPY_BUTTON = "attention_copy_button"
 
 
@@ -71,8 +73,7 @@ def written_row(token: str, weights: np.ndarray) -> str:
 def test_a_closed_fold_draws_nothing_and_an_open_one_its_table_and_copy_buttons():
     at = open_page("pages/builder.py", "en")
     assert not at.exception
-    labels = [e.label for e in at.expander if e.label.startswith(LANGUAGES["en"]["matrix.numbers"].split("{")[0])]
-    assert len(labels) == 8  # Q, K, V, the scores, the scaled scores, the weights, x, the output
+    assert len(folds(at, "en")) == 8  # Q, K, V, the scores, the scaled scores, the weights, x, the output
     assert tables_drawn(at) == [] and copy_buttons_drawn(at) == []
     at.session_state["numbers_b_weights"] = True  # the reader opens the weights' fold: its run draws what it holds
     at.run()

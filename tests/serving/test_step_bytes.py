@@ -14,6 +14,7 @@ from harness.server import ROOT, served
 from loadtest.protocol import Connection, Run
 from loadtest.recording import Recording, builder_opening, builder_step_at
 from ui.figure_component import COMPONENT_NAME
+from ui.matrix_text import TABLE_CLASS
 
 pytestmark = pytest.mark.slow
 STEP_BYTES = 30_000  # issue 29's target: half the 60 kB a builder slider step sent at its start
@@ -42,7 +43,7 @@ def tables_sent(run: Run) -> list[ForwardMsg]:
     return [
         msg
         for msg in run.messages
-        if msg.WhichOneof("type") == "delta" and 'class="matrix-table"' in msg.delta.new_element.html.body
+        if msg.WhichOneof("type") == "delta" and f'class="{TABLE_CLASS}"' in msg.delta.new_element.html.body
     ]
 
 
